@@ -1,0 +1,52 @@
+// Package knowledge holds docent's documentation model: a Doc is one
+// markdown file of the knowledge base and a Chunk is one header-aware piece
+// of it. The package is pure (no I/O): ingestion turns bytes into Docs, the
+// stores persist them and the retrieval engine indexes them.
+package knowledge
+
+import "fmt"
+
+// Doc is one document of the knowledge base.
+type Doc struct {
+	Slug        string // category/name, lower-case, e.g. "concepts/workspace"
+	Category    string // first folder of the path, or "docs"
+	Title       string
+	Content     string // normalized markdown body (front matter removed)
+	ContentHash string // hex sha256 of Content
+	Version     int    // starts at 1, incremented by a store each time ContentHash changes
+	Keywords    []string
+	SourcePath  string // path relative to the knowledge base root, e.g. "concepts/workspace.md"
+	Chunks      []Chunk
+}
+
+// Chunk is one header-aware piece of a Doc, the unit of retrieval.
+type Chunk struct {
+	DocSlug     string
+	Category    string
+	Title       string // the doc's title
+	HeaderPath  string // "Title > Section > Subsection"
+	Index       int    // 0-based, deterministic for the same content
+	Content     string // the chunk's markdown, headings included
+	Keywords    []string
+	Hash        string // hex md5 of Content
+	HeadingOnly bool   // no body text beyond headings
+	BodyChars   int    // characters of body text (headings excluded)
+}
+
+// ChunkID is the stable identifier of a chunk: "{slug}#chunk-{index}".
+func ChunkID(slug string, index int) string {
+	return fmt.Sprintf("%s#chunk-%d", slug, index)
+}
+
+// ID returns the chunk's stable identifier.
+func (c Chunk) ID() string { return ChunkID(c.DocSlug, c.Index) }
+
+// DocSummary is what `docent docs list` shows for one doc.
+type DocSummary struct {
+	Slug        string
+	Category    string
+	Title       string
+	ChunkCount  int
+	ContentHash string
+	Version     int
+}

@@ -1,0 +1,90 @@
+package retrieval
+
+// Status is the decision the policy took for one turn.
+type Status string
+
+const (
+	StatusFound     Status = "found"
+	StatusWeak      Status = "weak"
+	StatusAmbiguous Status = "ambiguous"
+	StatusNoMatch   Status = "no_match"
+	StatusMulti     Status = "multi"
+)
+
+// Source says which retriever produced a piece of evidence.
+type Source string
+
+const (
+	SourceKeyword   Source = "keyword"
+	SourceHybrid    Source = "hybrid"
+	SourceEmbedding Source = "embedding"
+)
+
+// Option is one clarification choice (a pill in the TUI).
+type Option struct {
+	Label    string `json:"label"`
+	DocSlug  string `json:"doc_slug"`
+	Category string `json:"category"`
+}
+
+// Evidence is one retrieved chunk (Phase 2) or doc (Phase 1) with the
+// reasons it was retrieved.
+type Evidence struct {
+	DocSlug      string       `json:"doc_slug"`
+	Title        string       `json:"title"`
+	Category     string       `json:"category"`
+	Snippet      string       `json:"snippet"`
+	Content      string       `json:"-"` // the whole chunk, for the evidence pane and the prompt
+	Score        float64      `json:"score"`      // match score: drives the decision rules
+	RankScore    float64      `json:"rank_score"` // BM25-family score: drives the order
+	HeaderPath   string       `json:"header_path"`
+	ContentHash  string       `json:"content_hash"`
+	ChunkIndex   int          `json:"chunk_index"`
+	ChunkID      string       `json:"chunk_id"`
+	ChunkHash    string       `json:"chunk_hash"`
+	HeadingOnly  bool         `json:"-"`
+	SourcePath   string       `json:"source_path"`
+	MatchedTerms []string     `json:"matched_terms"`
+	Source       Source       `json:"source"`
+	MatchExplain MatchExplain `json:"match_explain"`
+}
+
+// MatchExplain records why a piece of evidence matched.
+type MatchExplain struct {
+	Fields       map[string][]string `json:"fields"`                  // field name → query tokens found there
+	ExactPhrase  bool                `json:"exact_phrase"`            // the whole normalized query is in the title
+	Synonyms     []Rewrite           `json:"synonyms,omitempty"`      // rewrites applied to the query
+	TypoFixes    []Rewrite           `json:"typo_fixes,omitempty"`    // typo corrections applied to the query
+	Biases       []string            `json:"biases,omitempty"`        // e.g. "definitional +2 (concepts)"
+	Stemmed      []Rewrite           `json:"stemmed,omitempty"`       // plural stems applied
+	Normalization float64            `json:"normalization,omitempty"` // the length divisor applied
+}
+
+// Rewrite is one change normalization made to the query.
+type Rewrite struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Metrics describes how one turn was computed.
+type Metrics struct {
+	RetrievalMS float64 `json:"retrieval_ms"`
+	Phase       int     `json:"phase"`
+	Fallback    string  `json:"fallback"` // "" when none; else "phase1", "glossary" or "generic"
+	DedupeTrimmed int   `json:"dedupe_trimmed"`
+}
+
+// Result is everything one turn produced: the decision, the reply to show
+// when no model writes one, the options and the evidence.
+type Result struct {
+	Query            string     `json:"query"`
+	NormalizedTokens []string   `json:"normalized_tokens"`
+	Status           Status     `json:"status"`
+	Reply            string     `json:"reply"`
+	Options          []Option   `json:"options"`
+	Results          []Evidence `json:"results"`
+	Confidence       float64    `json:"confidence"`
+	Rule             string     `json:"rule"` // the decision rule that set Status, e.g. "gap<MIN_GAP"
+	Metrics          Metrics    `json:"metrics"`
+	Notes            []string   `json:"notes,omitempty"` // e.g. "query truncated to 4000 characters"
+}
