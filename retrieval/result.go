@@ -34,7 +34,7 @@ type Evidence struct {
 	Title        string       `json:"title"`
 	Category     string       `json:"category"`
 	Snippet      string       `json:"snippet"`
-	Content      string       `json:"-"` // the whole chunk, for the evidence pane and the prompt
+	Content      string       `json:"-"`          // the whole chunk, for the evidence pane and the prompt
 	Score        float64      `json:"score"`      // match score: drives the decision rules
 	RankScore    float64      `json:"rank_score"` // BM25-family score: drives the order
 	HeaderPath   string       `json:"header_path"`
@@ -51,13 +51,13 @@ type Evidence struct {
 
 // MatchExplain records why a piece of evidence matched.
 type MatchExplain struct {
-	Fields       map[string][]string `json:"fields"`                  // field name → query tokens found there
-	ExactPhrase  bool                `json:"exact_phrase"`            // the whole normalized query is in the title
-	Synonyms     []Rewrite           `json:"synonyms,omitempty"`      // rewrites applied to the query
-	TypoFixes    []Rewrite           `json:"typo_fixes,omitempty"`    // typo corrections applied to the query
-	Biases       []string            `json:"biases,omitempty"`        // e.g. "definitional +2 (concepts)"
-	Stemmed      []Rewrite           `json:"stemmed,omitempty"`       // plural stems applied
-	Normalization float64            `json:"normalization,omitempty"` // the length divisor applied
+	Fields        map[string][]string `json:"fields"`                  // field name → query tokens found there
+	ExactPhrase   bool                `json:"exact_phrase"`            // the whole normalized query is in the title
+	Synonyms      []Rewrite           `json:"synonyms,omitempty"`      // rewrites applied to the query
+	TypoFixes     []Rewrite           `json:"typo_fixes,omitempty"`    // typo corrections applied to the query
+	Biases        []string            `json:"biases,omitempty"`        // e.g. "definitional +2 (concepts)"
+	Stemmed       []Rewrite           `json:"stemmed,omitempty"`       // plural stems applied
+	Normalization float64             `json:"normalization,omitempty"` // the length divisor applied
 }
 
 // Rewrite is one change normalization made to the query.
@@ -68,10 +68,10 @@ type Rewrite struct {
 
 // Metrics describes how one turn was computed.
 type Metrics struct {
-	RetrievalMS float64 `json:"retrieval_ms"`
-	Phase       int     `json:"phase"`
-	Fallback    string  `json:"fallback"` // "" when none; else "phase1", "glossary" or "generic"
-	DedupeTrimmed int   `json:"dedupe_trimmed"`
+	RetrievalMS   float64 `json:"retrieval_ms"`
+	Phase         int     `json:"phase"`
+	Fallback      string  `json:"fallback"` // "" when none; else "phase1", "glossary" or "generic"
+	DedupeTrimmed int     `json:"dedupe_trimmed"`
 }
 
 // Result is everything one turn produced: the decision, the reply to show
