@@ -12,7 +12,7 @@ type Doc struct {
 	Category    string // first folder of the path, or "docs"
 	Title       string
 	Content     string // normalized markdown body (front matter removed)
-	ContentHash string // hex sha256 of Content
+	ContentHash string // hex sha256 of the normalized source, front matter included: a title or keyword edit is a change
 	Version     int    // starts at 1, incremented by a store each time ContentHash changes
 	Keywords    []string
 	SourcePath  string // path relative to the knowledge base root, e.g. "concepts/workspace.md"

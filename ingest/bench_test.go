@@ -1,0 +1,134 @@
+package ingest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/docent-sh/docent/knowledge"
+)
+
+var (
+	benchSubjects = []string{"The sync engine", "A workspace owner", "The Navigator", "Quick Capture", "Every note", "The Trash", "An entry admin", "The search index", "The Widget Manager", "A shared link"}
+	benchVerbs    = []string{"keeps", "updates", "checks", "stores", "shows", "hides", "moves", "reindexes", "locks", "copies"}
+	benchObjects  = []string{"the version history of each note", "the list of recent changes", "every pinned link in the sidebar", "notes that were edited offline", "the permissions of invited members", "attachments larger than ten megabytes", "the order of widgets on a dashboard", "the tags you typed in the title bar"}
+	benchTails    = []string{"so that nothing is lost when two people edit at once.", "before the next sync starts.", "unless an administrator turned the feature off.", "and reports conflicts in the **Activity** panel.", "every few minutes while the app is open.", "when you press `Ctrl+S` or leave the note.", "as described in [Sync settings](../settings/sync.md)."}
+)
+
+func benchSentence(r *rand.Rand) string {
+	pick := func(s []string) string { return s[r.IntN(len(s))] }
+	return pick(benchSubjects) + " " + pick(benchVerbs) + " " + pick(benchObjects) + " " + pick(benchTails)
+}
+
+// benchDoc generates a support doc shaped like the real ones: front
+// matter, a title section, several ## sections with ### subsections,
+// paragraphs, lists, code samples and tables, some sections long enough
+// to be split.
+func benchDoc(r *rand.Rand, i int) string {
+	var b strings.Builder
+	title := fmt.Sprintf("Topic %d", i)
+	fmt.Fprintf(&b, "---\ntitle: %s\nkeywords: [topic %d, sync, notes]\n---\n## %s\n\n%s\n\n", title, i, title, benchSentence(r))
+	for s := range 3 + r.IntN(5) {
+		fmt.Fprintf(&b, "## Section %d\n\n", s)
+		for range 1 + r.IntN(12) {
+			switch r.IntN(8) {
+			case 0:
+				for k := range 3 + r.IntN(6) {
+					fmt.Fprintf(&b, "%d. %s\n", k+1, benchSentence(r))
+				}
+			case 1:
+				b.WriteString("```yaml\n")
+				for k := range 4 + r.IntN(20) {
+					fmt.Fprintf(&b, "option_%d: %d  # %s\n", k, r.IntN(1000), benchObjects[r.IntN(len(benchObjects))])
+				}
+				b.WriteString("```\n")
+			case 2:
+				b.WriteString("| Setting | Default | Effect |\n|---|---|---|\n")
+				for k := range 3 + r.IntN(10) {
+					fmt.Fprintf(&b, "| `setting_%d` | %t | %s |\n", k, r.IntN(2) == 0, benchSentence(r))
+				}
+			case 3:
+				fmt.Fprintf(&b, "### Subsection %d\n", r.IntN(100))
+			default:
+				for range 2 + r.IntN(4) {
+					b.WriteString(benchSentence(r) + " ")
+				}
+				b.WriteString("\n")
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// benchDocs is the size of the benchmark corpus (about 1 MB).
+const benchDocs = 60
+
+func benchCorpus(n int) []knowledge.Doc {
+	r := rand.New(rand.NewPCG(1, 2))
+	var docs []knowledge.Doc
+	for i := range n {
+		d, err := ParseDoc(fmt.Sprintf("topics/topic-%d.md", i), []byte(benchDoc(r, i)))
+		if err != nil {
+			panic(err)
+		}
+		docs = append(docs, d)
+	}
+	return docs
+}
+
+// BenchmarkChunk measures chunking throughput (parse + split + token
+// counting) over the bodies of a generated corpus.
+func BenchmarkChunk(b *testing.B) {
+	docs := benchCorpus(benchDocs)
+	size := 0
+	for _, d := range docs {
+		size += len(d.Content)
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for i := range docs {
+			Chunk(&docs[i])
+		}
+	}
+}
+
+// BenchmarkParseDoc measures the whole per-file path: normalization,
+// front matter, keywords and chunking.
+func BenchmarkParseDoc(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	srcs := make([][]byte, benchDocs)
+	size := 0
+	for i := range srcs {
+		srcs[i] = []byte(benchDoc(r, i))
+		size += len(srcs[i])
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for i, src := range srcs {
+			if _, err := ParseDoc(fmt.Sprintf("topics/topic-%d.md", i), src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestBenchCorpusIsChunkedCorrectly keeps the benchmark honest: the
+// corpus it times must chunk the way every doc should. A sample is
+// enough: the generator is the same for every doc.
+func TestBenchCorpusIsChunkedCorrectly(t *testing.T) {
+	docs := benchCorpus(12)
+	split := 0
+	for _, d := range docs {
+		checkChunkInvariants(t, d)
+		for i := 1; i < len(d.Chunks); i++ {
+			if d.Chunks[i].HeaderPath == d.Chunks[i-1].HeaderPath {
+				split++
+			}
+		}
+	}
+	if split == 0 {
+		t.Error("no section of the corpus was long enough to be split")
+	}
+}

@@ -1,0 +1,296 @@
+package ingest
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/tokens"
+	"github.com/yuin/goldmark/ast"
+	extast "github.com/yuin/goldmark/extension/ast"
+)
+
+// MaxChunkTokens is the size (cl100k_base tokens) above which a section is
+// split. It keeps a chunk small enough that several fit in a prompt next
+// to the conversation, yet big enough to hold a whole procedure.
+const MaxChunkTokens = 450
+
+// headerPathSep joins the levels of a chunk's header path.
+const headerPathSep = " > "
+
+// Chunk rebuilds doc.Chunks from doc.Content, using the doc's Slug,
+// Category, Title and Keywords. ParseDoc already does this; Chunk is for
+// docs that come from elsewhere.
+func Chunk(doc *knowledge.Doc) {
+	doc.Chunks = chunkParsed(parseMarkdown(doc.Content), doc)
+}
+
+// block is one top-level markdown block: the unit the chunker never cuts.
+// Its span runs from the start of its first line to the start of the next
+// block, so the chunks of a doc cover its whole body.
+type block struct {
+	start, end int
+	level      int    // heading level; 0 for anything else
+	heading    string // heading text
+	node       ast.Node
+	tokens     int
+	bodyChars  int // runes of visible non-heading text
+}
+
+// chunkParsed splits a body into chunks: one per # or ## section (and one
+// for text before the first), with oversized sections cut between blocks.
+func chunkParsed(md parsedBody, doc *knowledge.Doc) []knowledge.Chunk {
+	counter := tokens.Default()
+	blocks := topLevelBlocks(md)
+	for i := range blocks {
+		measure(&blocks[i], md.src, counter)
+	}
+
+	var chunks []knowledge.Chunk
+	for _, sec := range splitSections(blocks) {
+		base := []string{doc.Title}
+		if h := sec[0]; h.level > 0 && h.level <= 2 && h.heading != "" && !strings.EqualFold(h.heading, doc.Title) {
+			base = append(base, h.heading)
+		}
+		parts := [][]block{sec}
+		if sumTokens(sec) > MaxChunkTokens {
+			parts = packParts(expandLists(sec, md, counter))
+		}
+		var stack subheadings
+		for _, part := range parts {
+			stack = stack.apply(part[0])
+			path := append(slices.Clone(base), stack.texts()...)
+			for _, b := range part[1:] {
+				stack = stack.apply(b)
+			}
+			chunks = append(chunks, newChunk(doc, len(chunks), path, part, md.src))
+		}
+	}
+	return chunks
+}
+
+func newChunk(doc *knowledge.Doc, index int, path []string, part []block, src []byte) knowledge.Chunk {
+	content := trimBlock(string(src[part[0].start:part[len(part)-1].end]))
+	body := 0
+	for _, b := range part {
+		body += b.bodyChars
+	}
+	sum := md5.Sum([]byte(content))
+	return knowledge.Chunk{
+		DocSlug:     doc.Slug,
+		Category:    doc.Category,
+		Title:       doc.Title,
+		HeaderPath:  strings.Join(path, headerPathSep),
+		Index:       index,
+		Content:     content,
+		Keywords:    slices.Clone(doc.Keywords),
+		Hash:        hex.EncodeToString(sum[:]),
+		HeadingOnly: body == 0,
+		BodyChars:   body,
+	}
+}
+
+// topLevelBlocks lists the document's top-level blocks with their spans.
+func topLevelBlocks(md parsedBody) []block {
+	var blocks []block
+	for n := md.root.FirstChild(); n != nil; n = n.NextSibling() {
+		pos := blockStart(n)
+		if pos < 0 {
+			continue // no position: its text stays in the previous block's span
+		}
+		start := lineStart(md.src, pos)
+		if len(blocks) == 0 {
+			start = 0
+		} else if start <= blocks[len(blocks)-1].start {
+			continue
+		}
+		b := block{start: start, node: n}
+		if h, ok := n.(*ast.Heading); ok {
+			b.level = h.Level
+			b.heading = plainText(h, md.src)
+		}
+		blocks = append(blocks, b)
+	}
+	for i := range blocks {
+		if i+1 < len(blocks) {
+			blocks[i].end = blocks[i+1].start
+		} else {
+			blocks[i].end = len(md.src)
+		}
+	}
+	return blocks
+}
+
+// blockStart is the byte offset where a block begins, or -1.
+func blockStart(n ast.Node) int {
+	if n.Kind() == extast.KindTable && n.FirstChild() != nil && n.FirstChild().Pos() >= 0 {
+		// A table split off a paragraph carries the paragraph's position;
+		// its header row knows where the table really starts.
+		return n.FirstChild().Pos()
+	}
+	if p := n.Pos(); p >= 0 {
+		return p
+	}
+	if n.Type() == ast.TypeBlock && n.Lines().Len() > 0 {
+		return n.Lines().At(0).Start
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if p := blockStart(c); p >= 0 {
+			return p
+		}
+	}
+	return -1
+}
+
+func lineStart(src []byte, pos int) int {
+	pos = min(pos, len(src))
+	for pos > 0 && src[pos-1] != '\n' {
+		pos--
+	}
+	return pos
+}
+
+func measure(b *block, src []byte, counter *tokens.Counter) {
+	span := string(src[b.start:b.end])
+	b.tokens = counter.Count(span)
+	b.bodyChars = 0
+	if b.level == 0 && !invisible(b.node) {
+		b.bodyChars = utf8.RuneCountInString(strings.TrimSpace(span))
+	}
+}
+
+// invisible reports blocks that render no text, so a section holding only
+// them and a heading is still heading-only.
+func invisible(n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.ThematicBreak:
+		return true
+	case *ast.HTMLBlock:
+		return n.HTMLBlockType == ast.HTMLBlockType2 // <!-- comment -->
+	}
+	return false
+}
+
+// splitSections groups blocks into sections, each starting at a # or ##
+// heading; blocks before the first such heading form their own section.
+func splitSections(blocks []block) [][]block {
+	var sections [][]block
+	for i, b := range blocks {
+		if i == 0 || (b.level > 0 && b.level <= 2) {
+			sections = append(sections, nil)
+		}
+		sections[len(sections)-1] = append(sections[len(sections)-1], b)
+	}
+	return sections
+}
+
+// expandLists replaces an oversized list by its items, so a long list can
+// be split between items (never inside one).
+func expandLists(blocks []block, md parsedBody, counter *tokens.Counter) []block {
+	var out []block
+	for _, b := range blocks {
+		if b.tokens <= MaxChunkTokens || b.node.Kind() != ast.KindList || b.node.ChildCount() < 2 {
+			out = append(out, b)
+			continue
+		}
+		first := len(out)
+		for item := b.node.FirstChild(); item != nil; item = item.NextSibling() {
+			start := b.start
+			if len(out) > first {
+				pos := blockStart(item)
+				if pos < 0 {
+					continue
+				}
+				start = lineStart(md.src, pos)
+				if start <= out[len(out)-1].start {
+					continue
+				}
+				out[len(out)-1].end = start
+			}
+			out = append(out, block{start: start, end: b.end, node: item})
+		}
+		for i := first; i < len(out); i++ {
+			measure(&out[i], md.src, counter)
+		}
+	}
+	return out
+}
+
+// packParts fills parts greedily up to MaxChunkTokens. A block bigger than
+// the limit gets a part of its own (with any headings just before it).
+func packParts(blocks []block) [][]block {
+	var parts [][]block
+	var cur []block
+	size := 0
+	for _, b := range blocks {
+		if len(cur) > 0 && size+b.tokens > MaxChunkTokens {
+			// A heading introduces what follows it, so headings at the end
+			// of a full part move on with the next block.
+			k := len(cur)
+			for k > 0 && cur[k-1].level > 0 {
+				k--
+			}
+			if k > 0 {
+				parts = append(parts, cur[:k])
+				cur = slices.Clone(cur[k:])
+				size = sumTokens(cur)
+			}
+		}
+		cur = append(cur, b)
+		size += b.tokens
+	}
+	if len(cur) > 0 {
+		parts = append(parts, cur)
+	}
+	return parts
+}
+
+func sumTokens(blocks []block) int {
+	n := 0
+	for _, b := range blocks {
+		n += b.tokens
+	}
+	return n
+}
+
+// subheadings is the stack of ### and deeper headings in effect at a
+// point of a section.
+type subheadings []block
+
+func (s subheadings) apply(b block) subheadings {
+	if b.level < 3 {
+		return s
+	}
+	for len(s) > 0 && s[len(s)-1].level >= b.level {
+		s = s[:len(s)-1]
+	}
+	if b.heading == "" {
+		return s
+	}
+	return append(slices.Clip(s), b)
+}
+
+func (s subheadings) texts() []string {
+	out := make([]string, len(s))
+	for i, h := range s {
+		out[i] = h.heading
+	}
+	return out
+}
+
+// trimBlock drops blank lines before a block's first line (keeping its
+// indentation) and whitespace after its last.
+func trimBlock(s string) string {
+	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	for {
+		line, rest, ok := strings.Cut(s, "\n")
+		if !ok || strings.TrimSpace(line) != "" {
+			return s
+		}
+		s = rest
+	}
+}

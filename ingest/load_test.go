@@ -1,0 +1,294 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// writeTree creates files (slash paths) under a fresh temp dir.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, content := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestLoadWalksTheTree(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"home.md":                        "## Home\n\nWelcome.",
+		"concepts/workspace.md":          "---\ntitle: Workspace\n---\n## Workspace\n\nText.",
+		"concepts/Big Ideas.markdown":    "## Big ideas\n\nText.",
+		"guides/deep/setup.mdx":          "import X from 'x'\n\n## Setup\n\n<X>Run it.</X>",
+		"concepts/image.png":             "\x89PNG\x00",
+		"notes.txt":                      "not markdown",
+		".git/HEAD.md":                   "## hidden dir",
+		"concepts/.drafts/wip.md":        "## hidden dir",
+		"concepts/.hidden.md":            "## hidden file",
+		"node/readme.MD":                 "## Upper-case extension\n\nText.",
+		"guides/deep/empty-folder/.keep": "",
+	})
+	res, err := Load(context.Background(), os.DirFS(dir), dir)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	var slugs, cats []string
+	for _, d := range res.Docs {
+		slugs = append(slugs, d.Slug)
+		cats = append(cats, d.Category)
+		checkChunkInvariants(t, d)
+	}
+	wantSlugs := "concepts/big-ideas concepts/workspace guides/deep/setup home node/readme"
+	if got := strings.Join(slugs, " "); got != wantSlugs {
+		t.Errorf("slugs %q, want %q", got, wantSlugs)
+	}
+	if got, want := strings.Join(cats, " "), "concepts concepts guides docs node"; got != want {
+		t.Errorf("categories %q, want %q", got, want)
+	}
+	if res.Files != 5 || len(res.Warnings) != 0 {
+		t.Errorf("Files %d warnings %v, want 5 files and no warnings", res.Files, res.Warnings)
+	}
+	if got := res.Docs[2].Content; got != "## Setup\n\nRun it." {
+		t.Errorf("mdx content %q", got)
+	}
+}
+
+// TestLoadSkipsBadFiles feeds each kind of bad file next to good ones: the
+// bad one becomes a warning naming it, the good ones still load.
+func TestLoadSkipsBadFiles(t *testing.T) {
+	bad := []struct {
+		path, content string
+		line          int
+		msg           string
+	}{
+		{"concepts/binary.md", "## Bin\n\x00\x01\x02", 2, "binary file"},
+		{"concepts/latin1.md", "## Caf\xe9\n", 1, "invalid UTF-8"},
+		{"concepts/empty.md", "", 0, "empty file"},
+		{"concepts/blank.md", "\n  \n\t\n", 0, "empty file"},
+		{"concepts/broken.md", "---\ntitle: Broken\nkeywords: [a, b\n---\n## Broken\n", 3, "broken front matter: unclosed ["},
+		{"concepts/unclosed.md", "---\ntitle: Broken\n## Broken\n", 1, "broken front matter: no closing --- line"},
+		{"concepts/dup.mdx", "## Duplicate slug of dup.md\n", 0, "duplicate slug \"concepts/dup\" (already used by concepts/dup.md)"},
+	}
+	files := map[string]string{
+		"concepts/good.md": "## Good\n\nText.",
+		"concepts/dup.md":  "## Dup\n\nText.",
+		"zeta.md":          "## Zeta\n\nText.",
+	}
+	for _, b := range bad {
+		files[b.path] = b.content
+	}
+	dir := writeTree(t, files)
+	res, err := Load(context.Background(), os.DirFS(dir), dir)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if len(res.Docs) != 3 || res.Files != len(files) {
+		t.Errorf("loaded %d docs of %d files, want 3 of %d", len(res.Docs), res.Files, len(files))
+	}
+	byPath := map[string]Warning{}
+	for _, w := range res.Warnings {
+		byPath[w.Path] = w
+	}
+	for _, b := range bad {
+		w, ok := byPath[b.path]
+		if !ok {
+			t.Errorf("%s: no warning (warnings: %v)", b.path, res.Warnings)
+			continue
+		}
+		if w.Line != b.line || !strings.Contains(w.Msg, b.msg) {
+			t.Errorf("%s: got %q, want line %d and %q", b.path, w, b.line, b.msg)
+		}
+	}
+	if len(res.Warnings) != len(bad) {
+		t.Errorf("got %d warnings, want %d: %v", len(res.Warnings), len(bad), res.Warnings)
+	}
+}
+
+func TestLoadTooLargeFileIsNotRead(t *testing.T) {
+	dir := writeTree(t, map[string]string{"ok.md": "## OK\n\nText."})
+	big := filepath.Join(dir, "huge.md")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sparse file: the size is real but nothing is written.
+	if err := f.Truncate(MaxFileSize + 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fsys := openSpy{FS: os.DirFS(dir), opened: map[string]bool{}}
+	res, err := Load(context.Background(), fsys, dir)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if len(res.Warnings) != 1 || res.Warnings[0].Path != "huge.md" || !strings.Contains(res.Warnings[0].Msg, "file too large") {
+		t.Fatalf("warnings %v, want one 'file too large' for huge.md", res.Warnings)
+	}
+	if fsys.opened["huge.md"] {
+		t.Error("huge.md was opened: the size must be checked with fs.Stat before reading")
+	}
+	if len(res.Docs) != 1 {
+		t.Errorf("got %d docs, want ok.md loaded", len(res.Docs))
+	}
+}
+
+// openSpy records which files are opened; Stat does not open.
+type openSpy struct {
+	fs.FS
+	opened map[string]bool
+}
+
+func (s openSpy) Open(name string) (fs.File, error) {
+	s.opened[name] = true
+	return s.FS.Open(name)
+}
+
+func (s openSpy) Stat(name string) (fs.FileInfo, error) { return fs.Stat(s.FS, name) }
+
+func TestLoadMissingDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nope")
+	_, err := Load(context.Background(), os.DirFS(dir), dir)
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("got %v, want an error wrapping fs.ErrNotExist", err)
+	}
+	if !strings.Contains(err.Error(), dir) {
+		t.Errorf("%q does not name the folder", err)
+	}
+}
+
+func TestLoadNoDocs(t *testing.T) {
+	tests := map[string]map[string]string{
+		"empty folder":       {},
+		"no markdown":        {"readme.txt": "x", "img/logo.png": "png"},
+		"only hidden":        {".git/notes.md": "## x\n\ntext"},
+		"every file skipped": {"a.md": "", "b.md": "---\ntitle: x\n"},
+	}
+	for name, files := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir := writeTree(t, files)
+			res, err := Load(context.Background(), os.DirFS(dir), dir)
+			if !errors.Is(err, ErrNoDocs) {
+				t.Fatalf("got %v, want ErrNoDocs", err)
+			}
+			if !strings.Contains(err.Error(), dir) {
+				t.Errorf("%q does not name the folder", err)
+			}
+			if name == "every file skipped" && len(res.Warnings) != 2 {
+				t.Errorf("the warnings explaining the skips were lost: %v", res.Warnings)
+			}
+		})
+	}
+}
+
+func TestLoadIsDeterministic(t *testing.T) {
+	files := fstest.MapFS{}
+	for name, src := range map[string]string{
+		"b/two.md":   "## Two\n\n" + strings.Repeat("Some text about two. ", 200),
+		"a/one.md":   "---\ntitle: One\ntags: [x]\n---\n## One\n\n### Sub\n\nText.",
+		"c/three.md": "Intro.\n\n## Three\n\nText.",
+	} {
+		files[name] = &fstest.MapFile{Data: []byte(src)}
+	}
+	first, err := Load(context.Background(), files, "mem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := Load(context.Background(), files, "mem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Docs) != 3 {
+		t.Fatalf("got %d docs, want 3", len(first.Docs))
+	}
+	for i := range first.Docs {
+		if renderDoc(first.Docs[i]) != renderDoc(second.Docs[i]) {
+			t.Errorf("doc %s differs between two loads", first.Docs[i].Slug)
+		}
+	}
+}
+
+func TestLoadHonoursContext(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.md": "## A\n\nText."})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Load(ctx, os.DirFS(dir), dir); !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
+
+// failFS fails to open the listed paths, like a file or folder the user
+// may not read.
+type failFS struct {
+	fstest.MapFS
+	fail map[string]bool
+}
+
+func (f failFS) Open(name string) (fs.File, error) {
+	if f.fail[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return f.MapFS.Open(name)
+}
+
+func (f failFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if f.fail[name] {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrPermission}
+	}
+	return f.MapFS.ReadDir(name)
+}
+
+func (f failFS) ReadFile(name string) ([]byte, error) {
+	if f.fail[name] {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrPermission}
+	}
+	return f.MapFS.ReadFile(name)
+}
+
+func TestLoadUnreadableFilesAreWarnings(t *testing.T) {
+	fsys := failFS{
+		MapFS: fstest.MapFS{
+			"ok.md":            {Data: []byte("## OK\n\nText.")},
+			"secret.md":        {Data: []byte("## Secret\n\nText.")},
+			"locked/inside.md": {Data: []byte("## Inside\n\nText.")},
+			"open/readable.md": {Data: []byte("## Readable\n\nText.")},
+		},
+		fail: map[string]bool{"secret.md": true, "locked": true},
+	}
+	res, err := Load(context.Background(), fsys, "mem")
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if len(res.Docs) != 2 {
+		t.Errorf("got %d docs, want ok and open/readable", len(res.Docs))
+	}
+	want := []string{"locked: cannot read: permission denied", "secret.md: cannot read: permission denied"}
+	var got []string
+	for _, w := range res.Warnings {
+		got = append(got, w.String())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings %q, want %q", got, want)
+	}
+}
+
+func TestLoadNotADirectory(t *testing.T) {
+	_, err := Load(context.Background(), fstest.MapFS{".": {Data: []byte("x"), Mode: 0o644}}, "file.md")
+	if err == nil || !strings.Contains(err.Error(), "file.md: not a directory") {
+		t.Errorf("got %v, want a not-a-directory error naming the path", err)
+	}
+}

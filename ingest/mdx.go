@@ -1,0 +1,343 @@
+package ingest
+
+import (
+	"strings"
+)
+
+// stripMDX reduces an MDX body to plain markdown: ESM (import/export)
+// statements are dropped, JSX tags are dropped while the text between them
+// is kept, and {/* comments */} disappear. Fenced code is left untouched,
+// since code samples routinely show JSX and imports.
+func stripMDX(body string) string {
+	var out mdxOutput
+	var prose []string
+	var blocks jsxBlocks
+	flush := func() {
+		if len(prose) > 0 {
+			out.prose(stripJSX(strings.Join(blocks.dedent(prose), "\n")))
+			prose = prose[:0]
+		}
+	}
+	var fence codeFence
+	esmDepth := 0
+	for _, line := range strings.Split(body, "\n") {
+		switch {
+		case fence.open():
+			out.code(line)
+			fence.update(line)
+		case esmDepth > 0:
+			// Inside a multi-line import/export: keep dropping until its
+			// brackets balance.
+			esmDepth += bracketDelta(line)
+			prose = append(prose, "")
+		case isESM(line):
+			esmDepth = max(bracketDelta(line), 0)
+			// A blank line keeps the paragraphs around the statement apart.
+			prose = append(prose, "")
+		case fence.update(line):
+			flush()
+			out.code(line)
+		default:
+			prose = append(prose, line)
+		}
+	}
+	flush()
+	return strings.Join(out.lines, "\n")
+}
+
+// mdxOutput collects lines, collapsing the runs of blank lines that
+// removed tags leave in prose (never inside code).
+type mdxOutput struct {
+	lines     []string
+	lastBlank bool
+}
+
+func (o *mdxOutput) code(line string) {
+	o.lines = append(o.lines, line)
+	o.lastBlank = false
+}
+
+func (o *mdxOutput) prose(text string) {
+	for _, line := range strings.Split(text, "\n") {
+		blank := strings.TrimSpace(line) == ""
+		if blank && o.lastBlank {
+			continue
+		}
+		if blank {
+			line = ""
+		}
+		o.lines = append(o.lines, line)
+		o.lastBlank = blank
+	}
+}
+
+// jsxBlocks tracks block-level JSX elements (a tag alone on its line)
+// across prose runs. Their children are often indented for readability;
+// MDX has no indented code blocks, but once the tags are gone markdown
+// would read four spaces as one, so the children are dedented.
+type jsxBlocks struct {
+	depth int
+}
+
+// dedent removes, from each run of lines inside a JSX block, the
+// indentation those lines share. lines is modified in place.
+func (j *jsxBlocks) dedent(lines []string) []string {
+	var run []int // indexes of the current run of lines inside a block
+	finish := func() {
+		common := -1
+		for _, i := range run {
+			if lines[i] != "" && (common < 0 || indent(lines[i]) < common) {
+				common = indent(lines[i])
+			}
+		}
+		for _, i := range run {
+			if lines[i] != "" {
+				lines[i] = lines[i][common:]
+			}
+		}
+		run = run[:0]
+	}
+	for i, line := range lines {
+		switch jsxBlockTag(line) {
+		case +1:
+			finish()
+			j.depth++
+		case -1:
+			finish()
+			j.depth = max(j.depth-1, 0)
+		default:
+			if j.depth > 0 {
+				run = append(run, i)
+			}
+		}
+	}
+	finish()
+	return lines
+}
+
+// jsxBlockTag classifies a line holding nothing but one JSX tag: +1 for
+// an opening tag, -1 for a closing one, 0 otherwise (self-closing tags and
+// any other line).
+func jsxBlockTag(line string) int {
+	t := strings.TrimSpace(line)
+	if !strings.HasPrefix(t, "<") {
+		return 0
+	}
+	end, ok := jsxTagEnd(t, 0)
+	switch {
+	case !ok || end != len(t) || strings.HasSuffix(t, "/>"):
+		return 0
+	case strings.HasPrefix(t, "</"):
+		return -1
+	}
+	return +1
+}
+
+// codeFence tracks whether a line is inside a fenced code block.
+type codeFence struct {
+	char byte // '`' or '~' while open
+	n    int  // length of the opening fence
+}
+
+func (f *codeFence) open() bool { return f.char != 0 }
+
+// update feeds one line and reports whether it opened a fence.
+func (f *codeFence) update(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return false
+	}
+	c := t[0]
+	n := len(t) - len(strings.TrimLeft(t, string(c)))
+	if n < 3 {
+		return false
+	}
+	if f.open() {
+		if c == f.char && n >= f.n && strings.TrimSpace(t[n:]) == "" {
+			*f = codeFence{}
+		}
+		return false
+	}
+	if c == '`' && strings.Contains(t[n:], "`") {
+		return false // an info string cannot hold a backtick: this is inline code
+	}
+	*f = codeFence{char: c, n: n}
+	return true
+}
+
+// isESM reports an MDX import/export statement. MDX itself treats every
+// line starting with these words as ESM, so prose cannot start that way.
+func isESM(line string) bool {
+	for _, kw := range []string{"import", "export"} {
+		if rest, ok := strings.CutPrefix(line, kw); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t' || rest[0] == '{') {
+			return true
+		}
+	}
+	return false
+}
+
+// bracketDelta counts opening minus closing brackets outside string
+// literals, to find where a multi-line statement ends.
+func bracketDelta(line string) int {
+	d := 0
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '{' || c == '(' || c == '[':
+			d++
+		case c == '}' || c == ')' || c == ']':
+			d--
+		}
+	}
+	return d
+}
+
+// stripJSX removes JSX tags and {/* */} comments from prose, keeping the
+// text children and leaving inline code spans alone.
+func stripJSX(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '`':
+			end := codeSpanEnd(s, i)
+			b.WriteString(s[i:end])
+			i = end
+		case c == '\\' && i+1 < len(s):
+			b.WriteString(s[i : i+2])
+			i += 2
+		case c == '<':
+			if end, ok := jsxTagEnd(s, i); ok {
+				i = end
+				continue
+			}
+			b.WriteByte(c)
+			i++
+		case c == '{' && strings.HasPrefix(s[i:], "{/*"):
+			if end := strings.Index(s[i:], "*/}"); end >= 0 {
+				i += end + len("*/}")
+				continue
+			}
+			b.WriteByte(c)
+			i++
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// codeSpanEnd returns the end of the code span opening at s[i], or the end
+// of the backtick run when it is never closed (then it is literal text).
+func codeSpanEnd(s string, i int) int {
+	n := 0
+	for i+n < len(s) && s[i+n] == '`' {
+		n++
+	}
+	for j := i + n; j < len(s); {
+		k := strings.IndexByte(s[j:], '`')
+		if k < 0 {
+			break
+		}
+		j += k
+		m := 0
+		for j+m < len(s) && s[j+m] == '`' {
+			m++
+		}
+		if m == n {
+			return j + m
+		}
+		j += m
+	}
+	return i + n
+}
+
+// jsxTagEnd reports whether a JSX tag (<Name ...>, </Name>, <Name />, <>,
+// </>) starts at s[i] and where it ends. Attributes may hold quoted
+// strings and {expressions}, and the tag may span lines but not a blank
+// line. Anything else, like "a < b" or an autolink, is not a tag.
+func jsxTagEnd(s string, i int) (int, bool) {
+	j := i + 1
+	if j < len(s) && s[j] == '/' {
+		j++
+	}
+	if j < len(s) && s[j] == '>' {
+		return j + 1, true // fragment
+	}
+	if j >= len(s) || !isASCIILetter(s[j]) {
+		return 0, false
+	}
+	for j < len(s) && (isASCIILetter(s[j]) || s[j] >= '0' && s[j] <= '9' || s[j] == '.' || s[j] == '_' || s[j] == '-') {
+		j++
+	}
+	if j >= len(s) || !(s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '/' || s[j] == '>') {
+		return 0, false
+	}
+	for j < len(s) {
+		switch c := s[j]; {
+		case c == '>':
+			return j + 1, true
+		case c == '/' && j+1 < len(s) && s[j+1] == '>':
+			return j + 2, true
+		case c == '"' || c == '\'':
+			k := strings.IndexByte(s[j+1:], c)
+			if k < 0 {
+				return 0, false
+			}
+			j += k + 2
+		case c == '{':
+			end := braceEnd(s, j)
+			if end < 0 {
+				return 0, false
+			}
+			j = end
+		case c == '<':
+			return 0, false
+		case c == '\n' && j+1 < len(s) && s[j+1] == '\n':
+			return 0, false
+		default:
+			j++
+		}
+	}
+	return 0, false
+}
+
+// braceEnd returns the index after the brace closing s[i], or -1.
+func braceEnd(s string, i int) int {
+	depth := 0
+	var quote byte
+	for j := i; j < len(s); j++ {
+		c := s[j]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				j++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return -1
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
