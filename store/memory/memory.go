@@ -1,0 +1,217 @@
+// Package memory is docent's default knowledge store: the knowledge base
+// lives in process memory and retrieval events go to an optional JSONL
+// file, so docent runs with no database at all.
+package memory
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/store"
+)
+
+// Options configures a Store.
+type Options struct {
+	// EventsPath is the JSONL file retrieval events are appended to; its
+	// parent directories are created as needed. Empty records nothing.
+	EventsPath string
+}
+
+// Store is an in-memory knowledge store, safe for concurrent use.
+type Store struct {
+	opts Options
+
+	// seedMu serializes seeds, so concurrent seeders end in the state one
+	// would have produced. Readers never take it: they load the current
+	// snapshot, which is never modified once published.
+	seedMu sync.Mutex
+	state  atomic.Pointer[snapshot]
+
+	eventsMu sync.Mutex // keeps appended lines whole
+}
+
+// snapshot is one immutable state of the knowledge base.
+type snapshot struct {
+	docs  map[string]*entry
+	slugs []string // sorted, for ordered reads
+}
+
+// entry is one stored doc (chunks sorted by index) with its planning summary.
+type entry struct {
+	doc    knowledge.Doc
+	stored store.StoredDoc
+}
+
+// New returns an empty store.
+func New(opts Options) *Store {
+	s := &Store{opts: opts}
+	s.state.Store(&snapshot{docs: map[string]*entry{}})
+	return s
+}
+
+// cancelCheckEvery bounds how long a cancelled seed keeps building.
+const cancelCheckEvery = 256
+
+// Seed makes the store hold exactly docs, the complete knowledge base. The
+// new state is built aside and published at once, so a failed or cancelled
+// seed leaves the previous state in place.
+func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedReport, error) {
+	start := time.Now()
+	if err := ctx.Err(); err != nil {
+		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
+	}
+	if err := store.ValidateSnapshot(docs); err != nil {
+		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
+	}
+
+	s.seedMu.Lock()
+	defer s.seedMu.Unlock()
+
+	current := s.state.Load()
+	stored := make(map[string]store.StoredDoc, len(current.docs))
+	for slug, e := range current.docs {
+		stored[slug] = e.stored
+	}
+	plan := store.Plan(stored, docs)
+	if !plan.HasWrites() {
+		return plan.Report(time.Since(start)), nil
+	}
+
+	next := &snapshot{docs: make(map[string]*entry, len(docs))}
+	for slug, e := range current.docs {
+		next.docs[slug] = e // entries are immutable, so sharing is safe
+	}
+	for _, slug := range plan.Delete {
+		delete(next.docs, slug)
+	}
+	changed := make([]knowledge.Doc, 0, len(plan.Insert)+len(plan.Update))
+	changed = append(changed, plan.Insert...)
+	for _, u := range plan.Update {
+		changed = append(changed, u.Doc)
+	}
+	for i, d := range changed {
+		if i%cancelCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return store.SeedReport{}, fmt.Errorf("seed: %w", err)
+			}
+		}
+		next.docs[d.Slug] = newEntry(d)
+	}
+	next.slugs = make([]string, 0, len(next.docs))
+	for slug := range next.docs {
+		next.slugs = append(next.slugs, slug)
+	}
+	slices.Sort(next.slugs)
+
+	if err := ctx.Err(); err != nil {
+		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
+	}
+	s.state.Store(next)
+	return plan.Report(time.Since(start)), nil
+}
+
+// newEntry copies d so later edits by the caller cannot reach the store.
+func newEntry(d knowledge.Doc) *entry {
+	d = cloneDoc(d)
+	slices.SortFunc(d.Chunks, func(a, b knowledge.Chunk) int { return a.Index - b.Index })
+	return &entry{doc: d, stored: store.StoredDocOf(d)}
+}
+
+// ListDocs summarizes every doc, ordered by slug.
+func (s *Store) ListDocs(ctx context.Context) ([]knowledge.DocSummary, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("list docs: %w", err)
+	}
+	snap := s.state.Load()
+	out := make([]knowledge.DocSummary, 0, len(snap.slugs))
+	for _, slug := range snap.slugs {
+		d := snap.docs[slug].doc
+		out = append(out, knowledge.DocSummary{
+			Slug: d.Slug, Category: d.Category, Title: d.Title,
+			ChunkCount: len(d.Chunks), ContentHash: d.ContentHash, Version: d.Version,
+		})
+	}
+	return out, nil
+}
+
+// Corpus returns a copy of every doc with its chunks, ordered by slug and
+// chunk index.
+func (s *Store) Corpus(ctx context.Context) ([]knowledge.Doc, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	snap := s.state.Load()
+	out := make([]knowledge.Doc, 0, len(snap.slugs))
+	for _, slug := range snap.slugs {
+		out = append(out, cloneDoc(snap.docs[slug].doc))
+	}
+	return out, nil
+}
+
+// RecordRetrieval appends ev as one JSON line to the events file, if any.
+// The file is opened for each event: events are rare (one per question)
+// and no handle is left to leak.
+func (s *Store) RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error {
+	ev, err := store.PrepareEvent(ev, time.Now())
+	if err != nil {
+		return err
+	}
+	if s.opts.EventsPath == "" {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("record retrieval event: %w", err)
+	}
+	line, err := json.Marshal(ev)
+	if err != nil {
+		return fmt.Errorf("record retrieval event: encode: %w", err)
+	}
+	line = append(line, '\n')
+
+	s.eventsMu.Lock()
+	defer s.eventsMu.Unlock()
+	path := s.opts.EventsPath
+	// Queries can carry customer details: keep the log private to the user.
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("record retrieval event: create directory for %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("record retrieval event: open %s: %w", path, err)
+	}
+	// One write per line: with O_APPEND the line lands whole even when
+	// another docent process appends to the same file.
+	_, werr := f.Write(line)
+	cerr := f.Close()
+	if werr != nil {
+		return fmt.Errorf("record retrieval event: write %s: %w", path, werr)
+	}
+	if cerr != nil {
+		return fmt.Errorf("record retrieval event: close %s: %w", path, cerr)
+	}
+	return nil
+}
+
+// Describe names the store for the status bar.
+func (s *Store) Describe() string { return "embedded (in-memory)" }
+
+// Close releases nothing: the store holds no handles. It exists so the
+// memory and postgres stores are interchangeable.
+func (s *Store) Close() {}
+
+func cloneDoc(d knowledge.Doc) knowledge.Doc {
+	d.Keywords = slices.Clone(d.Keywords)
+	d.Chunks = slices.Clone(d.Chunks)
+	for i := range d.Chunks {
+		d.Chunks[i].Keywords = slices.Clone(d.Chunks[i].Keywords)
+	}
+	return d
+}

@@ -1,0 +1,183 @@
+package memory
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/docent-sh/docent/store"
+	"github.com/docent-sh/docent/store/storetest"
+)
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t,
+		func(t *testing.T) storetest.Store {
+			s := New(Options{EventsPath: filepath.Join(t.TempDir(), "state", "docent", "events.jsonl")})
+			t.Cleanup(s.Close)
+			return s
+		},
+		func(t *testing.T, s storetest.Store) []store.RetrievalEvent {
+			return readEvents(t, s.(*Store).opts.EventsPath)
+		})
+}
+
+func readEvents(t *testing.T, path string) []store.RetrievalEvent {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("open events file: %v", err)
+	}
+	defer f.Close()
+	var events []store.RetrievalEvent
+	lines := bufio.NewScanner(f)
+	for n := 1; lines.Scan(); n++ {
+		var ev store.RetrievalEvent
+		if err := json.Unmarshal(lines.Bytes(), &ev); err != nil {
+			t.Fatalf("%s:%d: not a JSON event: %v: %q", path, n, err, lines.Text())
+		}
+		events = append(events, ev)
+	}
+	if err := lines.Err(); err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	return events
+}
+
+func TestConcurrentEventsKeepLinesWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	s := New(Options{EventsPath: path})
+	const writers, each = 8, 40
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				ev := store.RetrievalEvent{Query: fmt.Sprintf("writer %d question %d %s", w, i, strings.Repeat("x", 500))}
+				if err := s.RecordRetrieval(t.Context(), ev); err != nil {
+					t.Errorf("RecordRetrieval: %v", err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+
+	events := readEvents(t, path)
+	if len(events) != writers*each {
+		t.Fatalf("read %d events, want %d", len(events), writers*each)
+	}
+	seen := map[string]bool{}
+	for _, ev := range events {
+		seen[ev.Query] = true
+	}
+	if len(seen) != writers*each {
+		t.Errorf("%d distinct events, want %d", len(seen), writers*each)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := info.Mode().Perm(); perm&0o077 != 0 {
+		t.Errorf("events file mode %v: queries must not be readable by other users", perm)
+	}
+}
+
+func TestWithoutEventsPathNothingIsWritten(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	s := New(Options{})
+	if err := s.RecordRetrieval(t.Context(), store.RetrievalEvent{Query: "q"}); err != nil {
+		t.Fatalf("RecordRetrieval: %v", err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 0 {
+		t.Errorf("files written without an events path: %v", entries)
+	}
+}
+
+func TestUnwritableEventsPathNamesThePath(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(blocker, "events.jsonl")
+	err := New(Options{EventsPath: path}).RecordRetrieval(t.Context(), store.RetrievalEvent{Query: "q"})
+	if err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("error = %v, want one naming %s", err, path)
+	}
+}
+
+// The store must own its state: callers editing what they passed in or got
+// back cannot change it.
+func TestStateIsIsolatedFromCallers(t *testing.T) {
+	s := New(Options{})
+	docs := storetest.Fixture()
+	if _, err := s.Seed(t.Context(), docs); err != nil {
+		t.Fatal(err)
+	}
+	docs[0].Title = "edited input"
+	docs[0].Chunks[0].Keywords = append(docs[0].Chunks[0].Keywords[:0], "edited")
+
+	got, err := s.Corpus(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got[0].Title = "edited output"
+	got[0].Chunks[0].Content = "edited output"
+
+	again, err := s.Corpus(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range again {
+		if strings.HasPrefix(d.Title, "edited") {
+			t.Errorf("doc %s title %q leaked a caller's edit", d.Slug, d.Title)
+		}
+		for _, c := range d.Chunks {
+			if strings.HasPrefix(c.Content, "edited") || (len(c.Keywords) > 0 && c.Keywords[0] == "edited") {
+				t.Errorf("doc %s chunk %d leaked a caller's edit", d.Slug, c.Index)
+			}
+		}
+	}
+	r, err := s.Seed(t.Context(), storetest.Fixture())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Changed() {
+		t.Errorf("re-seed after caller edits reports changes: %s", r)
+	}
+}
+
+func BenchmarkSeed1000Docs(b *testing.B) {
+	docs := storetest.GenerateDocs(1000)
+	for b.Loop() {
+		if _, err := New(Options{}).Seed(b.Context(), docs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(docs)*b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+func BenchmarkReseedUnchanged1000Docs(b *testing.B) {
+	docs := storetest.GenerateDocs(1000)
+	s := New(Options{})
+	if _, err := s.Seed(b.Context(), docs); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		r, err := s.Seed(b.Context(), docs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Changed() {
+			b.Fatalf("unchanged re-seed wrote: %s", r)
+		}
+	}
+}

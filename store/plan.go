@@ -1,0 +1,181 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"hash"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/docent-sh/docent/knowledge"
+)
+
+// StoredDoc is what a store knows about one stored doc when it plans a
+// seed: enough to detect changes without reading any content.
+type StoredDoc struct {
+	Slug        string
+	ContentHash string
+	Version     int
+	// Fingerprint is DocFingerprint of the stored row. It catches changes a
+	// content hash misses, such as a title edited in front matter.
+	Fingerprint string
+	Chunks      map[int]string // chunk index → ChunkFingerprint
+}
+
+// StoredDocOf summarizes a stored doc, chunks included.
+func StoredDocOf(d knowledge.Doc) StoredDoc {
+	chunks := make(map[int]string, len(d.Chunks))
+	for _, c := range d.Chunks {
+		chunks[c.Index] = ChunkFingerprint(c)
+	}
+	return StoredDoc{
+		Slug:        d.Slug,
+		ContentHash: d.ContentHash,
+		Version:     d.Version,
+		Fingerprint: DocFingerprint(d),
+		Chunks:      chunks,
+	}
+}
+
+// DocFingerprint identifies everything stored in a doc's own row: the
+// content hash stands for the content, and the metadata is included so an
+// edit that leaves the body alone is still written.
+func DocFingerprint(d knowledge.Doc) string {
+	f := newFingerprinter()
+	f.add(d.Slug, d.Category, d.Title, d.ContentHash, d.SourcePath)
+	f.add(d.Keywords...)
+	return f.sum()
+}
+
+// ChunkFingerprint identifies everything stored in a chunk's row: its hash
+// stands for its content, plus the metadata retrieval ranks on.
+func ChunkFingerprint(c knowledge.Chunk) string {
+	f := newFingerprinter()
+	f.add(c.DocSlug, strconv.Itoa(c.Index), c.Hash, c.HeaderPath, c.Title, c.Category,
+		strconv.FormatBool(c.HeadingOnly), strconv.Itoa(c.BodyChars))
+	f.add(c.Keywords...)
+	return f.sum()
+}
+
+type fingerprinter struct {
+	h   hash.Hash
+	buf [binary.MaxVarintLen64]byte
+}
+
+func newFingerprinter() *fingerprinter { return &fingerprinter{h: sha256.New()} }
+
+// add length-prefixes every field so that no two different field lists
+// ("ab","c" and "a","bc") hash alike.
+func (f *fingerprinter) add(fields ...string) {
+	n := binary.PutUvarint(f.buf[:], uint64(len(fields)))
+	f.h.Write(f.buf[:n])
+	for _, s := range fields {
+		n := binary.PutUvarint(f.buf[:], uint64(len(s)))
+		f.h.Write(f.buf[:n])
+		f.h.Write([]byte(s))
+	}
+}
+
+func (f *fingerprinter) sum() string { return hex.EncodeToString(f.h.Sum(nil)) }
+
+// SeedPlan is every write a seed must make to turn the stored state into
+// the incoming snapshot, and the counts it will report.
+type SeedPlan struct {
+	Insert []knowledge.Doc // new docs with Version 1; all their chunks are new
+	Update []DocUpdate     // docs that exist and changed
+	Delete []string        // slugs missing from the snapshot, sorted; their chunks go with them
+	Docs   Counts
+	Chunks Counts
+}
+
+// DocUpdate is the writes for one changed doc.
+type DocUpdate struct {
+	// Doc is the incoming doc with the version to store: the stored one plus
+	// one when the content hash changed, else unchanged.
+	Doc knowledge.Doc
+	// RowChanged is false when only chunks changed, so the doc's own row
+	// must not be rewritten.
+	RowChanged   bool
+	InsertChunks []knowledge.Chunk
+	UpdateChunks []knowledge.Chunk // only chunks whose fingerprint differs
+	DeleteChunks []int             // stale indices, ascending
+}
+
+// HasWrites reports whether applying the plan writes anything.
+func (p SeedPlan) HasWrites() bool {
+	return len(p.Insert)+len(p.Update)+len(p.Delete) > 0
+}
+
+// Report turns the plan's counts into a seed report.
+func (p SeedPlan) Report(took time.Duration) SeedReport {
+	return SeedReport{Docs: p.Docs, Chunks: p.Chunks, Duration: took}
+}
+
+// Plan computes what a seed must write given the stored state (by slug) and
+// the incoming snapshot, which is the complete knowledge base: stored docs
+// it lacks are deleted. The snapshot must have passed ValidateSnapshot.
+// Plan is pure, so both stores make exactly the same decisions.
+func Plan(stored map[string]StoredDoc, incoming []knowledge.Doc) SeedPlan {
+	var p SeedPlan
+	present := make(map[string]bool, len(incoming))
+	for _, d := range incoming {
+		present[d.Slug] = true
+		old, exists := stored[d.Slug]
+		if !exists {
+			d.Version = 1
+			p.Insert = append(p.Insert, d)
+			p.Docs.Inserted++
+			p.Chunks.Inserted += len(d.Chunks)
+			continue
+		}
+
+		u := DocUpdate{RowChanged: DocFingerprint(d) != old.Fingerprint}
+		var unchangedChunks int
+		incomingIdx := make(map[int]bool, len(d.Chunks))
+		for _, c := range d.Chunks {
+			incomingIdx[c.Index] = true
+			oldPrint, had := old.Chunks[c.Index]
+			switch {
+			case !had:
+				u.InsertChunks = append(u.InsertChunks, c)
+			case oldPrint != ChunkFingerprint(c):
+				u.UpdateChunks = append(u.UpdateChunks, c)
+			default:
+				unchangedChunks++
+			}
+		}
+		for idx := range old.Chunks {
+			if !incomingIdx[idx] {
+				u.DeleteChunks = append(u.DeleteChunks, idx)
+			}
+		}
+		slices.Sort(u.DeleteChunks)
+
+		p.Chunks.Unchanged += unchangedChunks
+		if !u.RowChanged && len(u.InsertChunks)+len(u.UpdateChunks)+len(u.DeleteChunks) == 0 {
+			p.Docs.Unchanged++
+			continue
+		}
+		d.Version = old.Version
+		if d.ContentHash != old.ContentHash {
+			d.Version++
+		}
+		u.Doc = d
+		p.Update = append(p.Update, u)
+		p.Docs.Updated++
+		p.Chunks.Inserted += len(u.InsertChunks)
+		p.Chunks.Updated += len(u.UpdateChunks)
+		p.Chunks.Deleted += len(u.DeleteChunks)
+	}
+	for slug, old := range stored {
+		if !present[slug] {
+			p.Delete = append(p.Delete, slug)
+			p.Docs.Deleted++
+			p.Chunks.Deleted += len(old.Chunks)
+		}
+	}
+	slices.Sort(p.Delete)
+	return p
+}

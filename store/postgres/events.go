@@ -1,0 +1,30 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/docent-sh/docent/store"
+)
+
+// RecordRetrieval inserts one retrieval event.
+func (s *Store) RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error {
+	ev, err := store.PrepareEvent(ev, time.Now())
+	if err != nil {
+		return err
+	}
+	top, err := json.Marshal(ev.TopResults)
+	if err != nil {
+		return fmt.Errorf("record retrieval event: encode top results: %w", err)
+	}
+	_, err = s.pool.Exec(ctx, `INSERT INTO retrieval_events
+		(created_at, query, normalized_tokens, top_results, action, confidence, latency_ms, phase)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		ev.Time, ev.Query, ev.NormalizedTokens, string(top), ev.Action, ev.Confidence, ev.LatencyMS, ev.Phase)
+	if err != nil {
+		return s.fail(ctx, "record retrieval event", err)
+	}
+	return nil
+}

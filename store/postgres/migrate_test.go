@@ -1,0 +1,185 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func tablesIn(t *testing.T, url string) []string {
+	t.Helper()
+	s, err := Open(context.Background(), url, Options{})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer s.Close()
+	rows, err := s.pool.Query(context.Background(),
+		`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename`)
+	if err != nil {
+		t.Fatalf("list tables: %v", err)
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+func versions(ms []Migration) []uint {
+	out := make([]uint, len(ms))
+	for i, m := range ms {
+		out[i] = m.Version
+	}
+	return out
+}
+
+func checkStatus(t *testing.T, url string, wantVersion uint) MigrationStatus {
+	t.Helper()
+	st, err := MigrateStatus(t.Context(), url)
+	if err != nil {
+		t.Fatalf("MigrateStatus: %v", err)
+	}
+	if st.Version != wantVersion || st.Dirty {
+		t.Errorf("status version %d dirty %v, want version %d, clean", st.Version, st.Dirty, wantVersion)
+	}
+	if st.Latest != 3 {
+		t.Errorf("latest = %d, want 3", st.Latest)
+	}
+	if len(st.Applied)+len(st.Pending) != int(st.Latest) {
+		t.Errorf("applied %v + pending %v do not cover all %d migrations", st.Applied, st.Pending, st.Latest)
+	}
+	for _, m := range st.Applied {
+		if m.Version > wantVersion || m.Name == "" {
+			t.Errorf("applied %+v, want versions up to %d with names", m, wantVersion)
+		}
+	}
+	for _, m := range st.Pending {
+		if m.Version <= wantVersion {
+			t.Errorf("pending %+v, want versions after %d", m, wantVersion)
+		}
+	}
+	return st
+}
+
+func TestMigrationsRoundTrip(t *testing.T) {
+	t.Parallel()
+	url := newDatabase(t)
+	all := []string{"docs_knowledge", "docs_knowledge_chunks", "retrieval_events"}
+
+	st := checkStatus(t, url, 0)
+	if !slices.Equal(versions(st.Pending), []uint{1, 2, 3}) {
+		t.Errorf("pending on a fresh database = %v, want [1 2 3]", st.Pending)
+	}
+
+	if err := MigrateUp(t.Context(), url); err != nil {
+		t.Fatalf("MigrateUp: %v", err)
+	}
+	st = checkStatus(t, url, 3)
+	if got := []string{st.Applied[0].Name, st.Applied[1].Name, st.Applied[2].Name}; !slices.Equal(got, []string{"docs_knowledge", "docs_knowledge_chunks", "retrieval_events"}) {
+		t.Errorf("applied names = %v", got)
+	}
+	if got := tablesIn(t, url); !slices.Equal(got, all) {
+		t.Fatalf("tables after up = %v, want %v", got, all)
+	}
+	if err := MigrateUp(t.Context(), url); err != nil {
+		t.Fatalf("MigrateUp on an up-to-date schema: %v", err)
+	}
+
+	if err := MigrateDown(t.Context(), url, 1); err != nil {
+		t.Fatalf("MigrateDown 1: %v", err)
+	}
+	checkStatus(t, url, 2)
+	if got := tablesIn(t, url); !slices.Equal(got, all[:2]) {
+		t.Fatalf("tables after one down = %v, want %v", got, all[:2])
+	}
+
+	if err := MigrateDown(t.Context(), url, 0); err != nil {
+		t.Fatalf("MigrateDown all: %v", err)
+	}
+	checkStatus(t, url, 0)
+	if got := tablesIn(t, url); len(got) != 0 {
+		t.Fatalf("tables after all downs = %v, want none", got)
+	}
+	if err := MigrateDown(t.Context(), url, 0); err != nil {
+		t.Fatalf("MigrateDown with nothing applied: %v", err)
+	}
+
+	if err := MigrateUp(t.Context(), url); err != nil {
+		t.Fatalf("MigrateUp again: %v", err)
+	}
+	checkStatus(t, url, 3)
+	if got := tablesIn(t, url); !slices.Equal(got, all) {
+		t.Fatalf("tables after up again = %v, want %v", got, all)
+	}
+	// The schema works after the round trip.
+	s := openStore(t, url)
+	mustSeed(t, s, nil)
+
+	// Asking for more downs than applied rolls everything back.
+	s.Close()
+	if err := MigrateDown(t.Context(), url, 10); err != nil {
+		t.Fatalf("MigrateDown 10: %v", err)
+	}
+	checkStatus(t, url, 0)
+}
+
+func TestDirtySchemaIsReported(t *testing.T) {
+	t.Parallel()
+	url := newDatabase(t)
+	s := openStore(t, url)
+	if _, err := s.pool.Exec(t.Context(), `UPDATE schema_migrations SET dirty = true`); err != nil {
+		t.Fatal(err)
+	}
+	st, err := MigrateStatus(t.Context(), url)
+	if err != nil {
+		t.Fatalf("MigrateStatus: %v", err)
+	}
+	if !st.Dirty || st.Version != 3 {
+		t.Errorf("status = %+v, want dirty at 3", st)
+	}
+	for name, err := range map[string]error{
+		"MigrateUp":   MigrateUp(t.Context(), url),
+		"MigrateDown": MigrateDown(t.Context(), url, 1),
+	} {
+		if err == nil || !strings.Contains(err.Error(), "dirty at version 3") {
+			t.Errorf("%s on a dirty schema: error = %v, want one saying it is dirty at version 3", name, err)
+		}
+	}
+	if _, err := Open(t.Context(), url, Options{Migrate: true}); err == nil || !strings.Contains(err.Error(), "dirty") {
+		t.Errorf("Open with Migrate on a dirty schema: error = %v, want one saying it is dirty", err)
+	}
+}
+
+func TestNewerSchemaIsReported(t *testing.T) {
+	t.Parallel()
+	url := newDatabase(t)
+	s := openStore(t, url)
+	if _, err := s.pool.Exec(t.Context(), `UPDATE schema_migrations SET version = 99`); err != nil {
+		t.Fatal(err)
+	}
+	err := MigrateUp(t.Context(), url)
+	if err == nil || !strings.Contains(err.Error(), "version 99") || !strings.Contains(err.Error(), "upgrade docent") {
+		t.Errorf("MigrateUp on a newer schema: error = %v, want one naming version 99 and asking to upgrade", err)
+	}
+}
+
+func TestMigrateHonorsCancelledContext(t *testing.T) {
+	t.Parallel()
+	url := newDatabase(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := MigrateUp(ctx, url); !errors.Is(err, context.Canceled) {
+		t.Errorf("MigrateUp with a cancelled context: error = %v, want context.Canceled", err)
+	}
+	checkStatus(t, url, 0)
+}

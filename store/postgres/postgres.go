@@ -1,0 +1,74 @@
+// Package postgres is docent's PostgreSQL knowledge store: documents,
+// chunks and retrieval events in the schema of the migrations package,
+// written through pgx.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Options configures Open.
+type Options struct {
+	// Migrate applies pending migrations before the store is returned.
+	Migrate bool
+}
+
+// Store is a PostgreSQL knowledge store, safe for concurrent use.
+type Store struct {
+	pool   *pgxpool.Pool
+	where  string
+	redact *redactor
+}
+
+// Open connects to the database at url (a postgres:// URL or keyword/value
+// string) and checks it answers, within 2 seconds unless the URL sets
+// connect_timeout. Errors name host, port and database, never the password.
+func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	t, err := parseTarget(url)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := connect(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Migrate {
+		if err := migrateWithPool(ctx, pool, t.where, migrateUp); err != nil {
+			pool.Close()
+			return nil, t.redact.error(fmt.Errorf("migrate postgres %s: %w", t.where, err))
+		}
+	}
+	return &Store{pool: pool, where: t.where, redact: t.redact}, nil
+}
+
+// Describe names the database for the status bar, e.g.
+// "postgres 127.0.0.1:5432/docent"; it never includes credentials.
+func (s *Store) Describe() string { return "postgres " + s.where }
+
+// DescribeURL names the database a URL points at the way Describe does,
+// without connecting, for messages about a store not yet open.
+func DescribeURL(url string) string {
+	t, err := parseTarget(url)
+	if err != nil {
+		return "postgres (invalid URL)"
+	}
+	return "postgres " + t.where
+}
+
+// Close closes every connection.
+func (s *Store) Close() { s.pool.Close() }
+
+// fail wraps an operation's error with the database it ran against, with
+// any secret masked. When ctx ended, the error also matches ctx.Err(): a
+// cancel request surfaces from the server as "canceling statement due to
+// user request", and callers should not have to know that.
+func (s *Store) fail(ctx context.Context, op string, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
+		err = fmt.Errorf("%w: %w", ctxErr, err)
+	}
+	return s.redact.error(fmt.Errorf("%s (postgres %s): %w", op, s.where, err))
+}

@@ -1,0 +1,28 @@
+package postgres
+
+import (
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/docent-sh/docent/store"
+	"github.com/docent-sh/docent/store/storetest"
+)
+
+func TestConformance(t *testing.T) {
+	adminURL(t)
+	storetest.Run(t,
+		func(t *testing.T) storetest.Store { return openStore(t, newDatabase(t)) },
+		func(t *testing.T, s storetest.Store) []store.RetrievalEvent {
+			rows, err := s.(*Store).pool.Query(t.Context(), `SELECT created_at, query, normalized_tokens, top_results,
+				action, confidence, latency_ms, phase FROM retrieval_events ORDER BY id`)
+			if err != nil {
+				t.Fatalf("read events: %v", err)
+			}
+			events, err := pgx.CollectRows(rows, pgx.RowToStructByPos[store.RetrievalEvent])
+			if err != nil {
+				t.Fatalf("read events: %v", err)
+			}
+			return events
+		})
+}

@@ -1,0 +1,95 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/docent-sh/docent/knowledge"
+)
+
+// Slugs sort with COLLATE "C" (byte order) whatever the database's locale,
+// so both stores list docs in the same order.
+
+// ListDocs summarizes every doc, ordered by slug.
+func (s *Store) ListDocs(ctx context.Context) ([]knowledge.DocSummary, error) {
+	// A query error surfaces from ForEachRow, which reads rows.Err().
+	rows, _ := s.pool.Query(ctx, `SELECT d.slug, d.category, d.title, count(c.id), d.content_hash, d.version
+		FROM docs_knowledge d LEFT JOIN docs_knowledge_chunks c ON c.doc_slug = d.slug
+		GROUP BY d.slug
+		ORDER BY d.slug COLLATE "C"`)
+	var (
+		out []knowledge.DocSummary
+		d   knowledge.DocSummary
+	)
+	_, err := pgx.ForEachRow(rows, []any{&d.Slug, &d.Category, &d.Title, &d.ChunkCount, &d.ContentHash, &d.Version},
+		func() error {
+			out = append(out, d)
+			return nil
+		})
+	if err != nil {
+		return nil, s.fail(ctx, "list docs", err)
+	}
+	return out, nil
+}
+
+// Corpus returns every doc with its chunks, ordered by slug and chunk
+// index, as of one consistent snapshot even while a seed commits.
+func (s *Store) Corpus(ctx context.Context) ([]knowledge.Doc, error) {
+	var docs []knowledge.Doc
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
+		func(tx pgx.Tx) error {
+			var err error
+			docs, err = readCorpus(ctx, tx)
+			return err
+		})
+	if err != nil {
+		return nil, s.fail(ctx, "read corpus", err)
+	}
+	return docs, nil
+}
+
+func readCorpus(ctx context.Context, tx pgx.Tx) ([]knowledge.Doc, error) {
+	// A query error surfaces from ForEachRow, which reads rows.Err().
+	rows, _ := tx.Query(ctx, `SELECT slug, category, title, content, content_hash, version, keywords, source_path
+		FROM docs_knowledge ORDER BY slug COLLATE "C"`)
+	var (
+		docs  []knowledge.Doc
+		d     knowledge.Doc
+		index = map[string]int{}
+	)
+	_, err := pgx.ForEachRow(rows, []any{&d.Slug, &d.Category, &d.Title, &d.Content, &d.ContentHash, &d.Version, &d.Keywords, &d.SourcePath},
+		func() error {
+			d.Keywords = nilIfEmpty(d.Keywords)
+			index[d.Slug] = len(docs)
+			docs = append(docs, d)
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("read docs: %w", err)
+	}
+
+	rows, _ = tx.Query(ctx, `SELECT doc_slug, category, title, header_path, chunk_index, content, keywords, chunk_hash, is_heading_only, body_char_count
+		FROM docs_knowledge_chunks ORDER BY doc_slug COLLATE "C", chunk_index`)
+	var c knowledge.Chunk
+	_, err = pgx.ForEachRow(rows, []any{&c.DocSlug, &c.Category, &c.Title, &c.HeaderPath, &c.Index, &c.Content, &c.Keywords, &c.Hash, &c.HeadingOnly, &c.BodyChars},
+		func() error {
+			c.Keywords = nilIfEmpty(c.Keywords)
+			i := index[c.DocSlug] // the foreign key guarantees the doc
+			docs[i].Chunks = append(docs[i].Chunks, c)
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("read chunks: %w", err)
+	}
+	return docs, nil
+}
+
+// nilIfEmpty gives both stores one spelling of "no keywords".
+func nilIfEmpty(items []string) []string {
+	if len(items) == 0 {
+		return nil
+	}
+	return items
+}

@@ -1,0 +1,239 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/store"
+)
+
+// seedLockKey is the transaction-scoped advisory lock every seeder takes
+// first, so concurrent seeders (two docent processes starting at once)
+// run one after the other and the second finds the first one's work.
+const seedLockKey int64 = 0x646f63656e74 // "docent"
+
+// rollbackTimeout bounds cleaning up after a failed seed; the caller's
+// context may be what failed, so it cannot bound it.
+const rollbackTimeout = 5 * time.Second
+
+// chunkNamespace makes chunk ids uuid v5 of the stable chunk id: the same
+// knowledge base always produces the same ids, whoever seeds it.
+var chunkNamespace = uuid.MustParse("e3f20957-548f-4634-98dd-8726f43fedef")
+
+// ChunkUUID is the id a chunk is stored under: uuid v5 of
+// knowledge.ChunkID(slug, index).
+func ChunkUUID(slug string, index int) uuid.UUID {
+	return uuid.NewSHA1(chunkNamespace, []byte(knowledge.ChunkID(slug, index)))
+}
+
+// Seed makes the database hold exactly docs, the complete knowledge base,
+// in one transaction: a failed or cancelled seed leaves the previous state.
+// Only what changed is written; an unchanged knowledge base writes nothing.
+func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedReport, error) {
+	start := time.Now()
+	if err := store.ValidateSnapshot(docs); err != nil {
+		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
+	}
+	plan, err := s.seed(ctx, docs)
+	if err != nil {
+		return store.SeedReport{}, s.fail(ctx, "seed", err)
+	}
+	return plan.Report(time.Since(start)), nil
+}
+
+func (s *Store) seed(ctx context.Context, docs []knowledge.Doc) (store.SeedPlan, error) {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return store.SeedPlan{}, fmt.Errorf("begin: %w", err)
+	}
+	defer func() {
+		rbCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+		defer cancel()
+		_ = tx.Rollback(rbCtx) // a no-op after Commit
+	}()
+
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, seedLockKey); err != nil {
+		return store.SeedPlan{}, fmt.Errorf("wait for concurrent seeders: %w", err)
+	}
+	// Under READ COMMITTED each statement sees what was committed before it
+	// started, so this read sees the work of any seeder we waited for.
+	stored, err := readStored(ctx, tx)
+	if err != nil {
+		return store.SeedPlan{}, err
+	}
+	plan := store.Plan(stored, docs)
+	if plan.HasWrites() {
+		if err := apply(ctx, tx, plan); err != nil {
+			return store.SeedPlan{}, err
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return store.SeedPlan{}, fmt.Errorf("commit: %w", err)
+	}
+	return plan, nil
+}
+
+// readStored reads what planning needs — keys, hashes and metadata, never
+// contents — and fingerprints it the way store.Plan does.
+func readStored(ctx context.Context, tx pgx.Tx) (map[string]store.StoredDoc, error) {
+	stored := map[string]store.StoredDoc{}
+	// A query error surfaces from ForEachRow, which reads rows.Err().
+	rows, _ := tx.Query(ctx, `SELECT slug, category, title, content_hash, version, keywords, source_path FROM docs_knowledge`)
+	var d knowledge.Doc
+	_, err := pgx.ForEachRow(rows, []any{&d.Slug, &d.Category, &d.Title, &d.ContentHash, &d.Version, &d.Keywords, &d.SourcePath},
+		func() error {
+			stored[d.Slug] = store.StoredDoc{
+				Slug: d.Slug, ContentHash: d.ContentHash, Version: d.Version,
+				Fingerprint: store.DocFingerprint(d), Chunks: map[int]string{},
+			}
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("read stored docs: %w", err)
+	}
+
+	rows, _ = tx.Query(ctx, `SELECT doc_slug, chunk_index, category, title, header_path, chunk_hash, is_heading_only, body_char_count, keywords
+		FROM docs_knowledge_chunks`)
+	var c knowledge.Chunk
+	_, err = pgx.ForEachRow(rows, []any{&c.DocSlug, &c.Index, &c.Category, &c.Title, &c.HeaderPath, &c.Hash, &c.HeadingOnly, &c.BodyChars, &c.Keywords},
+		func() error {
+			doc, ok := stored[c.DocSlug]
+			if !ok { // only a writer bypassing the seed lock could cause this
+				return fmt.Errorf("chunk %s has no doc", knowledge.ChunkID(c.DocSlug, c.Index))
+			}
+			doc.Chunks[c.Index] = store.ChunkFingerprint(c)
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("read stored chunks: %w", err)
+	}
+	return stored, nil
+}
+
+const (
+	updateDocSQL = `UPDATE docs_knowledge
+		SET category = $2, title = $3, content = $4, content_hash = $5, version = $6, keywords = $7, source_path = $8, updated_at = now()
+		WHERE slug = $1`
+	updateChunkSQL = `UPDATE docs_knowledge_chunks
+		SET category = $3, title = $4, header_path = $5, content = $6, keywords = $7, chunk_hash = $8,
+			is_heading_only = $9, body_char_count = $10, updated_at = now()
+		WHERE doc_slug = $1 AND chunk_index = $2`
+	deleteStaleChunksSQL = `DELETE FROM docs_knowledge_chunks c
+		USING unnest($1::text[], $2::int[]) AS stale(doc_slug, chunk_index)
+		WHERE c.doc_slug = stale.doc_slug AND c.chunk_index = stale.chunk_index`
+)
+
+var (
+	docColumns   = []string{"slug", "category", "title", "content", "content_hash", "version", "keywords", "source_path"}
+	chunkColumns = []string{"id", "doc_slug", "category", "title", "header_path", "chunk_index", "content", "keywords",
+		"chunk_hash", "is_heading_only", "body_char_count"}
+)
+
+// apply writes a plan with a handful of round trips whatever its size:
+// set-based deletes, one pipelined batch of updates and COPY for inserts.
+func apply(ctx context.Context, tx pgx.Tx, plan store.SeedPlan) error {
+	if len(plan.Delete) > 0 {
+		if _, err := tx.Exec(ctx, `DELETE FROM docs_knowledge WHERE slug = ANY($1)`, plan.Delete); err != nil {
+			return fmt.Errorf("delete %d removed docs: %w", len(plan.Delete), err)
+		}
+	}
+
+	var (
+		staleSlugs   []string
+		staleIndices []int32
+		updates      pgx.Batch
+		updateWhat   []string // names each queued update for errors
+		newChunks    []knowledge.Chunk
+	)
+	for _, u := range plan.Update {
+		d := u.Doc
+		for _, idx := range u.DeleteChunks {
+			staleSlugs = append(staleSlugs, d.Slug)
+			staleIndices = append(staleIndices, int32(idx))
+		}
+		if u.RowChanged {
+			updates.Queue(updateDocSQL, d.Slug, d.Category, d.Title, d.Content, d.ContentHash, d.Version,
+				textArray(d.Keywords), d.SourcePath)
+			updateWhat = append(updateWhat, "doc "+d.Slug)
+		}
+		for _, c := range u.UpdateChunks {
+			updates.Queue(updateChunkSQL, d.Slug, c.Index, c.Category, c.Title, c.HeaderPath, c.Content,
+				textArray(c.Keywords), c.Hash, c.HeadingOnly, c.BodyChars)
+			updateWhat = append(updateWhat, "chunk "+knowledge.ChunkID(d.Slug, c.Index))
+		}
+		newChunks = append(newChunks, u.InsertChunks...)
+	}
+
+	if len(staleSlugs) > 0 {
+		if _, err := tx.Exec(ctx, deleteStaleChunksSQL, staleSlugs, staleIndices); err != nil {
+			return fmt.Errorf("delete %d stale chunks: %w", len(staleSlugs), err)
+		}
+	}
+	if updates.Len() > 0 {
+		if err := sendUpdates(ctx, tx, &updates, updateWhat); err != nil {
+			return err
+		}
+	}
+
+	if len(plan.Insert) > 0 {
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{"docs_knowledge"}, docColumns,
+			pgx.CopyFromSlice(len(plan.Insert), func(i int) ([]any, error) {
+				d := plan.Insert[i]
+				return []any{d.Slug, d.Category, d.Title, d.Content, d.ContentHash, d.Version,
+					textArray(d.Keywords), d.SourcePath}, nil
+			}))
+		if err != nil {
+			return fmt.Errorf("insert %d new docs: %w", len(plan.Insert), err)
+		}
+		for _, d := range plan.Insert {
+			newChunks = append(newChunks, d.Chunks...)
+		}
+	}
+	if len(newChunks) > 0 {
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{"docs_knowledge_chunks"}, chunkColumns,
+			pgx.CopyFromSlice(len(newChunks), func(i int) ([]any, error) {
+				c := newChunks[i]
+				return []any{ChunkUUID(c.DocSlug, c.Index), c.DocSlug, c.Category, c.Title, c.HeaderPath, c.Index,
+					c.Content, textArray(c.Keywords), c.Hash, c.HeadingOnly, c.BodyChars}, nil
+			}))
+		if err != nil {
+			return fmt.Errorf("insert %d new chunks: %w", len(newChunks), err)
+		}
+	}
+	return nil
+}
+
+// sendUpdates runs the queued updates in one round trip. Each must touch
+// exactly one row: the plan was made from rows read under the seed lock,
+// so anything else means the schema or another writer broke the rules.
+func sendUpdates(ctx context.Context, tx pgx.Tx, b *pgx.Batch, what []string) error {
+	results := tx.SendBatch(ctx, b)
+	for _, w := range what {
+		tag, err := results.Exec()
+		if err != nil {
+			_ = results.Close()
+			return fmt.Errorf("update %s: %w", w, err)
+		}
+		if tag.RowsAffected() != 1 {
+			_ = results.Close()
+			return fmt.Errorf("update %s: %d rows matched, want 1", w, tag.RowsAffected())
+		}
+	}
+	if err := results.Close(); err != nil {
+		return fmt.Errorf("update %d rows: %w", len(what), err)
+	}
+	return nil
+}
+
+// textArray stores a missing list as '{}': the columns are NOT NULL.
+func textArray(items []string) []string {
+	if items == nil {
+		return []string{}
+	}
+	return items
+}

@@ -1,0 +1,77 @@
+// Package store holds what docent's knowledge stores share: the seed
+// report, the retrieval event they record and the pure seed planner. The
+// stores themselves live in store/memory and store/postgres; both apply the
+// same Plan so they agree on what a seed changes.
+package store
+
+import (
+	"fmt"
+	"time"
+)
+
+// Counts tallies what a seed did to one kind of row.
+type Counts struct {
+	Inserted  int
+	Updated   int
+	Unchanged int
+	Deleted   int
+}
+
+// String renders the counts as "1 inserted, 2 updated, 3 unchanged, 0 deleted".
+func (c Counts) String() string {
+	return fmt.Sprintf("%d inserted, %d updated, %d unchanged, %d deleted",
+		c.Inserted, c.Updated, c.Unchanged, c.Deleted)
+}
+
+// changed reports whether these counts involve any write.
+func (c Counts) changed() bool {
+	return c.Inserted+c.Updated+c.Deleted > 0
+}
+
+// SeedReport is what one seed of a knowledge base did.
+type SeedReport struct {
+	Docs     Counts
+	Chunks   Counts
+	Duration time.Duration
+}
+
+// String renders the report on one line for logs and the CLI, e.g.
+// "docs: 19 inserted, 0 updated, 0 unchanged, 0 deleted; chunks: 88 inserted, 0 updated, 0 unchanged, 0 deleted; 41ms".
+func (r SeedReport) String() string {
+	return fmt.Sprintf("docs: %s; chunks: %s; %s", r.Docs, r.Chunks, roundDuration(r.Duration))
+}
+
+// Changed reports whether the seed wrote anything.
+func (r SeedReport) Changed() bool {
+	return r.Docs.changed() || r.Chunks.changed()
+}
+
+// roundDuration keeps a report readable: milliseconds are precise enough
+// for a seed, but an unchanged re-seed can take less than one.
+func roundDuration(d time.Duration) time.Duration {
+	if d >= time.Millisecond {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
+}
+
+// RetrievalEvent is one answered question, recorded so retrieval can be
+// tuned from real traffic.
+type RetrievalEvent struct {
+	Time             time.Time   `json:"time"`
+	Query            string      `json:"query"`
+	NormalizedTokens []string    `json:"normalized_tokens"`
+	TopResults       []TopResult `json:"top_results"`
+	Action           string      `json:"action"`
+	Confidence       float64     `json:"confidence"`
+	LatencyMS        float64     `json:"latency_ms"`
+	Phase            int         `json:"phase"`
+}
+
+// TopResult is one of the best-ranked chunks of a retrieval event.
+type TopResult struct {
+	Slug         string   `json:"slug"`
+	ChunkIndex   int      `json:"chunk_index"`
+	Score        float64  `json:"score"`
+	MatchedTerms []string `json:"matched_terms"`
+}

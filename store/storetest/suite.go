@@ -1,0 +1,480 @@
+// Package storetest is the conformance suite every docent knowledge store
+// must pass, plus helpers to build test snapshots by hand.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/store"
+)
+
+// Store is what the suite exercises.
+type Store interface {
+	Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedReport, error)
+	ListDocs(ctx context.Context) ([]knowledge.DocSummary, error)
+	Corpus(ctx context.Context) ([]knowledge.Doc, error)
+	RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error
+	Describe() string
+}
+
+// ReadEvents returns every retrieval event s recorded, oldest first. Each
+// store keeps events its own way (a JSONL file, a table), so the caller
+// supplies the reader.
+type ReadEvents func(t *testing.T, s Store) []store.RetrievalEvent
+
+// Run runs the conformance suite. newStore must return an empty store of
+// its own (subtests run in parallel) and arrange its cleanup with t.Cleanup.
+func Run(t *testing.T, newStore func(t *testing.T) Store, readEvents ReadEvents) {
+	t.Helper()
+	tests := []struct {
+		name string
+		run  func(t *testing.T, s Store)
+	}{
+		{"EmptyStore", testEmptyStore},
+		{"RoundTrip", testRoundTrip},
+		{"ReseedUnchanged", testReseedUnchanged},
+		{"ChangedDocs", testChangedDocs},
+		{"MetadataOnlyChange", testMetadataOnlyChange},
+		{"RemovedDoc", testRemovedDoc},
+		{"EmptySnapshotDeletesAll", testEmptySnapshotDeletesAll},
+		{"InvalidSnapshotWritesNothing", testInvalidSnapshotWritesNothing},
+		{"CancelledSeedWritesNothing", testCancelledSeedWritesNothing},
+		{"ConcurrentSeeds", testConcurrentSeeds},
+		{"RetrievalEvents", func(t *testing.T, s Store) { testRetrievalEvents(t, s, readEvents) }},
+		{"Describe", testDescribe},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.run(t, newStore(t))
+		})
+	}
+}
+
+// Fixture is a small knowledge base covering every stored field: doc and
+// chunk keywords (and their absence), a heading-only chunk, non-ASCII text,
+// and slugs whose byte order differs from common linguistic collations.
+// It is deliberately out of slug order, with one doc's chunks out of index
+// order, so ordering is the store's job.
+func Fixture() []knowledge.Doc {
+	workspace := NewDoc("concepts/workspace", "Workspace",
+		Section{Body: "A workspace groups projects, members and billing. Über-admins see every workspace — naïve café 東京."},
+		Section{Heading: "Members", Body: "Invite members from **Settings → Members**.", Keywords: []string{"invite", "member"}},
+		Section{Heading: "Roles", Body: "Owner, admin and viewer roles decide what members can change."},
+		Section{Heading: "Deleting a workspace", Body: "Only owners can delete a workspace; deletion is final after 30 days."},
+	)
+	workspace.Keywords = []string{"workspace", "organization"}
+
+	reset := NewDoc("guides/reset-password", "Reset a password",
+		Section{Body: "Use the *Forgot password* link on the sign-in page."},
+		Section{Heading: "Steps"},
+		Section{Heading: "Link expired", Body: "Reset links expire after 1 hour; request a new one.", Keywords: []string{"expired"}},
+	)
+	reset.Keywords = []string{"password", "login"}
+	// Ingest emits chunks in index order, but the store must not rely on it.
+	reset.Chunks[0], reset.Chunks[2] = reset.Chunks[2], reset.Chunks[0]
+
+	invoices := NewDoc("billing/invoices", "Invoices",
+		Section{Body: "Invoices are issued on the first day of each month."},
+		Section{Heading: "Download", Body: "Download PDFs from **Billing → Invoices**."},
+	)
+	// In C order "invoice-z" sorts before "invoices"; en_US collation
+	// ignores the dash and sorts it after.
+	invoiceZ := NewDoc("billing/invoice-z", "Invoice Z-series",
+		Section{Body: "Z-series invoices correct an earlier invoice."},
+	)
+	return []knowledge.Doc{workspace, reset, invoices, invoiceZ}
+}
+
+func chunkCount(docs []knowledge.Doc) int {
+	n := 0
+	for _, d := range docs {
+		n += len(d.Chunks)
+	}
+	return n
+}
+
+// expectedCorpus is what Corpus must return after seeding docs with the
+// given versions (1 when absent): sorted by slug (byte order) and chunk
+// index.
+func expectedCorpus(docs []knowledge.Doc, versions map[string]int) []knowledge.Doc {
+	out := CloneDocs(docs)
+	for i := range out {
+		out[i].Version = 1
+		if v, ok := versions[out[i].Slug]; ok {
+			out[i].Version = v
+		}
+		slices.SortFunc(out[i].Chunks, func(a, b knowledge.Chunk) int { return a.Index - b.Index })
+	}
+	slices.SortFunc(out, func(a, b knowledge.Doc) int { return strings.Compare(a.Slug, b.Slug) })
+	return out
+}
+
+func expectedSummaries(corpus []knowledge.Doc) []knowledge.DocSummary {
+	out := make([]knowledge.DocSummary, len(corpus))
+	for i, d := range corpus {
+		out[i] = knowledge.DocSummary{Slug: d.Slug, Category: d.Category, Title: d.Title,
+			ChunkCount: len(d.Chunks), ContentHash: d.ContentHash, Version: d.Version}
+	}
+	return out
+}
+
+func seed(t *testing.T, s Store, docs []knowledge.Doc) store.SeedReport {
+	t.Helper()
+	r, err := s.Seed(t.Context(), docs)
+	if err != nil {
+		t.Fatalf("Seed: %v", err)
+	}
+	return r
+}
+
+func checkCounts(t *testing.T, what string, got, want store.Counts) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s counts = {%v}, want {%v}", what, got, want)
+	}
+}
+
+func checkCorpus(t *testing.T, s Store, want []knowledge.Doc) {
+	t.Helper()
+	got, err := s.Corpus(t.Context())
+	if err != nil {
+		t.Fatalf("Corpus: %v", err)
+	}
+	if diff := diffDocs(want, got); diff != "" {
+		t.Errorf("Corpus differs from what was seeded:\n%s", diff)
+	}
+	summaries, err := s.ListDocs(t.Context())
+	if err != nil {
+		t.Fatalf("ListDocs: %v", err)
+	}
+	// A store may return nil or an empty list for no docs.
+	if wantSum := expectedSummaries(want); len(summaries)+len(wantSum) > 0 && !reflect.DeepEqual(summaries, wantSum) {
+		t.Errorf("ListDocs =\n%+v\nwant\n%+v", summaries, wantSum)
+	}
+}
+
+// diffDocs names the first few differences, treating nil and empty keyword
+// lists alike (a database hands back '{}' for both).
+func diffDocs(want, got []knowledge.Doc) string {
+	var b strings.Builder
+	if len(want) != len(got) {
+		fmt.Fprintf(&b, "got %d docs %v, want %d %v\n", len(got), slugs(got), len(want), slugs(want))
+		return b.String()
+	}
+	for i := range want {
+		w, g := normalizeDoc(want[i]), normalizeDoc(got[i])
+		if reflect.DeepEqual(w, g) {
+			continue
+		}
+		wc, gc := w.Chunks, g.Chunks
+		w.Chunks, g.Chunks = nil, nil
+		if !reflect.DeepEqual(w, g) {
+			fmt.Fprintf(&b, "doc %d:\n  got  %+v\n  want %+v\n", i, g, w)
+		}
+		if len(wc) != len(gc) {
+			fmt.Fprintf(&b, "doc %q: got %d chunks, want %d\n", w.Slug, len(gc), len(wc))
+			continue
+		}
+		for j := range wc {
+			if !reflect.DeepEqual(wc[j], gc[j]) {
+				fmt.Fprintf(&b, "doc %q chunk %d:\n  got  %+v\n  want %+v\n", w.Slug, j, gc[j], wc[j])
+			}
+		}
+	}
+	return b.String()
+}
+
+func normalizeDoc(d knowledge.Doc) knowledge.Doc {
+	d = CloneDoc(d)
+	if len(d.Keywords) == 0 {
+		d.Keywords = nil
+	}
+	for i := range d.Chunks {
+		if len(d.Chunks[i].Keywords) == 0 {
+			d.Chunks[i].Keywords = nil
+		}
+	}
+	return d
+}
+
+func slugs(docs []knowledge.Doc) []string {
+	out := make([]string, len(docs))
+	for i, d := range docs {
+		out[i] = d.Slug
+	}
+	return out
+}
+
+func testEmptyStore(t *testing.T, s Store) {
+	checkCorpus(t, s, []knowledge.Doc{})
+}
+
+func testRoundTrip(t *testing.T, s Store) {
+	docs := Fixture()
+	r := seed(t, s, docs)
+	checkCounts(t, "docs", r.Docs, store.Counts{Inserted: len(docs)})
+	checkCounts(t, "chunks", r.Chunks, store.Counts{Inserted: chunkCount(docs)})
+	if !r.Changed() {
+		t.Errorf("first seed report %q says nothing changed", r)
+	}
+	checkCorpus(t, s, expectedCorpus(docs, nil))
+}
+
+func testReseedUnchanged(t *testing.T, s Store) {
+	docs := Fixture()
+	seed(t, s, docs)
+	r := seed(t, s, Fixture())
+	checkCounts(t, "docs", r.Docs, store.Counts{Unchanged: len(docs)})
+	checkCounts(t, "chunks", r.Chunks, store.Counts{Unchanged: chunkCount(docs)})
+	if r.Changed() {
+		t.Errorf("re-seed report %q says something changed", r)
+	}
+	checkCorpus(t, s, expectedCorpus(docs, nil))
+}
+
+func bySlug(docs []knowledge.Doc, slug string) *knowledge.Doc {
+	for i := range docs {
+		if docs[i].Slug == slug {
+			return &docs[i]
+		}
+	}
+	panic("storetest: no doc " + slug)
+}
+
+func testChangedDocs(t *testing.T, s Store) {
+	v1 := Fixture()
+	total := chunkCount(v1)
+	seed(t, s, v1)
+
+	v2 := CloneDocs(v1)
+	ws := bySlug(v2, "concepts/workspace")
+	ws.Chunks[1].Content += " Pending invites expire after 7 days." // content change
+	ws.Chunks[2].Keywords = []string{"role", "permission"}          // metadata-only chunk change
+	ws.Chunks = ws.Chunks[:3]                                       // chunk 3 is now stale
+	*ws = Finish(*ws)
+	reset := bySlug(v2, "guides/reset-password")
+	reset.Chunks = append(reset.Chunks, knowledge.Chunk{Index: 3, HeaderPath: "Reset a password > SSO",
+		Content: "## SSO\n\nSSO users reset their password with their identity provider."})
+	*reset = Finish(*reset)
+
+	r := seed(t, s, v2)
+	checkCounts(t, "docs", r.Docs, store.Counts{Updated: 2, Unchanged: len(v1) - 2})
+	checkCounts(t, "chunks", r.Chunks, store.Counts{Inserted: 1, Updated: 2, Deleted: 1, Unchanged: total - 3})
+	checkCorpus(t, s, expectedCorpus(v2, map[string]int{"concepts/workspace": 2, "guides/reset-password": 2}))
+
+	// A second content change bumps the version again.
+	v3 := CloneDocs(v2)
+	ws = bySlug(v3, "concepts/workspace")
+	ws.Chunks[0].Content = "# Workspace\n\nA workspace is the top-level container."
+	*ws = Finish(*ws)
+	r = seed(t, s, v3)
+	checkCounts(t, "docs", r.Docs, store.Counts{Updated: 1, Unchanged: len(v1) - 1})
+	checkCounts(t, "chunks", r.Chunks, store.Counts{Updated: 1, Unchanged: chunkCount(v3) - 1})
+	checkCorpus(t, s, expectedCorpus(v3, map[string]int{"concepts/workspace": 3, "guides/reset-password": 2}))
+}
+
+// testMetadataOnlyChange covers edits the content hash cannot see (a title
+// from front matter, keywords): they must be written, but the version only
+// tracks content.
+func testMetadataOnlyChange(t *testing.T, s Store) {
+	v1 := Fixture()
+	seed(t, s, v1)
+
+	v2 := CloneDocs(v1)
+	inv := bySlug(v2, "billing/invoices")
+	inv.Title = "Invoices and receipts"
+	*inv = Finish(*inv) // chunk titles follow the doc title
+	reset := bySlug(v2, "guides/reset-password")
+	reset.Keywords = append(reset.Keywords, "sign-in")
+	if inv.ContentHash != bySlug(v1, "billing/invoices").ContentHash {
+		t.Fatal("fixture edit changed the content hash; this test needs a metadata-only edit")
+	}
+
+	r := seed(t, s, v2)
+	checkCounts(t, "docs", r.Docs, store.Counts{Updated: 2, Unchanged: len(v1) - 2})
+	checkCounts(t, "chunks", r.Chunks, store.Counts{Updated: len(inv.Chunks), Unchanged: chunkCount(v1) - len(inv.Chunks)})
+	checkCorpus(t, s, expectedCorpus(v2, nil))
+}
+
+func testRemovedDoc(t *testing.T, s Store) {
+	v1 := Fixture()
+	seed(t, s, v1)
+	removed := bySlug(v1, "guides/reset-password")
+	var v2 []knowledge.Doc
+	for _, d := range CloneDocs(v1) {
+		if d.Slug != removed.Slug {
+			v2 = append(v2, d)
+		}
+	}
+	r := seed(t, s, v2)
+	checkCounts(t, "docs", r.Docs, store.Counts{Unchanged: len(v2), Deleted: 1})
+	checkCounts(t, "chunks", r.Chunks, store.Counts{Unchanged: chunkCount(v2), Deleted: len(removed.Chunks)})
+	checkCorpus(t, s, expectedCorpus(v2, nil))
+
+	// Re-adding it starts a new life at version 1.
+	r = seed(t, s, v1)
+	checkCounts(t, "docs", r.Docs, store.Counts{Inserted: 1, Unchanged: len(v2)})
+	checkCorpus(t, s, expectedCorpus(v1, nil))
+}
+
+func testEmptySnapshotDeletesAll(t *testing.T, s Store) {
+	docs := Fixture()
+	seed(t, s, docs)
+	r := seed(t, s, nil)
+	checkCounts(t, "docs", r.Docs, store.Counts{Deleted: len(docs)})
+	checkCounts(t, "chunks", r.Chunks, store.Counts{Deleted: chunkCount(docs)})
+	checkCorpus(t, s, []knowledge.Doc{})
+}
+
+func testInvalidSnapshotWritesNothing(t *testing.T, s Store) {
+	docs := Fixture()
+	seed(t, s, docs)
+	want := expectedCorpus(docs, nil)
+
+	duplicate := CloneDocs(docs)
+	duplicate[0].Chunks[0].Content = "# Workspace\n\nchanged, so a partial write would show"
+	duplicate[0] = Finish(duplicate[0])
+	duplicate = append(duplicate, CloneDoc(duplicate[1]))
+
+	nul := CloneDocs(docs)
+	nul[2].Chunks[1].Content = "bad\x00byte"
+
+	for name, tc := range map[string]struct {
+		docs       []knowledge.Doc
+		mentioning []string
+	}{
+		"duplicate slug": {duplicate, []string{duplicate[1].Slug, "duplicate slug"}},
+		"NUL byte":       {nul, []string{nul[2].Slug, "chunk 1", "NUL"}},
+	} {
+		_, err := s.Seed(t.Context(), tc.docs)
+		var snapErr *store.SnapshotError
+		if !errors.As(err, &snapErr) {
+			t.Errorf("%s: Seed error = %v, want a *store.SnapshotError", name, err)
+			continue
+		}
+		for _, m := range tc.mentioning {
+			if !strings.Contains(err.Error(), m) {
+				t.Errorf("%s: error %q does not mention %q", name, err, m)
+			}
+		}
+	}
+	checkCorpus(t, s, want)
+}
+
+func testCancelledSeedWritesNothing(t *testing.T, s Store) {
+	docs := Fixture()
+	seed(t, s, docs)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := s.Seed(ctx, GenerateDocs(50))
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Seed with a cancelled context: error = %v, want context.Canceled", err)
+	}
+	checkCorpus(t, s, expectedCorpus(docs, nil))
+}
+
+func testConcurrentSeeds(t *testing.T, s Store) {
+	docs := GenerateDocs(40)
+	var wg sync.WaitGroup
+	reports := make([]store.SeedReport, 2)
+	errs := make([]error, 2)
+	for i := range reports {
+		wg.Go(func() { reports[i], errs[i] = s.Seed(t.Context(), CloneDocs(docs)) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("seeder %d: %v", i, err)
+		}
+	}
+	// Seeds serialize: whichever ran second found everything in place.
+	first, second := reports[0], reports[1]
+	if first.Docs.Inserted == 0 {
+		first, second = second, first
+	}
+	checkCounts(t, "first seeder's docs", first.Docs, store.Counts{Inserted: len(docs)})
+	checkCounts(t, "second seeder's docs", second.Docs, store.Counts{Unchanged: len(docs)})
+	checkCounts(t, "second seeder's chunks", second.Chunks, store.Counts{Unchanged: chunkCount(docs)})
+	checkCorpus(t, s, expectedCorpus(docs, nil))
+}
+
+func testRetrievalEvents(t *testing.T, s Store, readEvents ReadEvents) {
+	// Microseconds: the precision PostgreSQL keeps.
+	at := time.Date(2025, 3, 14, 9, 26, 53, 589793000, time.UTC)
+	full := store.RetrievalEvent{
+		Time:             at,
+		Query:            "How do I reset my password? «urgent»",
+		NormalizedTokens: []string{"reset", "password"},
+		TopResults: []store.TopResult{
+			{Slug: "guides/reset-password", ChunkIndex: 0, Score: 7.25, MatchedTerms: []string{"reset", "password"}},
+			{Slug: "concepts/workspace", ChunkIndex: 2, Score: 1.5, MatchedTerms: []string{}},
+		},
+		Action:     "found",
+		Confidence: 0.875,
+		LatencyMS:  1.25,
+		Phase:      2,
+	}
+	sparse := store.RetrievalEvent{Query: "refund", Action: "no_match", Phase: 1}
+
+	before := time.Now()
+	for _, ev := range []store.RetrievalEvent{full, sparse} {
+		if err := s.RecordRetrieval(t.Context(), ev); err != nil {
+			t.Fatalf("RecordRetrieval(%q): %v", ev.Query, err)
+		}
+	}
+	bad := full
+	bad.Confidence = math.NaN()
+	if err := s.RecordRetrieval(t.Context(), bad); err == nil || !strings.Contains(err.Error(), "confidence") {
+		t.Errorf("RecordRetrieval with a NaN confidence: error = %v, want one naming the confidence", err)
+	}
+
+	got := readEvents(t, s)
+	if len(got) != 2 {
+		t.Fatalf("read back %d events, want 2: %+v", len(got), got)
+	}
+	if !got[0].Time.Equal(at) {
+		t.Errorf("event time = %v, want %v", got[0].Time, at)
+	}
+	got[0].Time = at
+	if !reflect.DeepEqual(got[0], full) {
+		t.Errorf("event =\n%+v\nwant\n%+v", got[0], full)
+	}
+
+	// An event without a time is stamped when recorded.
+	if got[1].Time.Before(before.Add(-time.Minute)) || got[1].Time.After(time.Now().Add(time.Minute)) {
+		t.Errorf("untimed event stamped %v, want about %v", got[1].Time, before)
+	}
+	wantSparse := sparse
+	wantSparse.Time = got[1].Time
+	if len(got[1].NormalizedTokens) != 0 || len(got[1].TopResults) != 0 {
+		t.Errorf("sparse event lists = %v, %v, want empty", got[1].NormalizedTokens, got[1].TopResults)
+	}
+	got[1].NormalizedTokens, got[1].TopResults = nil, nil
+	if !reflect.DeepEqual(got[1], wantSparse) {
+		t.Errorf("event =\n%+v\nwant\n%+v", got[1], wantSparse)
+	}
+}
+
+func testDescribe(t *testing.T, s Store) {
+	d := s.Describe()
+	if d == "" {
+		t.Fatal("Describe is empty")
+	}
+	for _, r := range d {
+		if !unicode.IsPrint(r) {
+			t.Fatalf("Describe %q has a non-printable rune %U", d, r)
+		}
+	}
+}

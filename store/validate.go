@@ -1,0 +1,187 @@
+package store
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/docent-sh/docent/knowledge"
+)
+
+// maxListedProblems bounds an error message: a broken ingest can produce
+// thousands of identical problems and the first few tell the story.
+const maxListedProblems = 10
+
+// SnapshotError lists everything wrong with a knowledge base snapshot. A
+// store returns it before writing anything.
+type SnapshotError struct {
+	Problems []string
+}
+
+func (e *SnapshotError) Error() string {
+	shown := e.Problems
+	more := ""
+	if len(shown) > maxListedProblems {
+		more = fmt.Sprintf("; and %d more", len(shown)-maxListedProblems)
+		shown = shown[:maxListedProblems]
+	}
+	noun := "problems"
+	if len(e.Problems) == 1 {
+		noun = "problem"
+	}
+	return fmt.Sprintf("invalid knowledge base snapshot (%d %s): %s%s",
+		len(e.Problems), noun, strings.Join(shown, "; "), more)
+}
+
+// ValidateSnapshot checks what every store needs of a snapshot before it
+// writes: unique non-empty slugs, content hashes for change detection,
+// chunks that belong to their doc with unique indices, and text PostgreSQL
+// can store (valid UTF-8 without NUL bytes). Checking here, not in the
+// database, keeps both stores in agreement and the errors readable.
+func ValidateSnapshot(docs []knowledge.Doc) error {
+	var problems []string
+	seen := make(map[string]int, len(docs))
+	for i, d := range docs {
+		where := docLocation(i, d)
+		add := func(format string, args ...any) {
+			problems = append(problems, where+": "+fmt.Sprintf(format, args...))
+		}
+		if d.Slug == "" {
+			add("empty slug")
+		} else if first, dup := seen[d.Slug]; dup {
+			add("duplicate slug, first used by %s", docLocation(first, docs[first]))
+		} else {
+			seen[d.Slug] = i
+		}
+		if d.ContentHash == "" {
+			add("empty content hash")
+		}
+		for _, f := range []struct{ name, value string }{
+			{"slug", d.Slug}, {"category", d.Category}, {"title", d.Title}, {"content", d.Content},
+			{"content hash", d.ContentHash}, {"source path", d.SourcePath},
+		} {
+			if msg := textProblem(f.value); msg != "" {
+				add("%s %s", f.name, msg)
+			}
+		}
+		if msg := listProblem(d.Keywords); msg != "" {
+			add("keywords %s", msg)
+		}
+		indices := make(map[int]bool, len(d.Chunks))
+		for _, c := range d.Chunks {
+			chunkAdd := func(format string, args ...any) {
+				add("chunk %d: %s", c.Index, fmt.Sprintf(format, args...))
+			}
+			if c.DocSlug != d.Slug {
+				chunkAdd("belongs to doc %q", c.DocSlug)
+			}
+			if c.Index < 0 {
+				chunkAdd("negative index")
+			} else if indices[c.Index] {
+				chunkAdd("duplicate index")
+			}
+			indices[c.Index] = true
+			if c.Hash == "" {
+				chunkAdd("empty hash")
+			}
+			if c.BodyChars < 0 {
+				chunkAdd("negative body character count %d", c.BodyChars)
+			}
+			for _, f := range []struct{ name, value string }{
+				{"category", c.Category}, {"title", c.Title}, {"header path", c.HeaderPath},
+				{"content", c.Content}, {"hash", c.Hash},
+			} {
+				if msg := textProblem(f.value); msg != "" {
+					chunkAdd("%s %s", f.name, msg)
+				}
+			}
+			if msg := listProblem(c.Keywords); msg != "" {
+				chunkAdd("keywords %s", msg)
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return &SnapshotError{Problems: problems}
+	}
+	return nil
+}
+
+func docLocation(i int, d knowledge.Doc) string {
+	loc := fmt.Sprintf("doc #%d %q", i, d.Slug)
+	if d.SourcePath != "" {
+		loc += fmt.Sprintf(" (%s)", d.SourcePath)
+	}
+	return loc
+}
+
+// textProblem says why PostgreSQL would reject s as text, or "".
+func textProblem(s string) string {
+	if !utf8.ValidString(s) {
+		return "is not valid UTF-8"
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return "contains a NUL byte"
+	}
+	return ""
+}
+
+func listProblem(items []string) string {
+	for i, s := range items {
+		if msg := textProblem(s); msg != "" {
+			return fmt.Sprintf("item %d %s", i, msg)
+		}
+	}
+	return ""
+}
+
+// PrepareEvent returns ev as a store records it: stamped with now when it
+// has no time, with empty lists instead of nil ones, and checked for what
+// neither JSON nor PostgreSQL can hold (NaN or infinite numbers, invalid
+// UTF-8, NUL bytes).
+func PrepareEvent(ev RetrievalEvent, now time.Time) (RetrievalEvent, error) {
+	var problems []string
+	check := func(field, msg string) {
+		if msg != "" {
+			problems = append(problems, field+" "+msg)
+		}
+	}
+	check("query", textProblem(ev.Query))
+	check("action", textProblem(ev.Action))
+	check("normalized tokens", listProblem(ev.NormalizedTokens))
+	check("confidence", numberProblem(ev.Confidence))
+	check("latency", numberProblem(ev.LatencyMS))
+	for i, r := range ev.TopResults {
+		field := fmt.Sprintf("top result %d", i)
+		check(field+" slug", textProblem(r.Slug))
+		check(field+" score", numberProblem(r.Score))
+		check(field+" matched terms", listProblem(r.MatchedTerms))
+	}
+	if len(problems) > 0 {
+		return RetrievalEvent{}, fmt.Errorf("invalid retrieval event: %s", strings.Join(problems, "; "))
+	}
+
+	if ev.Time.IsZero() {
+		ev.Time = now
+	}
+	if ev.NormalizedTokens == nil {
+		ev.NormalizedTokens = []string{}
+	}
+	results := make([]TopResult, len(ev.TopResults))
+	for i, r := range ev.TopResults {
+		if r.MatchedTerms == nil {
+			r.MatchedTerms = []string{}
+		}
+		results[i] = r
+	}
+	ev.TopResults = results
+	return ev, nil
+}
+
+func numberProblem(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Sprintf("is %v", f)
+	}
+	return ""
+}
