@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/docent-sh/docent/store/postgres/pgtest"
 )
 
 const testPassword = "s3cr3t-Pa55"
@@ -63,7 +65,7 @@ func TestMalformedURLErrorHidesPassword(t *testing.T) {
 func TestMissingDatabaseErrorNamesTargetNotPassword(t *testing.T) {
 	t.Parallel()
 	admin := adminURL(t)
-	url := withDatabase(t, admin, "docent_no_such_db")
+	url := pgtest.WithDatabase(t, admin, "docent_no_such_db")
 	url = strings.Replace(url, "postgres://postgres@", "postgres://postgres:"+testPassword+"@", 1)
 	if !strings.Contains(url, testPassword) {
 		url += " password=" + testPassword
