@@ -1,0 +1,244 @@
+package retrieval_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/retrieval"
+)
+
+var (
+	demoOnce sync.Once
+	demoDocs []knowledge.Doc
+	demoErr  error
+)
+
+// loadDemo ingests the embedded demo knowledge base once per test binary.
+func loadDemo(tb testing.TB) []knowledge.Doc {
+	tb.Helper()
+	demoOnce.Do(func() {
+		var r ingest.Result
+		r, demoErr = ingest.Load(context.Background(), kb.Docs(), ".")
+		demoDocs = r.Docs
+	})
+	if demoErr != nil {
+		tb.Fatalf("load demo KB: %v", demoErr)
+	}
+	return demoDocs
+}
+
+func demoEngine(tb testing.TB) *retrieval.Engine {
+	tb.Helper()
+	e, err := retrieval.New(loadDemo(tb), kb.Glossary(), retrieval.DefaultConfig())
+	if err != nil {
+		tb.Fatalf("New: %v", err)
+	}
+	return e
+}
+
+func slugs(res retrieval.Result) []string {
+	var out []string
+	for _, ev := range res.Results {
+		out = append(out, ev.DocSlug)
+	}
+	return out
+}
+
+func optionSlugs(res retrieval.Result) []string {
+	var out []string
+	for _, o := range res.Options {
+		out = append(out, o.DocSlug)
+	}
+	return out
+}
+
+// bodyOnlyWord is the "tell me about X" word: it must occur in some doc's
+// body and in no title or keyword, which TestAcceptance checks first.
+const bodyOnlyWord = "snapshot"
+
+// TestAcceptance runs the retrieval issue's acceptance table on the demo
+// knowledge base.
+func TestAcceptance(t *testing.T) {
+	docs := loadDemo(t)
+	checkBodyOnly(t, docs, bodyOnlyWord)
+	e := demoEngine(t)
+
+	type check func(t *testing.T, res retrieval.Result)
+	status := func(want ...retrieval.Status) check {
+		return func(t *testing.T, res retrieval.Result) {
+			if !slices.Contains(want, res.Status) {
+				t.Errorf("status %s (rule %s), want one of %v; results %v", res.Status, res.Rule, want, slugs(res))
+			}
+		}
+	}
+	first := func(slug string) check {
+		return func(t *testing.T, res retrieval.Result) {
+			if len(res.Results) == 0 || res.Results[0].DocSlug != slug {
+				t.Errorf("first result %v, want %s", slugs(res), slug)
+			}
+		}
+	}
+	among := func(pred func(string) bool, what string) check {
+		return func(t *testing.T, res retrieval.Result) {
+			if !slices.ContainsFunc(slugs(res), pred) {
+				t.Errorf("results %v: want %s among them", slugs(res), what)
+			}
+		}
+	}
+	options := func(want ...string) check {
+		return func(t *testing.T, res retrieval.Result) {
+			got := optionSlugs(res)
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("options %v, want %v", got, want)
+			}
+		}
+	}
+	reply := func(want string) check {
+		return func(t *testing.T, res retrieval.Result) {
+			if res.Reply != want {
+				t.Errorf("reply %q, want %q", res.Reply, want)
+			}
+		}
+	}
+	headerPath := func(t *testing.T, res retrieval.Result) {
+		if len(res.Results) == 0 || res.Results[0].HeaderPath == "" {
+			t.Errorf("first result has no header_path: %+v", res.Results)
+		}
+	}
+	multiOf := func(docsAllowed ...[]string) check {
+		return func(t *testing.T, res retrieval.Result) {
+			if !strings.HasSuffix(res.Reply, "Which one should I go deeper on?") {
+				t.Errorf("reply %q must end with the question", res.Reply)
+			}
+			got := optionSlugs(res)
+			if len(got) != 2 || got[0] == got[1] {
+				t.Fatalf("want two summaries from two different docs, options %v", got)
+			}
+			if strings.Count(res.Reply, "\n\n") != 2 {
+				t.Errorf("want two summaries then the question: %q", res.Reply)
+			}
+			for i, allowed := range docsAllowed {
+				if !slices.Contains(got, allowed[0]) && !slices.ContainsFunc(allowed[1:], func(s string) bool { return slices.Contains(got, s) }) {
+					t.Errorf("options %v: want one of %v (part %d)", got, allowed, i+1)
+				}
+			}
+		}
+	}
+	isNotesDoc := func(s string) bool { return strings.HasSuffix(s, "/notes") }
+
+	tests := []struct {
+		query  string
+		checks []check
+	}{
+		{"explain workspace", []check{status(retrieval.StatusFound), first("concepts/workspace"), headerPath}},
+		{"what is home", []check{status(retrieval.StatusFound), first("concepts/home")}},
+		{"what is quick links", []check{status(retrieval.StatusFound), first("widgets/quick-links")}},
+		{"explain notes", []check{status(retrieval.StatusFound), first("concepts/notes")}},
+		{"what are workspace actions", []check{status(retrieval.StatusFound), first("actions/workspaces")}},
+		{"workspace", []check{status(retrieval.StatusAmbiguous), options("concepts/workspace", "actions/workspaces")}},
+		{"home", []check{status(retrieval.StatusWeak, retrieval.StatusAmbiguous)}},
+		{"shortcuts", []check{first("widgets/quick-links")}},
+		{"tell me about " + bodyOnlyWord, []check{status(retrieval.StatusWeak)}},
+		{"explain calendar", []check{status(retrieval.StatusNoMatch), reply("Which part should I explain?")}},
+		{"how do I do it", []check{status(retrieval.StatusNoMatch)}},
+		{"the thing", []check{status(retrieval.StatusNoMatch)}},
+		{"workspace and widgets", []check{status(retrieval.StatusMulti), multiOf()}},
+		// Needs a notes doc that is a strong match for "open notes": a chunk
+		// with both words and a title/keyword hit scoring >= MIN_SCORE.
+		{"open notes + quick links", []check{status(retrieval.StatusMulti), multiOf([]string{"concepts/notes", "actions/notes"}, []string{"widgets/quick-links"})}},
+		{"where are my shortcuts?", []check{among(func(s string) bool { return s == "widgets/quick-links" }, "widgets/quick-links")}},
+		{"how do I find my notes?", []check{among(isNotesDoc, "a notes doc")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			res := e.Ask(retrieval.Query{Text: tt.query})
+			for _, c := range tt.checks {
+				c(t, res)
+			}
+		})
+	}
+
+	t.Run("wrkspace behaves like workspace", func(t *testing.T) {
+		typo := e.Ask(retrieval.Query{Text: "wrkspace"})
+		exact := e.Ask(retrieval.Query{Text: "workspace"})
+		if typo.Status != exact.Status || !slices.Equal(optionSlugs(typo), optionSlugs(exact)) {
+			t.Errorf("wrkspace: %s %v; workspace: %s %v", typo.Status, optionSlugs(typo), exact.Status, optionSlugs(exact))
+		}
+		if len(typo.Results) == 0 || !slices.Contains(typo.Results[0].MatchExplain.TypoFixes, retrieval.Rewrite{From: "wrkspace", To: "workspace"}) {
+			t.Errorf("match_explain should record the typo fix: %+v", typo.Results)
+		}
+	})
+
+	t.Run("--doc concepts/workspace, then --after", func(t *testing.T) {
+		look := e.Lookup("concepts/workspace")
+		if look.Status != retrieval.StatusFound || len(look.Results) != 1 {
+			t.Fatalf("lookup: %s %+v", look.Status, look.Results)
+		}
+		chunk := chunkByID(t, docs, look.Results[0].ChunkID)
+		if chunk.HeadingOnly || chunk.DocSlug != "concepts/workspace" {
+			t.Fatalf("lookup chunk %s is heading-only or from another doc", chunk.ID())
+		}
+		next := e.Continue(look.Results[0].ChunkID, nil)
+		if next.Status != retrieval.StatusFound || len(next.Results) != 1 {
+			t.Fatalf("continue: %s %+v", next.Status, next.Results)
+		}
+		nc := chunkByID(t, docs, next.Results[0].ChunkID)
+		if nc.HeadingOnly || nc.DocSlug != "concepts/workspace" || nc.Index <= chunk.Index {
+			t.Errorf("continue gave %s after %s", nc.ID(), chunk.ID())
+		}
+		// Nothing answerable was skipped between the two.
+		for _, c := range docByChunk(docs, chunk).Chunks {
+			if c.Index > chunk.Index && c.Index < nc.Index && !c.HeadingOnly {
+				t.Errorf("skipped chunk %s with body text", c.ID())
+			}
+		}
+	})
+}
+
+func checkBodyOnly(t *testing.T, docs []knowledge.Doc, word string) {
+	t.Helper()
+	inBody := false
+	for _, d := range docs {
+		for _, field := range append([]string{d.Title}, d.Keywords...) {
+			if strings.Contains(strings.ToLower(field), word) {
+				t.Fatalf("%q is in a title or keyword of %s (%q): pick another body-only word", word, d.Slug, field)
+			}
+		}
+		if strings.Contains(strings.ToLower(d.Content), word) {
+			inBody = true
+		}
+	}
+	if !inBody {
+		t.Fatalf("%q appears in no doc body: pick another body-only word", word)
+	}
+}
+
+func chunkByID(t *testing.T, docs []knowledge.Doc, id string) knowledge.Chunk {
+	t.Helper()
+	for _, d := range docs {
+		for _, c := range d.Chunks {
+			if c.ID() == id {
+				return c
+			}
+		}
+	}
+	t.Fatalf("no chunk %q in the demo KB", id)
+	return knowledge.Chunk{}
+}
+
+func docByChunk(docs []knowledge.Doc, c knowledge.Chunk) knowledge.Doc {
+	for _, d := range docs {
+		if d.Slug == c.DocSlug {
+			return d
+		}
+	}
+	return knowledge.Doc{}
+}

@@ -1,0 +1,321 @@
+package retrieval
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// tokenize lower-cases s and splits it into words: runs of letters and
+// digits. An apostrophe between letters is dropped rather than treated as a
+// break, so "user's" and "don't" stay one word each instead of leaving
+// stray "s" and "t" tokens behind. Words are substrings of the lower-cased
+// text where possible: indexing 100k chunks tokenizes millions of words.
+func tokenize(s string) []string { return appendTokens(nil, s) }
+
+// appendTokens is tokenize appending to words.
+func appendTokens(words []string, s string) []string {
+	lower := strings.ToLower(s)
+	start, apostrophe := -1, false
+	flush := func(end int) {
+		if start >= 0 {
+			w := lower[start:end]
+			if apostrophe {
+				w = strings.NewReplacer("'", "", "’", "").Replace(w)
+			}
+			words = append(words, w)
+		}
+		start, apostrophe = -1, false
+	}
+	for i := 0; i < len(lower); {
+		r, size := rune(lower[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(lower[i:])
+		}
+		switch {
+		case r < utf8.RuneSelf && ('a' <= r && r <= 'z' || '0' <= r && r <= '9'),
+			r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if start < 0 {
+				start = i
+			}
+		case (r == '\'' || r == '’') && start >= 0 && letterAt(lower, i+size):
+			apostrophe = true
+		default:
+			flush(i)
+		}
+		i += size
+	}
+	flush(len(lower))
+	return words
+}
+
+func letterAt(s string, i int) bool {
+	if i >= len(s) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsLetter(r)
+}
+
+// stopwords are function words and fillers that carry no topic. The list is
+// deliberately free of words that name things in a product (open, new, up,
+// back, next, home, list, …): removing a domain word would make a precise
+// question vague. The intent words of definitional questions (explain,
+// define, tell) are here too: they say how to answer, not what about.
+var stopwords = toSet(strings.Fields(`
+a about above after again against am an and any anyone are aren arent as at
+be because been before being below between both but by
+can cannot cant could couldn couldnt
+define describe did didn didnt do does doesn doesnt doing don dont during
+each either else even ever every explain
+few for from further
+get gets getting got
+had hadn hadnt has hasn hasnt have haven havent having he her here hers herself him himself his
+how hows
+i if im in into is isn isnt it its itself ive
+just
+let lets
+may me mean meant might mine more most much must my myself
+neither nor not
+of often on once only or other others ought our ours ourselves own
+please
+quite
+rather really
+same says shall she should shouldn shouldnt so some somebody someone something somehow
+such sure
+tell than that thats the their theirs them themselves then there theres these they this
+those though through thus to too
+under until us
+very
+want wants was wasn wasnt way we were weren what whats when whens where wheres whether which while
+who whom whos whose why will with within without won wont would wouldn wouldnt
+yes yet you your youre yours yourself yourselves
+thing things stuff anything everything
+`))
+
+func toSet(words []string) map[string]bool {
+	set := make(map[string]bool, len(words))
+	for _, w := range words {
+		set[w] = true
+	}
+	return set
+}
+
+// isStopword reports whether w carries no topic.
+func isStopword(w string) bool { return stopwords[w] }
+
+// stemPlural reduces a plural to its singular with the three rules the
+// product asks for (ies → y, es after a sibilant, s) and nothing more:
+// aggressive stemmers conflate feature names ("notes" the feature, "note"
+// the verb), so words under four letters and known terms are left alone.
+func stemPlural(w string, known map[string]bool) string {
+	if utf8.RuneCountInString(w) < 4 || known[w] {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "shes"),
+		strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "xes"),
+		strings.HasSuffix(w, "zes"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"),
+		strings.HasSuffix(w, "is"), strings.HasSuffix(w, "'s"):
+		return w
+	case strings.HasSuffix(w, "s"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// analyzer turns document text into index terms with exactly the rules the
+// query side uses, so a query term and a document term meet whenever the
+// words are the same modulo case, punctuation and plural.
+type analyzer struct {
+	known map[string]bool // words of known terms: never stemmed
+}
+
+// terms returns the index terms of text in order, stopwords removed.
+func (a *analyzer) terms(text string) []string {
+	words := tokenize(text)
+	out := words[:0]
+	for _, w := range words {
+		if t := a.term(w); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// term maps one word to its index term, "" for a stopword.
+func (a *analyzer) term(w string) string {
+	if isStopword(w) {
+		return ""
+	}
+	return stemPlural(w, a.known)
+}
+
+// termTable numbers the index terms while an index is built and memoizes
+// the word → term mapping: a corpus repeats a small vocabulary millions of
+// times, and integers are cheaper to count than strings. Not safe for
+// concurrent use; queries do not use it.
+type termTable struct {
+	an    *analyzer
+	words map[string]int32 // word → term id, -1 for a stopword
+	ids   map[string]int32 // term → id
+	names []string         // id → term
+	buf   []string
+}
+
+func newTermTable(an *analyzer) *termTable {
+	return &termTable{an: an, words: map[string]int32{}, ids: map[string]int32{}}
+}
+
+// appendIDs appends the term ids of text to dst.
+func (c *termTable) appendIDs(dst []int32, text string) []int32 {
+	c.buf = appendTokens(c.buf[:0], text)
+	for _, w := range c.buf {
+		id, ok := c.words[w]
+		if !ok {
+			// Clone: w points into the lower-cased text, which the
+			// index must not keep alive.
+			w = strings.Clone(w)
+			id = -1
+			if t := c.an.term(w); t != "" {
+				id, ok = c.ids[t]
+				if !ok {
+					t = strings.Clone(t)
+					id = int32(len(c.names))
+					c.ids[t] = id
+					c.names = append(c.names, t)
+				}
+			}
+			c.words[w] = id
+		}
+		if id >= 0 {
+			dst = append(dst, id)
+		}
+	}
+	return dst
+}
+
+// sanitizeLine removes terminal control sequences and control characters
+// from text that will be shown on one line (titles, labels, snippets) and
+// collapses runs of white space.
+func sanitizeLine(s string) string {
+	s = stripControl(s, false)
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// sanitizeBlock is sanitizeLine for multi-line text: newlines and tabs are
+// kept so markdown keeps its structure.
+func sanitizeBlock(s string) string {
+	return stripControl(s, true)
+}
+
+// stripControl drops ANSI/VT escape sequences (CSI, OSC, DCS and two-byte
+// escapes), C0 and C1 control characters and bidirectional overrides. Only
+// removing the ESC byte would leave "[31m" behind, so whole sequences go.
+func stripControl(s string, keepNewlines bool) string {
+	clean := true
+	for _, r := range s {
+		if isUnsafeRune(r, keepNewlines) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == 0x1b: // ESC: skip the whole sequence
+			i = skipEscape(rs, i)
+		case r == 0x9b: // 8-bit CSI
+			i = skipCSI(rs, i+1)
+		case r == 0x9d || r == 0x90: // 8-bit OSC / DCS
+			i = skipString(rs, i+1)
+		case isUnsafeRune(r, keepNewlines):
+			if r == '\n' || r == '\t' || r == '\r' {
+				b.WriteByte(' ')
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isUnsafeRune(r rune, keepNewlines bool) bool {
+	if keepNewlines && (r == '\n' || r == '\t') {
+		return false
+	}
+	if unicode.IsControl(r) || r == utf8.RuneError {
+		return true
+	}
+	switch {
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
+		return true
+	}
+	return false
+}
+
+// skipEscape returns the index of the last rune of the escape sequence that
+// starts at rs[i] (an ESC).
+func skipEscape(rs []rune, i int) int {
+	if i+1 >= len(rs) {
+		return i
+	}
+	switch rs[i+1] {
+	case '[':
+		return skipCSI(rs, i+2)
+	case ']', 'P', '_', '^', 'X':
+		return skipString(rs, i+2)
+	default:
+		return i + 1
+	}
+}
+
+// skipCSI skips parameter and intermediate bytes up to the final byte.
+func skipCSI(rs []rune, j int) int {
+	for ; j < len(rs); j++ {
+		if rs[j] >= 0x40 && rs[j] <= 0x7e {
+			return j
+		}
+		if rs[j] < 0x20 || rs[j] > 0x7e {
+			return j - 1 // malformed: let the caller look at this rune again
+		}
+	}
+	return len(rs) - 1
+}
+
+// skipString skips an OSC/DCS-style string up to BEL or ST (ESC \).
+func skipString(rs []rune, j int) int {
+	for ; j < len(rs); j++ {
+		if rs[j] == 0x07 || rs[j] == 0x9c {
+			return j
+		}
+		if rs[j] == 0x1b && j+1 < len(rs) && rs[j+1] == '\\' {
+			return j + 1
+		}
+	}
+	return len(rs) - 1
+}

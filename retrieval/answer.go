@@ -1,0 +1,422 @@
+package retrieval
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/docent-sh/docent/knowledge"
+)
+
+// Reply and snippet sizes, in bytes of plain text.
+const (
+	summarySoftLimit = 320
+	multiSoftLimit   = 180
+	snippetWidth     = 220
+	perDocCap        = 2
+)
+
+// scoringFor returns how units of ix are scored for q.
+func (e *Engine) scoringFor(ix *index, q normalizedQuery) scoring {
+	sc := scoring{titleTerms: func(doc int32) []string { return e.docs[doc].titleTerms }}
+	if q.definitional && e.cfg.DefinitionalBiasEnabled && e.cfg.DefinitionalBias > 0 {
+		sc.bias = e.cfg.DefinitionalBias
+		sc.biasedDoc = func(doc int32) bool { return e.docs[doc].concept }
+		var sum float64
+		for _, t := range q.terms {
+			sum += ix.idf[t]
+		}
+		sc.rankUnit = sum / float64(len(q.terms))
+	}
+	return sc
+}
+
+// ranking is one query's results over one index, after the per-doc cap.
+type ranking struct {
+	hits    []hit // at most TopK, best rank first
+	trimmed int   // hits skipped by the per-doc cap while filling TopK
+	best    []hit // best hit per doc by match score, up to three docs
+}
+
+// rank searches ix and fills TopK results, at most perDocCap per doc unless
+// capped is false. It searches deeper when the cap left slots empty.
+func (e *Engine) rank(ix *index, q normalizedQuery, capped bool) ranking {
+	k := e.cfg.TopK
+	depth := 4*k + 8
+	for {
+		sr := ix.search(q.terms, depth, e.scoringFor(ix, q), rankOrder)
+		r := ranking{best: sr.bestByScore}
+		perDoc := map[int32]int{}
+		for _, h := range sr.ranked {
+			if len(r.hits) == k {
+				break
+			}
+			doc := ix.units[h.unit].doc
+			if capped && perDoc[doc] >= perDocCap {
+				r.trimmed++
+				continue
+			}
+			perDoc[doc]++
+			r.hits = append(r.hits, h)
+		}
+		if len(r.hits) < k && len(sr.ranked) == depth && sr.touched > depth {
+			depth = sr.touched
+			continue
+		}
+		return r
+	}
+}
+
+// answer turns one question into a result over ix: multi-intent first,
+// then the single-question policy.
+func (e *Engine) answer(ix *index, text string, q normalizedQuery) Result {
+	if res, ok := e.answerMulti(ix, text, q); ok {
+		return res
+	}
+	r := e.rank(ix, q, true)
+	cands := make([]candidate, 0, len(r.hits)+1)
+	for _, h := range r.hits {
+		cands = append(cands, e.candidateOf(ix, h))
+	}
+	d := decide(cands, e.th)
+	res := Result{
+		NormalizedTokens: q.terms,
+		Status:           d.status,
+		Rule:             d.rule,
+		Confidence:       d.confidence,
+		Metrics:          Metrics{DedupeTrimmed: r.trimmed},
+	}
+	for _, h := range r.hits {
+		res.Results = append(res.Results, e.evidence(ix, h, q))
+	}
+	top := optionFor(e.docs[ix.units[firstOr(r.hits).unit].doc])
+	switch d.status {
+	case StatusNoMatch:
+		res.Reply = ReplyNoMatch
+		res.Results = nil // nothing scored: there is no evidence to show
+	case StatusWeak:
+		res.Reply = fmt.Sprintf("I'm not sure which feature you mean. Are you asking about %s? If not, tell me the feature name.", top.Label)
+		res.Options = []Option{top}
+	case StatusAmbiguous:
+		other := optionFor(e.docs[ix.units[r.hits[d.rival].unit].doc])
+		res.Reply = fmt.Sprintf("Do you mean %s (%s) or %s (%s)?", top.Label, top.Category, other.Label, other.Category)
+		res.Options = []Option{top, other}
+	case StatusFound:
+		res.Reply = e.summaryFor(ix, r.hits[0], summarySoftLimit, 3)
+	}
+	return res
+}
+
+func firstOr(hs []hit) hit {
+	if len(hs) == 0 {
+		return hit{}
+	}
+	return hs[0]
+}
+
+func (e *Engine) candidateOf(ix *index, h hit) candidate {
+	return candidate{
+		doc:      e.docs[ix.units[h.unit].doc].doc.Slug,
+		score:    h.score,
+		matched:  h.matched,
+		fieldHit: h.fieldHit(),
+		phrase:   h.phrase,
+	}
+}
+
+func optionFor(d docEntry) Option {
+	return Option{Label: d.title, DocSlug: d.slug, Category: d.category}
+}
+
+// answerMulti handles "X and Y", "X + Y", "X, Y": when at least two parts
+// each have a strong top doc, and the docs differ, the reply summarizes
+// each briefly and asks which to go deeper on.
+func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Result, bool) {
+	parts := splitIntents(text)
+	if len(parts) < 2 {
+		return Result{}, false
+	}
+	type partPick struct {
+		best    hit
+		ranking ranking
+	}
+	var picks []partPick
+	for _, p := range parts {
+		q := e.norm.normalize(p)
+		if len(q.terms) == 0 {
+			continue
+		}
+		q.definitional = q.definitional || whole.definitional
+		r := e.rank(ix, q, false)
+		if len(r.best) == 0 {
+			continue
+		}
+		best := r.best[0]
+		for _, b := range r.best[1:] {
+			if betterByScore(b, best, func(u int32) bool { return e.docs[ix.units[u].doc].concept }) {
+				best = b
+			}
+		}
+		if !e.candidateOf(ix, best).strong(e.th) {
+			continue
+		}
+		if slices.ContainsFunc(picks, func(pp partPick) bool { return ix.units[pp.best.unit].doc == ix.units[best.unit].doc }) {
+			continue
+		}
+		picks = append(picks, partPick{best: best, ranking: r})
+	}
+	if len(picks) < 2 {
+		return Result{}, false
+	}
+	picks = picks[:2] // two summaries keep the clarification short
+	res := Result{
+		NormalizedTokens: whole.terms,
+		Status:           StatusMulti,
+		Rule:             RuleMulti,
+		Confidence:       1,
+	}
+	var summaries []string
+	seen := map[int32]bool{}
+	for _, p := range picks {
+		d := e.docs[ix.units[p.best.unit].doc]
+		res.Options = append(res.Options, optionFor(d))
+		summaries = append(summaries, d.title+": "+e.summaryFor(ix, p.best, multiSoftLimit, 1))
+		if !seen[p.best.unit] {
+			seen[p.best.unit] = true
+			res.Results = append(res.Results, e.evidence(ix, p.best, whole))
+		}
+	}
+	// Then the rest of each part's results, interleaved, so the evidence
+	// covers both questions; no per-doc cap for a multi-intent question.
+	for i := 0; len(res.Results) < e.cfg.TopK; i++ {
+		added := false
+		for _, p := range picks {
+			if i < len(p.ranking.hits) {
+				added = true
+				h := p.ranking.hits[i]
+				if !seen[h.unit] && len(res.Results) < e.cfg.TopK {
+					seen[h.unit] = true
+					res.Results = append(res.Results, e.evidence(ix, h, whole))
+				}
+			}
+		}
+		if !added {
+			break
+		}
+	}
+	res.Reply = strings.Join(summaries, "\n\n") + "\n\n" + ReplyMultiEnd
+	return res, true
+}
+
+// summaryFor writes the found reply from a hit: the hit's chunk, or for a
+// whole doc its best chunk that is not heading-only.
+func (e *Engine) summaryFor(ix *index, h hit, softLimit, maxSentences int) string {
+	u := ix.units[h.unit]
+	d := e.docs[u.doc].doc
+	if u.chunk < 0 {
+		if c, ok := firstBodyChunk(d, -1, nil); ok {
+			return summarize(plainText(c.Content), maxSentences, softLimit)
+		}
+	}
+	return summarize(e.displayOf(ix, h.unit).plain, maxSentences, softLimit)
+}
+
+// evidence describes one hit, with the reasons it matched.
+func (e *Engine) evidence(ix *index, h hit, q normalizedQuery) Evidence {
+	u := ix.units[h.unit]
+	de := e.docs[u.doc]
+	fields := map[string][]string{}
+	var matched []string
+	for _, t := range q.terms {
+		flags := ix.fieldFlags(t, h.unit)
+		if flags == 0 {
+			continue
+		}
+		matched = append(matched, t)
+		for f := 0; f < numFields; f++ {
+			if flags&(1<<f) != 0 {
+				fields[fieldNames[f]] = append(fields[fieldNames[f]], t)
+			}
+		}
+	}
+	ev := Evidence{
+		DocSlug:      de.slug,
+		Title:        de.title,
+		Category:     de.category,
+		Score:        h.score,
+		RankScore:    h.rank,
+		ContentHash:  de.doc.ContentHash,
+		ChunkIndex:   -1,
+		SourcePath:   sanitizeLine(de.doc.SourcePath),
+		MatchedTerms: matched,
+		Source:       SourceKeyword,
+		MatchExplain: MatchExplain{
+			Fields:        fields,
+			ExactPhrase:   h.phrase,
+			Synonyms:      q.synonyms,
+			TypoFixes:     q.typos,
+			Stemmed:       q.stemmed,
+			Normalization: h.divisor,
+		},
+	}
+	if h.biased {
+		ev.MatchExplain.Biases = []string{"definitional +" + strconv.FormatFloat(e.cfg.DefinitionalBias, 'g', -1, 64) + " (concepts)"}
+	}
+	ev.HeaderPath = de.title
+	if u.chunk >= 0 {
+		c := de.doc.Chunks[u.chunk]
+		ev.HeaderPath = sanitizeLine(c.HeaderPath)
+		ev.ChunkIndex = c.Index
+		ev.ChunkID = sanitizeLine(knowledge.ChunkID(de.doc.Slug, c.Index))
+		ev.ChunkHash = c.Hash
+		ev.HeadingOnly = c.HeadingOnly
+	}
+	dt := e.displayOf(ix, h.unit)
+	ev.Content = dt.content
+	ev.Snippet = snippetOf(dt.plain, matched, snippetWidth)
+	return ev
+}
+
+// displayOf returns a unit's display text, converting it on first use.
+func (e *Engine) displayOf(ix *index, id int32) *displayText {
+	if dt := ix.display[id].Load(); dt != nil {
+		return dt
+	}
+	u := ix.units[id]
+	content := e.docs[u.doc].doc.Content
+	if u.chunk >= 0 {
+		content = e.docs[u.doc].doc.Chunks[u.chunk].Content
+	}
+	dt := &displayText{content: sanitizeBlock(content), plain: plainText(content)}
+	ix.display[id].Store(dt)
+	return dt
+}
+
+// chunkEvidence describes a chunk reached without a query (lookup and
+// follow-up).
+func (e *Engine) chunkEvidence(doc int, c knowledge.Chunk) Evidence {
+	de := e.docs[doc]
+	return Evidence{
+		DocSlug:      de.slug,
+		Title:        de.title,
+		Category:     de.category,
+		Snippet:      snippetOf(plainText(c.Content), nil, snippetWidth),
+		Content:      sanitizeBlock(c.Content),
+		HeaderPath:   sanitizeLine(c.HeaderPath),
+		ContentHash:  de.doc.ContentHash,
+		ChunkIndex:   c.Index,
+		ChunkID:      sanitizeLine(knowledge.ChunkID(de.doc.Slug, c.Index)),
+		ChunkHash:    c.Hash,
+		SourcePath:   sanitizeLine(de.doc.SourcePath),
+		MatchedTerms: []string{},
+		Source:       SourceKeyword,
+		MatchExplain: MatchExplain{Fields: map[string][]string{}},
+	}
+}
+
+// firstBodyChunk returns the first chunk after index after that has body
+// text of its own (not heading-only, not just links) and whose id is not in
+// shown.
+func firstBodyChunk(d knowledge.Doc, after int, shown []string) (knowledge.Chunk, bool) {
+	chunks := slices.Clone(d.Chunks)
+	slices.SortStableFunc(chunks, func(a, b knowledge.Chunk) int { return a.Index - b.Index })
+	for _, c := range chunks {
+		if c.Index <= after || !answerable(c) {
+			continue
+		}
+		if slices.Contains(shown, c.ID()) {
+			continue
+		}
+		return c, true
+	}
+	return knowledge.Chunk{}, false
+}
+
+func (e *Engine) lookup(slug string) Result {
+	i, ok := e.bySlug[strings.TrimSpace(slug)]
+	if !ok {
+		res := e.noMatch(RuleUnknown)
+		res.Notes = []string{fmt.Sprintf("no doc with slug %q", clip(sanitizeLine(slug), 80))}
+		return res
+	}
+	c, ok := firstBodyChunk(e.docs[i].doc, -1, nil)
+	if !ok {
+		res := e.noMatch(RuleEndOfDoc)
+		res.Notes = []string{fmt.Sprintf("doc %q has no chunk with body text", e.docs[i].slug)}
+		return res
+	}
+	return e.chunkAnswer(i, c, RuleLookup)
+}
+
+func (e *Engine) continueFrom(chunkID string, shown []string) Result {
+	slug, idx, ok := parseChunkID(chunkID)
+	i, known := e.bySlug[slug]
+	if !ok || !known {
+		res := e.noMatch(RuleUnknown)
+		res.Notes = []string{fmt.Sprintf("no chunk with id %q", clip(sanitizeLine(chunkID), 80))}
+		return res
+	}
+	c, ok := firstBodyChunk(e.docs[i].doc, idx, shown)
+	if !ok {
+		res := e.noMatch(RuleEndOfDoc)
+		res.Notes = []string{fmt.Sprintf("nothing more in %q after chunk %d", e.docs[i].slug, idx)}
+		return res
+	}
+	return e.chunkAnswer(i, c, RuleFollowUp)
+}
+
+func (e *Engine) chunkAnswer(doc int, c knowledge.Chunk, rule string) Result {
+	return Result{
+		NormalizedTokens: []string{},
+		Status:           StatusFound,
+		Reply:            summarize(plainText(c.Content), 3, summarySoftLimit),
+		Options:          []Option{},
+		Results:          []Evidence{e.chunkEvidence(doc, c)},
+		Confidence:       1,
+		Rule:             rule,
+		Metrics:          Metrics{Phase: e.cfg.Phase},
+	}
+}
+
+// parseChunkID splits "{slug}#chunk-{index}".
+func parseChunkID(id string) (slug string, index int, ok bool) {
+	slug, rest, found := strings.Cut(strings.TrimSpace(id), "#chunk-")
+	if !found || slug == "" {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 0 {
+		return "", 0, false
+	}
+	return slug, n, true
+}
+
+// Search ranks chunks for text by rank score alone, without the per-doc cap
+// or a decision: the evaluation harness compares ranking quality with
+// reference engines through it. It falls back to whole docs when no chunk
+// is indexed.
+func (e *Engine) Search(text string, limit int) []Hit {
+	text, _ = truncateQuery(text)
+	q := e.norm.normalize(text)
+	ix := e.chunks
+	if ix == nil {
+		ix = e.wholeIndex()
+	}
+	if ix == nil || len(q.terms) == 0 || limit <= 0 {
+		return nil
+	}
+	sr := ix.search(q.terms, limit, e.scoringFor(ix, q), rankOrder)
+	out := make([]Hit, len(sr.ranked))
+	for i, h := range sr.ranked {
+		u := ix.units[h.unit]
+		d := e.docs[u.doc].doc
+		out[i] = Hit{DocSlug: d.Slug, ChunkIndex: -1, RankScore: h.rank, Score: h.score}
+		if u.chunk >= 0 {
+			c := d.Chunks[u.chunk]
+			out[i].ChunkIndex = c.Index
+			out[i].ChunkID = c.ID()
+		}
+	}
+	return out
+}

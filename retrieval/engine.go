@@ -1,0 +1,468 @@
+// Package retrieval is docent's retrieval engine: it normalizes a question,
+// scores the knowledge base's chunks (or whole docs), ranks them and decides
+// whether the evidence is good enough to answer, calls for a clarifying
+// question, or is no match at all. It is pure: the index is built once from
+// docs in memory and every turn is computed from it, without I/O.
+package retrieval
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/docent-sh/docent/knowledge"
+)
+
+// MaxQueryChars is the longest question the engine reads; the rest is cut
+// off with a note, so a pasted log cannot stall a turn.
+const MaxQueryChars = 4000
+
+// Replies the engine gives without a language model, word for word.
+const (
+	ReplyNoMatch  = "Which part should I explain?"
+	ReplyMultiEnd = "Which one should I go deeper on?"
+)
+
+// Query is one turn of a conversation. LastChunkID and Shown carry the
+// session state that follow-ups ("tell me more") need.
+type Query struct {
+	Text        string
+	LastChunkID string   // the chunk the previous answer came from
+	Shown       []string // chunk ids already shown in this session
+}
+
+// Hit is one ranked chunk as Search returns it: ranking only, no decision.
+type Hit struct {
+	DocSlug    string
+	ChunkID    string
+	ChunkIndex int
+	RankScore  float64
+	Score      float64
+}
+
+// Engine answers questions from an in-memory index. It is safe for
+// concurrent use; build a new one when the knowledge base changes.
+type Engine struct {
+	cfg    Config
+	th     thresholds
+	docs   []docEntry
+	bySlug map[string]int
+	chunks *index // Phase 2; nil when no doc has a chunk with body text
+	whole  *index // Phase 1; nil when there are no docs; see wholeIndex
+	// wholeOnce guards the lazy build of whole.
+	wholeOnce  sync.Once
+	buildWhole func()
+	glossary   []glossaryEntry
+	norm       *normalizer
+	stats      statsKeeper
+	nChunks    int
+
+	// Test seams: a phase that fails for reasons the pure index cannot
+	// produce on demand (a corrupt build, a bug) must still fall back.
+	phaseHook func(phase int) error
+}
+
+// docEntry is a doc with what the engine precomputes for it. Display
+// strings are sanitized once here so no control sequence from a doc can
+// reach a terminal through a result.
+type docEntry struct {
+	doc        knowledge.Doc
+	slug       string
+	title      string
+	category   string
+	titleTerms []string
+	concept    bool
+}
+
+// New builds the engine's indexes from docs and the core-concepts glossary
+// markdown. It fails on an invalid config or duplicate slugs.
+func New(docs []knowledge.Doc, glossary string, cfg Config) (*Engine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	e := &Engine{
+		cfg:    cfg,
+		th:     thresholds{minScore: cfg.MinScore, minConf: cfg.MinConf, minGap: cfg.MinGap, minMatched: cfg.MinMatchedTerms},
+		bySlug: make(map[string]int, len(docs)),
+	}
+	for i, d := range docs {
+		if d.Slug == "" {
+			return nil, fmt.Errorf("retrieval: doc %d (%q): empty slug", i, d.SourcePath)
+		}
+		if j, dup := e.bySlug[d.Slug]; dup {
+			return nil, fmt.Errorf("retrieval: duplicate doc slug %q (%s and %s)", d.Slug, docs[j].SourcePath, d.SourcePath)
+		}
+		e.bySlug[d.Slug] = i
+	}
+
+	entries := parseGlossary(glossary, &analyzer{})
+	known, knownPhrases := knownTerms(docs, entries)
+	an := &analyzer{known: known}
+	for i := range entries {
+		entries[i].terms = an.terms(entries[i].term)
+	}
+	e.glossary = entries
+
+	e.docs = make([]docEntry, len(docs))
+	for i, d := range docs {
+		title := d.Title
+		if title == "" {
+			title = d.Slug
+		}
+		category := d.Category
+		if category == "" {
+			category, _, _ = strings.Cut(d.Slug, "/")
+		}
+		e.docs[i] = docEntry{
+			doc:        d,
+			slug:       sanitizeLine(d.Slug),
+			title:      sanitizeLine(title),
+			category:   sanitizeLine(category),
+			titleTerms: an.terms(title),
+			concept:    category == "concepts",
+		}
+		e.nChunks += len(d.Chunks)
+	}
+	e.buildIndexes(an)
+
+	e.norm = &normalizer{
+		an:           an,
+		knownPhrases: knownPhrases,
+		inVocabulary: e.inVocabulary,
+		synonyms:     compileSynonyms(cfg.Synonyms),
+		typos:        newTypoFixer(known, e.docFrequency),
+	}
+	return e, nil
+}
+
+// knownTerms collects the words that name things in this knowledge base:
+// titles, keywords and glossary headwords (widget names are titles). They
+// are never stemmed or rewritten by a synonym and are what typos are
+// corrected to.
+func knownTerms(docs []knowledge.Doc, glossary []glossaryEntry) (words, phrases map[string]bool) {
+	words, phrases = map[string]bool{}, map[string]bool{}
+	add := func(term string) {
+		toks := tokenize(term)
+		kept := toks[:0]
+		for _, t := range toks {
+			if !isStopword(t) {
+				kept = append(kept, t)
+				words[t] = true
+			}
+		}
+		if len(toks) > 0 {
+			phrases[strings.Join(tokenize(term), " ")] = true
+		}
+	}
+	for _, d := range docs {
+		add(d.Title)
+		for _, k := range d.Keywords {
+			add(k)
+		}
+		for _, c := range d.Chunks {
+			for _, k := range c.Keywords {
+				add(k)
+			}
+		}
+	}
+	for _, g := range glossary {
+		add(g.term)
+	}
+	return words, phrases
+}
+
+func (e *Engine) buildIndexes(an *analyzer) {
+	var wholeUnits []unit
+	var chunkUnits []unit
+	for i, d := range e.docs {
+		wholeUnits = append(wholeUnits, unit{doc: int32(i), chunk: -1})
+		for j, c := range d.doc.Chunks {
+			// A heading-only chunk has nothing to answer with, and its
+			// headings already appear in the next chunk's header path. A
+			// chunk that is only a list of links ("Related") is the same:
+			// its words are the names of other docs, which are indexed in
+			// their own right, and it would otherwise outscore them on
+			// their own titles.
+			if answerable(c) {
+				chunkUnits = append(chunkUnits, unit{doc: int32(i), chunk: int32(j)})
+			}
+		}
+	}
+	if len(chunkUnits) > 0 {
+		e.chunks = buildIndex(chunkUnits, e.chunkFields(chunkUnits), an, defaultBM25F)
+	}
+	// The whole-doc index is built on first use when Phase 2 runs: it is
+	// only a fallback there, and building it doubles the start-up cost.
+	e.buildWhole = func() {
+		if len(wholeUnits) > 0 {
+			e.whole = buildIndex(wholeUnits, e.docFields(wholeUnits), an, defaultBM25F)
+		}
+	}
+	if e.cfg.Phase == 1 || e.chunks == nil {
+		e.wholeOnce.Do(e.buildWhole)
+	}
+}
+
+// wholeIndex returns the Phase 1 index, building it on first use.
+func (e *Engine) wholeIndex() *index {
+	e.wholeOnce.Do(e.buildWhole)
+	return e.whole
+}
+
+// answerable reports whether a chunk has body text of its own.
+func answerable(c knowledge.Chunk) bool {
+	return !c.HeadingOnly && strings.TrimSpace(c.Content) != "" && !linksOnly(c.Content)
+}
+
+func (e *Engine) docFields(units []unit) func(int) fieldText {
+	return func(i int) fieldText {
+		d := e.docs[units[i].doc].doc
+		var headers []string
+		for _, c := range d.Chunks {
+			if !slices.Contains(headers, c.HeaderPath) {
+				headers = append(headers, c.HeaderPath)
+			}
+		}
+		return fieldText{
+			fieldTitle:    d.Title,
+			fieldKeywords: strings.Join(d.Keywords, ", "),
+			fieldHeader:   strings.Join(headers, " ; "),
+			fieldBody:     d.Content,
+		}
+	}
+}
+
+func (e *Engine) chunkFields(units []unit) func(int) fieldText {
+	return func(i int) fieldText {
+		d := e.docs[units[i].doc].doc
+		c := d.Chunks[units[i].chunk]
+		keywords := c.Keywords
+		if len(keywords) == 0 {
+			keywords = d.Keywords
+		}
+		return fieldText{
+			fieldTitle:    d.Title,
+			fieldKeywords: strings.Join(keywords, ", "),
+			fieldHeader:   c.HeaderPath,
+			fieldBody:     c.Content,
+		}
+	}
+}
+
+// vocabularyIndex is the index whose terms count as the vocabulary: the
+// configured phase's, so the typo fixer agrees with what can match.
+func (e *Engine) vocabularyIndex() *index {
+	if e.cfg.Phase == 2 && e.chunks != nil {
+		return e.chunks
+	}
+	return e.wholeIndex()
+}
+
+func (e *Engine) inVocabulary(term string) bool {
+	ix := e.vocabularyIndex()
+	return ix != nil && ix.df(term) > 0
+}
+
+func (e *Engine) docFrequency(term string) int {
+	if ix := e.vocabularyIndex(); ix != nil {
+		return ix.df(term)
+	}
+	return 0
+}
+
+// Size returns how many docs and chunks the engine was built from.
+func (e *Engine) Size() (docs, chunks int) { return len(e.docs), e.nChunks }
+
+// Config returns the configuration the engine was built with.
+func (e *Engine) Config() Config { return e.cfg }
+
+// Stats returns rolling latency and rate figures over the recent turns.
+func (e *Engine) Stats() Stats { return e.stats.snapshot() }
+
+// Ask answers one turn. A follow-up ("tell me more", "more", "go on",
+// "continue") continues the resource of q.LastChunkID.
+func (e *Engine) Ask(q Query) Result {
+	start := time.Now()
+	text, notes := truncateQuery(q.Text)
+	var res Result
+	switch {
+	case isFollowUp(text) && q.LastChunkID != "":
+		res = e.continueFrom(q.LastChunkID, q.Shown)
+	case isFollowUp(text):
+		res = e.noMatch(RuleNoFollowUpOf)
+		res.Notes = append(res.Notes, "nothing to continue: no earlier answer in this session")
+	case !e.cfg.Enabled:
+		res = e.noMatch(RuleDisabled)
+		res.Notes = append(res.Notes, "retrieval is disabled")
+	default:
+		res = e.search(text)
+	}
+	res.Query = sanitizeLine(text)
+	res.Notes = append(notes, res.Notes...)
+	return e.finish(res, start)
+}
+
+// Lookup answers from a doc chosen by slug (what picking a pill does): its
+// first chunk that is not heading-only.
+func (e *Engine) Lookup(slug string) Result {
+	start := time.Now()
+	res := e.lookup(slug)
+	res.Query = sanitizeLine(slug)
+	return e.finish(res, start)
+}
+
+// Continue answers with the chunk after chunkID in the same doc that is
+// neither heading-only nor already shown.
+func (e *Engine) Continue(chunkID string, shown []string) Result {
+	start := time.Now()
+	res := e.continueFrom(chunkID, shown)
+	res.Query = sanitizeLine(chunkID)
+	return e.finish(res, start)
+}
+
+func (e *Engine) finish(res Result, start time.Time) Result {
+	res.Metrics.RetrievalMS = float64(time.Since(start).Nanoseconds()) / 1e6
+	if res.NormalizedTokens == nil {
+		res.NormalizedTokens = []string{}
+	}
+	if res.Options == nil {
+		res.Options = []Option{}
+	}
+	if res.Results == nil {
+		res.Results = []Evidence{}
+	}
+	e.stats.record(res)
+	return res
+}
+
+// truncateQuery cuts text to MaxQueryChars characters.
+func truncateQuery(text string) (string, []string) {
+	if utf8.RuneCountInString(text) <= MaxQueryChars {
+		return text, nil
+	}
+	return string([]rune(text)[:MaxQueryChars]), []string{fmt.Sprintf("query truncated to %d characters", MaxQueryChars)}
+}
+
+func (e *Engine) noMatch(rule string) Result {
+	return Result{Status: StatusNoMatch, Reply: ReplyNoMatch, Rule: rule, Metrics: Metrics{Phase: e.cfg.Phase}}
+}
+
+// errNoUnits is a phase's failure when its index holds nothing.
+var errNoUnits = errors.New("index is empty")
+
+// search runs the configured phase and the fallback chain: Phase 2 →
+// Phase 1 → glossary → generic reply.
+func (e *Engine) search(text string) Result {
+	q := e.norm.normalize(text)
+	if len(q.terms) == 0 {
+		return e.noMatch(RuleNoTerms)
+	}
+	var notes []string
+	var fallback string
+	phases := []int{2, 1}
+	if e.cfg.Phase == 1 {
+		phases = []int{1}
+	}
+	for i, p := range phases {
+		res, err := e.runPhase(p, text, q)
+		if err == nil {
+			res.Metrics.Fallback = fallback
+			res.Notes = append(notes, res.Notes...)
+			return res
+		}
+		notes = append(notes, fmt.Sprintf("phase %d failed: %v", p, err))
+		if i+1 < len(phases) {
+			fallback = "phase" + strconv.Itoa(phases[i+1])
+		}
+	}
+	res := e.glossaryAnswer(q)
+	res.Metrics.Phase = phases[len(phases)-1]
+	res.Notes = append(notes, res.Notes...)
+	return res
+}
+
+// runPhase answers from one index. A panic inside is turned into an error
+// so one bad doc degrades to the fallback instead of killing the session.
+func (e *Engine) runPhase(phase int, text string, q normalizedQuery) (res Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	if e.phaseHook != nil {
+		if err := e.phaseHook(phase); err != nil {
+			return Result{}, err
+		}
+	}
+	ix := e.chunks
+	if phase == 1 {
+		ix = e.wholeIndex()
+	}
+	if ix == nil {
+		return Result{}, errNoUnits
+	}
+	res = e.answer(ix, text, q)
+	res.Metrics.Phase = phase
+	return res, nil
+}
+
+// glossaryAnswer is the fallback when no index could answer: the core
+// concept whose headword shares most terms with the question, or the
+// generic reply.
+func (e *Engine) glossaryAnswer(q normalizedQuery) Result {
+	best, bestN := -1, 0
+	for i, g := range e.glossary {
+		n := 0
+		for _, t := range g.terms {
+			if slices.Contains(q.terms, t) {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = i, n
+		}
+	}
+	if best < 0 {
+		res := e.noMatch(RuleGeneric)
+		res.NormalizedTokens = q.terms
+		res.Metrics.Fallback = "generic"
+		return res
+	}
+	g := e.glossary[best]
+	ev := Evidence{
+		DocSlug:      "glossary",
+		Title:        g.term,
+		Category:     "glossary",
+		Snippet:      g.definition,
+		Content:      g.definition,
+		HeaderPath:   "Core concepts > " + g.term,
+		ChunkIndex:   -1,
+		MatchedTerms: intersect(q.terms, g.terms),
+		Source:       SourceKeyword,
+		MatchExplain: MatchExplain{Fields: map[string][]string{"glossary": intersect(q.terms, g.terms)}},
+	}
+	return Result{
+		NormalizedTokens: q.terms,
+		Status:           StatusFound,
+		Reply:            g.term + ": " + g.definition,
+		Results:          []Evidence{ev},
+		Confidence:       1,
+		Rule:             RuleGlossary,
+		Metrics:          Metrics{Fallback: "glossary"},
+	}
+}
+
+func intersect(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,437 @@
+package retrieval
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/docent-sh/docent/knowledge"
+)
+
+func docsOf(res Result) []string {
+	var out []string
+	for _, ev := range res.Results {
+		out = append(out, ev.DocSlug)
+	}
+	return out
+}
+
+func TestAskFound(t *testing.T) {
+	e := newTestEngine(t, nil)
+	res := e.Ask(Query{Text: "What is a workspace?"})
+	if res.Status != StatusFound || res.Results[0].DocSlug != "concepts/workspace" {
+		t.Fatalf("status %s (%s), results %v", res.Status, res.Rule, docsOf(res))
+	}
+	ev := res.Results[0]
+	if ev.HeaderPath == "" || ev.ChunkID == "" || ev.ChunkHash == "" || ev.ContentHash == "" || ev.SourcePath == "" {
+		t.Errorf("evidence is missing identifiers: %+v", ev)
+	}
+	if ev.Source != SourceKeyword || !slices.Contains(ev.MatchedTerms, "workspace") {
+		t.Errorf("source %q matched %v", ev.Source, ev.MatchedTerms)
+	}
+	if !slices.Contains(ev.MatchExplain.Fields["title"], "workspace") || !ev.MatchExplain.ExactPhrase {
+		t.Errorf("match_explain = %+v", ev.MatchExplain)
+	}
+	if len(ev.MatchExplain.Biases) != 1 || !strings.HasPrefix(ev.MatchExplain.Biases[0], "definitional +2") {
+		t.Errorf("biases = %v", ev.MatchExplain.Biases)
+	}
+	if strings.Contains(res.Reply, "#") || res.Reply == "" {
+		t.Errorf("found reply should be plain prose: %q", res.Reply)
+	}
+	if n := strings.Count(res.Reply, ". ") + 1; n > 3 {
+		t.Errorf("reply has %d sentences: %q", n, res.Reply)
+	}
+	if res.Metrics.Phase != 2 || res.Metrics.Fallback != "" || res.Metrics.RetrievalMS <= 0 {
+		t.Errorf("metrics = %+v", res.Metrics)
+	}
+}
+
+func TestAskReplies(t *testing.T) {
+	e := newTestEngine(t, nil)
+	tests := []struct {
+		query   string
+		status  Status
+		reply   string
+		options []string
+	}{
+		{"workspace", StatusAmbiguous, "Do you mean Workspace Actions (actions) or Workspace (concepts)?", []string{"actions/workspaces", "concepts/workspace"}},
+		{"tangerine", StatusWeak, "I'm not sure which feature you mean. Are you asking about Recent? If not, tell me the feature name.", []string{"widgets/recent"}},
+		{"calendar", StatusNoMatch, "Which part should I explain?", nil},
+		{"", StatusNoMatch, "Which part should I explain?", nil},
+		{"?!…", StatusNoMatch, "Which part should I explain?", nil},
+		{"how do I do it", StatusNoMatch, "Which part should I explain?", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			res := e.Ask(Query{Text: tt.query})
+			if res.Status != tt.status || res.Reply != tt.reply {
+				t.Errorf("got %s %q (rule %s), want %s %q", res.Status, res.Reply, res.Rule, tt.status, tt.reply)
+			}
+			var got []string
+			for _, o := range res.Options {
+				got = append(got, o.DocSlug)
+			}
+			if !slices.Equal(got, tt.options) {
+				t.Errorf("options = %v, want %v", got, tt.options)
+			}
+			if res.Options == nil || res.Results == nil || res.NormalizedTokens == nil {
+				t.Error("slices must be empty, not nil, so JSON shows []")
+			}
+		})
+	}
+}
+
+func TestAskTruncatesLongQueries(t *testing.T) {
+	e := newTestEngine(t, nil)
+	long := strings.Repeat("workspace,", 600) // 6000 characters
+	res := e.Ask(Query{Text: long})
+	if utf8.RuneCountInString(res.Query) != MaxQueryChars {
+		t.Errorf("query has %d characters, want %d", utf8.RuneCountInString(res.Query), MaxQueryChars)
+	}
+	if !slices.Contains(res.Notes, "query truncated to 4000 characters") {
+		t.Errorf("notes = %v", res.Notes)
+	}
+}
+
+func TestDedupeCap(t *testing.T) {
+	e := newTestEngine(t, nil)
+	res := e.Ask(Query{Text: "recent"})
+	perDoc := map[string]int{}
+	for _, ev := range res.Results {
+		perDoc[ev.DocSlug]++
+		if perDoc[ev.DocSlug] > 2 {
+			t.Fatalf("more than 2 chunks of %s: %v", ev.DocSlug, docsOf(res))
+		}
+	}
+	if res.Metrics.DedupeTrimmed < 1 {
+		t.Errorf("dedupe_trimmed = %d, want ≥ 1 (widgets/recent has 3 matching chunks)", res.Metrics.DedupeTrimmed)
+	}
+	e2 := newTestEngine(t, func(c *Config) { c.TopK = 1 })
+	if res := e2.Ask(Query{Text: "recent"}); len(res.Results) != 1 {
+		t.Errorf("TopK 1: %d results", len(res.Results))
+	}
+}
+
+func TestMultiIntent(t *testing.T) {
+	e := newTestEngine(t, nil)
+	res := e.Ask(Query{Text: "workspace and quick links"})
+	if res.Status != StatusMulti {
+		t.Fatalf("status %s (%s): %q", res.Status, res.Rule, res.Reply)
+	}
+	if !strings.HasSuffix(res.Reply, "Which one should I go deeper on?") {
+		t.Errorf("reply = %q", res.Reply)
+	}
+	if len(res.Options) != 2 || !strings.Contains(res.Options[0].DocSlug, "workspace") || res.Options[1].DocSlug != "widgets/quick-links" {
+		t.Errorf("options = %+v", res.Options)
+	}
+	if strings.Count(res.Reply, "\n\n") != 2 {
+		t.Errorf("want two summaries then the question: %q", res.Reply)
+	}
+	// One strong part is not multi-intent.
+	if res := e.Ask(Query{Text: "workspace and tangerine"}); res.Status == StatusMulti {
+		t.Errorf("one strong part gave multi: %+v", res.Options)
+	}
+}
+
+func TestLookupAndContinue(t *testing.T) {
+	e := newTestEngine(t, nil)
+	res := e.Lookup("widgets/recent")
+	if res.Status != StatusFound || len(res.Results) != 1 || res.Results[0].ChunkID != "widgets/recent#chunk-0" {
+		t.Fatalf("lookup: %s %v", res.Status, res.Results)
+	}
+	first := res.Results[0].ChunkID
+	next := e.Continue(first, []string{first})
+	if next.Status != StatusFound || next.Results[0].ChunkID != "widgets/recent#chunk-1" {
+		t.Fatalf("continue: %s %+v", next.Status, next.Results)
+	}
+	// chunk 2 is heading-only: skipped.
+	after := e.Continue("widgets/recent#chunk-1", nil)
+	if after.Results[0].ChunkID != "widgets/recent#chunk-3" {
+		t.Errorf("after chunk 1: %s, want chunk 3", after.Results[0].ChunkID)
+	}
+	// Already shown chunks are skipped.
+	if r := e.Continue(first, []string{"widgets/recent#chunk-1"}); r.Results[0].ChunkID != "widgets/recent#chunk-3" {
+		t.Errorf("shown chunk not skipped: %s", r.Results[0].ChunkID)
+	}
+	end := e.Continue("widgets/recent#chunk-3", nil)
+	if end.Status != StatusNoMatch || end.Rule != RuleEndOfDoc || len(end.Notes) == 0 {
+		t.Errorf("end of doc: %s %s %v", end.Status, end.Rule, end.Notes)
+	}
+	// "tell me more" in Ask is the same path.
+	more := e.Ask(Query{Text: "Tell me more", LastChunkID: first, Shown: []string{first}})
+	if more.Rule != RuleFollowUp || more.Results[0].ChunkID != "widgets/recent#chunk-1" {
+		t.Errorf("tell me more: %s %v", more.Rule, more.Results)
+	}
+	if r := e.Ask(Query{Text: "more"}); r.Status != StatusNoMatch || r.Rule != RuleNoFollowUpOf {
+		t.Errorf("more without history: %s %s", r.Status, r.Rule)
+	}
+	for _, bad := range []string{"nope/doc", ""} {
+		if r := e.Lookup(bad); r.Status != StatusNoMatch || r.Rule != RuleUnknown {
+			t.Errorf("Lookup(%q): %s %s", bad, r.Status, r.Rule)
+		}
+	}
+	for _, bad := range []string{"widgets/recent", "widgets/recent#chunk-x", "nope#chunk-1"} {
+		if r := e.Continue(bad, nil); r.Status != StatusNoMatch || r.Rule != RuleUnknown {
+			t.Errorf("Continue(%q): %s %s", bad, r.Status, r.Rule)
+		}
+	}
+	// A links-only chunk is never an answer.
+	if r := e.Continue("widgets/quick-links#chunk-1", nil); r.Status != StatusNoMatch {
+		t.Errorf("continued into a links-only chunk: %+v", r.Results)
+	}
+}
+
+func TestDisabled(t *testing.T) {
+	e := newTestEngine(t, func(c *Config) { c.Enabled = false })
+	res := e.Ask(Query{Text: "what is a workspace"})
+	if res.Status != StatusNoMatch || res.Rule != RuleDisabled || len(res.Results) != 0 {
+		t.Errorf("disabled: %s %s %d results", res.Status, res.Rule, len(res.Results))
+	}
+}
+
+func TestFallbackChain(t *testing.T) {
+	boom := errors.New("boom")
+	tests := []struct {
+		name     string
+		failing  []int
+		query    string
+		fallback string
+		phase    int
+		status   Status
+		rule     string
+	}{
+		{"phase 2 fails", []int{2}, "what are quick links", "phase1", 1, StatusFound, RuleFound},
+		{"both fail: glossary", []int{1, 2}, "what is a workspace", "glossary", 1, StatusFound, RuleGlossary},
+		{"both fail, not in glossary: generic", []int{1, 2}, "tangerine", "generic", 1, StatusNoMatch, RuleGeneric},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newTestEngine(t, nil)
+			e.phaseHook = func(p int) error {
+				if slices.Contains(tt.failing, p) {
+					return boom
+				}
+				return nil
+			}
+			res := e.Ask(Query{Text: tt.query})
+			if res.Metrics.Fallback != tt.fallback || res.Metrics.Phase != tt.phase || res.Status != tt.status || res.Rule != tt.rule {
+				t.Errorf("got fallback %q phase %d %s %s, want %q %d %s %s", res.Metrics.Fallback, res.Metrics.Phase, res.Status, res.Rule, tt.fallback, tt.phase, tt.status, tt.rule)
+			}
+			if len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "boom") {
+				t.Errorf("notes should say why: %v", res.Notes)
+			}
+			if tt.rule == RuleGlossary && (res.Results[0].DocSlug != "glossary" || !strings.HasPrefix(res.Reply, "Workspace: ")) {
+				t.Errorf("glossary answer: %q %+v", res.Reply, res.Results)
+			}
+		})
+	}
+	// A panic inside a phase is a failure, not a crash.
+	e := newTestEngine(t, nil)
+	e.phaseHook = func(p int) error {
+		if p == 2 {
+			panic("corrupt index")
+		}
+		return nil
+	}
+	if res := e.Ask(Query{Text: "what are quick links"}); res.Metrics.Fallback != "phase1" || res.Status != StatusFound {
+		t.Errorf("panic in phase 2: %+v", res.Metrics)
+	}
+	// Docs without chunks: Phase 2 has nothing, Phase 1 answers.
+	docs := testDocs()
+	for i := range docs {
+		docs[i].Chunks = nil
+	}
+	e2, err := New(docs, testGlossary, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := e2.Ask(Query{Text: "what is a workspace"}); res.Metrics.Fallback != "phase1" || res.Results[0].DocSlug != "concepts/workspace" {
+		t.Errorf("no chunks: %+v %v", res.Metrics, docsOf(res))
+	}
+	s := e2.Stats()
+	if s.Turns != 1 || s.FallbackRate != 1 {
+		t.Errorf("stats after one fallback turn: %+v", s)
+	}
+}
+
+func TestPhase1(t *testing.T) {
+	e := newTestEngine(t, func(c *Config) { c.Phase = 1 })
+	res := e.Ask(Query{Text: "what are quick links"})
+	if res.Metrics.Phase != 1 || res.Status != StatusFound || res.Results[0].DocSlug != "widgets/quick-links" {
+		t.Fatalf("phase 1: %+v %s %v", res.Metrics, res.Status, docsOf(res))
+	}
+	if res.Results[0].ChunkIndex != -1 || res.Results[0].ChunkID != "" {
+		t.Errorf("whole-doc evidence has chunk identity: %+v", res.Results[0])
+	}
+	if !strings.Contains(res.Reply, "Quick Links widget holds links") {
+		t.Errorf("reply should come from the doc's first body chunk: %q", res.Reply)
+	}
+}
+
+func TestControlSequencesNeverSurvive(t *testing.T) {
+	docs := []knowledge.Doc{makeDoc("concepts/evil", "Evil\x1b[31m Title", []string{"evil"},
+		"Evil text \x1b]0;owned\x07with an escape.\x1b[2J It clears the screen.",
+		section{"Overview", "More evil \u009b31m here."})}
+	e, err := New(docs, "", DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range []Result{e.Ask(Query{Text: "evil\x1b[5m title"}), e.Lookup("concepts/evil"), e.Continue("concepts/evil#chunk-0", nil)} {
+		for _, s := range append([]string{res.Reply, res.Query}, evidenceStrings(res)...) {
+			if strings.ContainsAny(s, "\x1b\x07\u009b") {
+				t.Errorf("control sequence survived: %q", s)
+			}
+		}
+	}
+}
+
+func evidenceStrings(res Result) []string {
+	var out []string
+	for _, o := range res.Options {
+		out = append(out, o.Label, o.Category)
+	}
+	for _, ev := range res.Results {
+		out = append(out, ev.Title, ev.Snippet, ev.Content, ev.HeaderPath, ev.Category)
+	}
+	return out
+}
+
+func TestNewRejectsBadInput(t *testing.T) {
+	docs := testDocs()
+	docs = append(docs, docs[0])
+	if _, err := New(docs, "", DefaultConfig()); err == nil || !strings.Contains(err.Error(), `duplicate doc slug "concepts/workspace"`) {
+		t.Errorf("duplicate slug: %v", err)
+	}
+	cfg := DefaultConfig()
+	cfg.Phase = 3
+	if _, err := New(testDocs(), "", cfg); err == nil || !strings.Contains(err.Error(), "phase 3") {
+		t.Errorf("phase 3: %v", err)
+	}
+	e, err := New(nil, "", DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := e.Ask(Query{Text: "workspace"}); res.Status != StatusNoMatch {
+		t.Errorf("empty engine: %s", res.Status)
+	}
+}
+
+func TestConfigWithEnv(t *testing.T) {
+	env := map[string]string{EnvEnabled: "false", EnvPhase: "1", EnvMinGap: "1.5", EnvDefinitionalBias: "off"}
+	cfg, err := DefaultConfig().WithEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Enabled || cfg.Phase != 1 || cfg.MinGap != 1.5 || cfg.DefinitionalBiasEnabled {
+		t.Errorf("cfg = %+v", cfg)
+	}
+	for k, v := range map[string]string{EnvPhase: "two", EnvEnabled: "maybe", EnvMinConf: "2", EnvTopK: "0"} {
+		_, err := DefaultConfig().WithEnv(func(name string) (string, bool) {
+			if name == k {
+				return v, true
+			}
+			return "", false
+		})
+		if err == nil {
+			t.Errorf("%s=%s: no error", k, v)
+		}
+	}
+}
+
+func TestStatsAndSize(t *testing.T) {
+	e := newTestEngine(t, nil)
+	var matched, trimmed int
+	queries := []string{"what is a workspace", "calendar", "recent", "workspace"}
+	for _, q := range queries {
+		res := e.Ask(Query{Text: q})
+		if res.Status == StatusFound || res.Status == StatusMulti {
+			matched++
+		}
+		if res.Metrics.DedupeTrimmed > 0 {
+			trimmed++
+		}
+	}
+	s := e.Stats()
+	n := float64(len(queries))
+	if s.Turns != len(queries) || s.MatchRate != float64(matched)/n || s.DedupeRate != float64(trimmed)/n || s.FallbackRate != 0 {
+		t.Errorf("stats = %+v, want match rate %v, dedupe rate %v", s, float64(matched)/n, float64(trimmed)/n)
+	}
+	if matched == 0 || matched == len(queries) || trimmed == 0 {
+		t.Fatalf("queries should mix outcomes: %d matched, %d trimmed", matched, trimmed)
+	}
+	if s.P50MS <= 0 || s.P95MS < s.P50MS {
+		t.Errorf("latency percentiles: %+v", s)
+	}
+	docs, chunks := e.Size()
+	if docs != 5 || chunks != 15 {
+		t.Errorf("size = %d docs, %d chunks", docs, chunks)
+	}
+}
+
+func TestSearch(t *testing.T) {
+	e := newTestEngine(t, nil)
+	hits := e.Search("quick links widget", 3)
+	if len(hits) == 0 || hits[0].DocSlug != "widgets/quick-links" {
+		t.Fatalf("hits = %+v", hits)
+	}
+	for i := 1; i < len(hits); i++ {
+		if hits[i].RankScore > hits[i-1].RankScore {
+			t.Errorf("not sorted by rank: %+v", hits)
+		}
+	}
+	if len(e.Search("the", 3)) != 0 || len(e.Search("workspace", 0)) != 0 {
+		t.Error("stopword-only query or zero limit should return nothing")
+	}
+}
+
+func TestConceptWinsScoreTie(t *testing.T) {
+	concept := func(u int32) bool { return u == 1 }
+	a, b := hit{unit: 0, score: 7, rank: 9}, hit{unit: 1, score: 7, rank: 5}
+	if !betterByScore(b, a, concept) || betterByScore(a, b, concept) {
+		t.Error("on equal match scores the concepts doc must win, whatever the rank")
+	}
+	if betterByScore(b, hit{unit: 0, score: 7.5}, concept) {
+		t.Error("a higher score beats the concepts preference")
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	v := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	if p := percentile(v, 0.5); p != 5 {
+		t.Errorf("p50 = %v", p)
+	}
+	if p := percentile(v, 0.95); p != 10 {
+		t.Errorf("p95 = %v", p)
+	}
+	if p := percentile(nil, 0.5); p != 0 {
+		t.Errorf("empty p50 = %v", p)
+	}
+}
+
+func TestConcurrentAsk(t *testing.T) {
+	e := newTestEngine(t, nil)
+	want := e.Ask(Query{Text: "what is a workspace"})
+	done := make(chan Result)
+	for i := 0; i < 8; i++ {
+		go func() {
+			var last Result
+			for j := 0; j < 20; j++ {
+				e.Ask(Query{Text: "recent and quick links"})
+				e.Search("workspace", 3)
+				last = e.Ask(Query{Text: "what is a workspace"})
+			}
+			done <- last
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		got := <-done
+		if got.Status != want.Status || got.Results[0].ChunkID != want.Results[0].ChunkID || got.Reply != want.Reply {
+			t.Errorf("concurrent answer differs: %s %s", got.Status, got.Results[0].ChunkID)
+		}
+	}
+	if s := e.Stats(); s.Turns != statsWindow && s.Turns != 1+8*40 {
+		t.Errorf("turns = %d", s.Turns)
+	}
+}

@@ -1,0 +1,82 @@
+package retrieval
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"", "what is a workspace?", "wrkspace", "shortcuts and home", "\x1b[31m", "ünïcödé’s", "a+b&c,d", strings.Repeat("x", 50)} {
+		f.Add(s)
+	}
+	e := newTestEngine(f, nil)
+	f.Fuzz(func(t *testing.T, s string) {
+		q := e.norm.normalize(s)
+		seen := map[string]bool{}
+		for _, term := range q.terms {
+			if term == "" || seen[term] || isStopword(term) && !e.norm.an.known[term] {
+				t.Fatalf("normalize(%q): bad term %q in %q", s, term, q.terms)
+			}
+			seen[term] = true
+			if !utf8.ValidString(term) {
+				t.Fatalf("invalid UTF-8 term %q", term)
+			}
+		}
+		_ = stripControl(s, true)
+		if clean := sanitizeLine(s); strings.ContainsAny(clean, "\x1b\x07\x00\n") {
+			t.Fatalf("sanitizeLine(%q) = %q", s, clean)
+		}
+	})
+}
+
+func FuzzDecide(f *testing.F) {
+	f.Add(5.0, 4.0, 3.0, uint8(2), uint8(7), false)
+	f.Add(0.0, 0.0, 0.0, uint8(0), uint8(0), true)
+	f.Add(math.Inf(1), math.NaN(), -1.0, uint8(255), uint8(3), true)
+	f.Fuzz(func(t *testing.T, a, b, c float64, matched, shape uint8, phrase bool) {
+		docs := []string{"x", "y"}
+		ranked := []candidate{
+			{doc: docs[shape&1], score: a, matched: int(matched), fieldHit: shape&2 != 0, phrase: phrase},
+			{doc: docs[(shape>>2)&1], score: b, matched: int(matched), fieldHit: shape&8 != 0},
+			{doc: docs[(shape>>4)&1], score: c, matched: 1, fieldHit: true},
+		}[:1+int(shape>>6)%3]
+		d := decide(ranked, thresholds{minScore: 3, minConf: 0.3, minGap: 2, minMatched: 2})
+		switch d.status {
+		case StatusNoMatch, StatusWeak, StatusFound:
+		case StatusAmbiguous:
+			if d.rival < 0 || d.rival >= len(ranked) || ranked[d.rival].doc == ranked[0].doc {
+				t.Fatalf("ambiguous without a rival from another doc: %+v %+v", d, ranked)
+			}
+		default:
+			t.Fatalf("unexpected status %q", d.status)
+		}
+		if d.rule == "" {
+			t.Fatal("no rule recorded")
+		}
+	})
+}
+
+func FuzzAsk(f *testing.F) {
+	for _, s := range []string{"explain workspace", "tell me more", "workspace and quick links", "recent + home, notes", "?", "\x00\xff"} {
+		f.Add(s, "widgets/recent#chunk-0")
+	}
+	e := newTestEngine(f, nil)
+	f.Fuzz(func(t *testing.T, text, last string) {
+		res := e.Ask(Query{Text: text, LastChunkID: last, Shown: []string{last}})
+		if res.Status == "" || res.Reply == "" && res.Status != StatusFound {
+			t.Fatalf("Ask(%q): empty status or reply: %+v", text, res)
+		}
+		if len(res.Results) > e.cfg.TopK {
+			t.Fatalf("%d results > TopK", len(res.Results))
+		}
+		for _, s := range append([]string{res.Reply, res.Query}, evidenceStrings(res)...) {
+			if strings.ContainsRune(s, 0x1b) {
+				t.Fatalf("escape in output %q", s)
+			}
+		}
+		e.Lookup(text)
+		e.Continue(text, nil)
+	})
+}

@@ -1,0 +1,415 @@
+package retrieval
+
+import (
+	"container/heap"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// The fields a unit is indexed under. The match score reads title,
+// keywords and body; the rank score weighs all four.
+const (
+	fieldTitle = iota
+	fieldKeywords
+	fieldHeader
+	fieldBody
+	numFields
+)
+
+var fieldNames = [numFields]string{"title", "keywords", "header_path", "body"}
+
+// bm25f holds the parameters of the rank score, a BM25 family scorer:
+// each field is saturated on its own and the fields are summed with
+// weights. Combining term frequencies before saturation (classic BM25F)
+// lets a long body drown a title match; summing keeps "this unit is titled
+// X" worth more than "this unit says X often". k1 and the body's b are the
+// usual short-passage settings; the weights mirror the match score's
+// title 3, keywords 2, body 1, with the header path (which repeats the
+// title) in between.
+type bm25f struct {
+	k1     float64
+	weight [numFields]float64
+	b      [numFields]float64
+}
+
+var defaultBM25F = bm25f{
+	k1:     0.9,
+	weight: [numFields]float64{fieldTitle: 3.0, fieldKeywords: 2.0, fieldHeader: 0.5, fieldBody: 1.0},
+	b:      [numFields]float64{fieldTitle: 0.3, fieldKeywords: 0.3, fieldHeader: 0.3, fieldBody: 0.4},
+}
+
+// unit is what the index retrieves: a chunk in Phase 2, a whole doc in
+// Phase 1.
+type unit struct {
+	doc        int32 // index into Engine.docs
+	chunk      int32 // index into the doc's Chunks; -1 for a whole doc
+	contentLen int32 // index terms in the content: the match score's length
+}
+
+// posting is one unit that contains a term. rank is the term's whole BM25F
+// contribution, computed at build time so a query only adds numbers.
+type posting struct {
+	unit  int32
+	rank  float32
+	flags uint8 // bit f set when the term occurs in field f
+}
+
+// index is an inverted index over units.
+type index struct {
+	units    []unit
+	postings map[string][]posting
+	idf      map[string]float64
+	scratch  sync.Pool // *accumulator
+	// display caches each unit's sanitized content and plain text the
+	// first time a result shows it: converting markdown is the costliest
+	// step of a turn, and popular chunks are shown again and again.
+	display []atomic.Pointer[displayText]
+}
+
+type displayText struct {
+	content string // sanitized markdown
+	plain   string // prose for snippets and summaries
+}
+
+// fieldText is the text of one unit, field by field.
+type fieldText [numFields]string
+
+type buildPosting struct {
+	unit int32
+	tf   [numFields]uint16
+}
+
+// buildIndex analyzes every unit once and precomputes each posting's rank
+// contribution.
+func buildIndex(units []unit, texts func(i int) fieldText, an *analyzer, p bm25f) *index {
+	ix := &index{units: units, postings: map[string][]posting{}, idf: map[string]float64{}, display: make([]atomic.Pointer[displayText], len(units))}
+	table := newTermTable(an)
+	var raw [][]buildPosting // by term id
+	var counts [][numFields]uint16
+	lens := make([][numFields]int32, len(units))
+	var total [numFields]float64
+	var ids, touched []int32
+	for i := range units {
+		ft := texts(i)
+		touched = touched[:0]
+		for f := 0; f < numFields; f++ {
+			ids = table.appendIDs(ids[:0], ft[f])
+			lens[i][f] = int32(len(ids))
+			total[f] += float64(len(ids))
+			for _, id := range ids {
+				for int(id) >= len(counts) {
+					counts = append(counts, [numFields]uint16{})
+					raw = append(raw, nil)
+				}
+				c := &counts[id]
+				if *c == ([numFields]uint16{}) {
+					touched = append(touched, id)
+				}
+				if c[f] < math.MaxUint16 {
+					c[f]++
+				}
+			}
+		}
+		units[i].contentLen = lens[i][fieldBody]
+		for _, id := range touched {
+			raw[id] = append(raw[id], buildPosting{unit: int32(i), tf: counts[id]})
+			counts[id] = [numFields]uint16{}
+		}
+	}
+	n := float64(len(units))
+	var avg [numFields]float64
+	for f := range avg {
+		avg[f] = max(total[f]/max(n, 1), 1)
+	}
+	for id, list := range raw {
+		if len(list) == 0 {
+			continue
+		}
+		t := table.names[id]
+		df := float64(len(list))
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		out := make([]posting, len(list))
+		for j, bp := range list {
+			var rank float64
+			var flags uint8
+			for f := 0; f < numFields; f++ {
+				if bp.tf[f] == 0 {
+					continue
+				}
+				flags |= 1 << f
+				tf := float64(bp.tf[f])
+				norm := 1 - p.b[f] + p.b[f]*float64(lens[bp.unit][f])/avg[f]
+				rank += p.weight[f] * tf * (p.k1 + 1) / (tf + p.k1*norm)
+			}
+			out[j] = posting{unit: bp.unit, rank: float32(idf * rank), flags: flags}
+		}
+		ix.postings[t] = out
+		ix.idf[t] = idf
+	}
+	return ix
+}
+
+// fieldFlags returns the fields of unit that contain term (bit f for field
+// f). Postings are in unit order, so this is a binary search.
+func (ix *index) fieldFlags(term string, unit int32) uint8 {
+	list := ix.postings[term]
+	i, found := slices.BinarySearchFunc(list, unit, func(p posting, u int32) int { return int(p.unit - u) })
+	if !found {
+		return 0
+	}
+	return list[i].flags
+}
+
+// df returns how many units contain term.
+func (ix *index) df(term string) int { return len(ix.postings[term]) }
+
+// accumulator is per-query scratch space, dense over units so adding a
+// posting is an array write; only touched entries are reset afterwards.
+type accumulator struct {
+	acc     []unitAcc
+	touched []int32
+}
+
+type unitAcc struct {
+	rank    float64
+	matched uint16 // query terms found in any field
+	title   uint16 // query terms found in the title
+	kw      uint16 // … in the keywords
+	body    uint16 // … in the body
+}
+
+func (ix *index) getScratch() *accumulator {
+	if a, ok := ix.scratch.Get().(*accumulator); ok {
+		return a
+	}
+	return &accumulator{acc: make([]unitAcc, len(ix.units))}
+}
+
+func (ix *index) putScratch(a *accumulator) {
+	for _, u := range a.touched {
+		a.acc[u] = unitAcc{}
+	}
+	a.touched = a.touched[:0]
+	ix.scratch.Put(a)
+}
+
+// hit is one scored unit.
+type hit struct {
+	unit    int32
+	rank    float64 // rank score (BM25F, biased)
+	score   float64 // match score (biased)
+	matched int     // matched-terms count as the decision rules read it
+	title   int     // query terms in the title
+	kw      int     // query terms in the keywords
+	body    int     // query terms in the body
+	phrase  bool    // the whole query is a phrase of the title
+	divisor float64 // the length normalization applied
+	biased  bool    // the definitional bias was added
+}
+
+// fieldHit says whether a title or keyword matched: without one, the unit
+// only mentions the words somewhere and the policy will not be confident.
+func (h hit) fieldHit() bool { return h.title > 0 || h.kw > 0 }
+
+// scoring tells search how to turn accumulated counts into scores.
+type scoring struct {
+	bias       float64              // added to the match score of biased units
+	rankUnit   float64              // rank units per match-score point (mean idf of the query terms)
+	biasedDoc  func(doc int32) bool // which units get the bias; nil for none
+	titleTerms func(doc int32) []string
+}
+
+// searchResult is what one query produced over one index.
+type searchResult struct {
+	ranked  []hit // best rank first, at most the requested depth
+	touched int   // units with any query term
+	// bestByScore holds, for up to three distinct docs, their best hit by
+	// match score: the rival the decision policy compares the top with
+	// may rank below the returned depth.
+	bestByScore []hit
+}
+
+// search scores every unit that contains a query term and returns the
+// depth best by rank score. The match score follows the product's formula:
+// exact phrase in title +5, each term in title +3, in keywords +2, in body
+// +1, divided by sqrt(body length), a divisor halved when the phrase is in
+// the title; matched terms count the phrase as at least 2.
+func (ix *index) search(terms []string, depth int, sc scoring, less func(a, b hit) bool) searchResult {
+	a := ix.getScratch()
+	defer ix.putScratch(a)
+	for _, t := range terms {
+		for _, p := range ix.postings[t] {
+			u := &a.acc[p.unit]
+			if u.matched == 0 {
+				a.touched = append(a.touched, p.unit)
+			}
+			u.rank += float64(p.rank)
+			u.matched++
+			if p.flags&(1<<fieldTitle) != 0 {
+				u.title++
+			}
+			if p.flags&(1<<fieldKeywords) != 0 {
+				u.kw++
+			}
+			if p.flags&(1<<fieldBody) != 0 {
+				u.body++
+			}
+		}
+	}
+	res := searchResult{touched: len(a.touched)}
+	top := &hitHeap{less: less}
+	for _, id := range a.touched {
+		h := ix.scoreUnit(id, a.acc[id], terms, sc)
+		res.bestByScore = keepBestDocs(res.bestByScore, h, ix.units)
+		if top.Len() < depth {
+			heap.Push(top, h)
+		} else if depth > 0 && less(h, top.items[0]) {
+			top.items[0] = h
+			heap.Fix(top, 0)
+		}
+	}
+	res.ranked = make([]hit, top.Len())
+	for i := len(res.ranked) - 1; i >= 0; i-- {
+		res.ranked[i] = heap.Pop(top).(hit)
+	}
+	return res
+}
+
+func (ix *index) scoreUnit(id int32, u unitAcc, terms []string, sc scoring) hit {
+	un := ix.units[id]
+	h := hit{unit: id, rank: u.rank, matched: int(u.matched), title: int(u.title), kw: int(u.kw), body: int(u.body)}
+	if int(u.title) == len(terms) && sc.titleTerms != nil {
+		h.phrase = containsPhrase(sc.titleTerms(un.doc), terms)
+	}
+	raw := 3*float64(h.title) + 2*float64(h.kw) + float64(h.body)
+	div := math.Sqrt(float64(max(un.contentLen, 1)))
+	if h.phrase {
+		raw += 5
+		div /= 2
+		h.matched = max(h.matched, 2)
+	}
+	h.divisor = max(div, 1)
+	h.score = raw / h.divisor
+	// The bias favours the concept doc that is about the term (title or
+	// keyword hit), not every concept doc that mentions it in passing. In
+	// rank units it is worth as many body hits as the match score's bias
+	// (a body hit of term t ranks about idf(t)).
+	if sc.biasedDoc != nil && sc.biasedDoc(un.doc) && h.score > 0 && (h.fieldHit() || h.phrase) {
+		h.rank += sc.bias * sc.rankUnit
+		h.score += sc.bias
+		h.biased = true
+	}
+	return h
+}
+
+// containsPhrase reports whether terms occur contiguously, in order, in
+// title.
+func containsPhrase(title, terms []string) bool {
+	if len(terms) == 0 || len(terms) > len(title) {
+		return false
+	}
+	for i := 0; i+len(terms) <= len(title); i++ {
+		if slices.Equal(title[i:i+len(terms)], terms) {
+			return true
+		}
+	}
+	return false
+}
+
+// betterByScore orders hits for "the best doc by match score": higher
+// score, then a concepts doc over another (the product's tie rule), then
+// rank.
+func betterByScore(a, b hit, isConcept func(int32) bool) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if ca, cb := isConcept(a.unit), isConcept(b.unit); ca != cb {
+		return ca
+	}
+	return a.rank > b.rank
+}
+
+// keepBestDocs keeps the best hit by match score of up to three distinct
+// docs. Ties prefer the higher rank; the concepts tie rule is applied later
+// by the caller, which knows the categories.
+func keepBestDocs(best []hit, h hit, units []unit) []hit {
+	doc := units[h.unit].doc
+	for i := range best {
+		if units[best[i].unit].doc == doc {
+			if h.score > best[i].score || h.score == best[i].score && h.rank > best[i].rank {
+				best[i] = h
+				sortByScore(best)
+			}
+			return best
+		}
+	}
+	if len(best) < 3 {
+		best = append(best, h)
+		sortByScore(best)
+		return best
+	}
+	last := len(best) - 1
+	if h.score > best[last].score || h.score == best[last].score && h.rank > best[last].rank {
+		best[last] = h
+		sortByScore(best)
+	}
+	return best
+}
+
+func sortByScore(hs []hit) {
+	slices.SortStableFunc(hs, func(a, b hit) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		case a.rank > b.rank:
+			return -1
+		case a.rank < b.rank:
+			return 1
+		}
+		return 0
+	})
+}
+
+// rankOrder is the result order: rank score, then match score, then index
+// order (earlier docs and chunks first) so equal scores sort stably.
+func rankOrder(a, b hit) bool {
+	if a.rank != b.rank {
+		return a.rank > b.rank
+	}
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.unit < b.unit
+}
+
+// hitHeap is a min-heap under less: the root is the weakest kept hit.
+type hitHeap struct {
+	items []hit
+	less  func(a, b hit) bool
+}
+
+func (h *hitHeap) Len() int           { return len(h.items) }
+func (h *hitHeap) Less(i, j int) bool { return h.less(h.items[j], h.items[i]) }
+func (h *hitHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *hitHeap) Push(x any)         { h.items = append(h.items, x.(hit)) }
+func (h *hitHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
+}
+
+// joinNonEmpty joins the non-empty parts with sep.
+func joinNonEmpty(sep string, parts ...string) string {
+	out := parts[:0:0]
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}

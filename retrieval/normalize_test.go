@@ -1,0 +1,272 @@
+package retrieval
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestTokenize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"What is a Workspace?", []string{"what", "is", "a", "workspace"}},
+		{"quick-links, HOME!", []string{"quick", "links", "home"}},
+		{"user's don’t", []string{"users", "dont"}},
+		{"'quoted' ctrl+shift+h", []string{"quoted", "ctrl", "shift", "h"}},
+		{"Überblick café 42", []string{"überblick", "café", "42"}},
+		{"?!.,;", nil},
+	}
+	for _, tt := range tests {
+		if got := tokenize(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("tokenize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestStopwords(t *testing.T) {
+	for _, w := range []string{"a", "an", "the", "is", "what", "how", "my", "do", "explain", "tell", "me", "about", "thing"} {
+		if !isStopword(w) {
+			t.Errorf("%q should be a stopword", w)
+		}
+	}
+	// Words that name things or actions in a product must survive.
+	for _, w := range []string{"home", "open", "new", "list", "up", "back", "next", "notes", "search", "settings", "move", "add"} {
+		if isStopword(w) {
+			t.Errorf("%q is a domain word and must not be a stopword", w)
+		}
+	}
+}
+
+func TestStemPlural(t *testing.T) {
+	known := map[string]bool{"notes": true}
+	tests := []struct{ in, want string }{
+		{"entries", "entry"},   // ies → y
+		{"boxes", "box"},       // es after x
+		{"switches", "switch"}, // es after ch
+		{"classes", "class"},   // es after ss
+		{"widgets", "widget"},  // s
+		{"pages", "page"},      // s (not es: no sibilant)
+		{"status", "status"},   // us is not a plural
+		{"class", "class"},     // ss is not a plural
+		{"analysis", "analysis"},
+		{"tabs", "tab"},    // four letters: stems
+		{"bus", "bus"},     // under 4 characters
+		{"its", "its"},     // under 4 characters
+		{"notes", "notes"}, // known term
+	}
+	for _, tt := range tests {
+		if got := stemPlural(tt.in, known); got != tt.want {
+			t.Errorf("stemPlural(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestNormalizeSynonyms(t *testing.T) {
+	syn, err := ParseSynonyms([]byte("shortcuts => quick links\nhomepage => home\ndashboard => home\nsign in page => home\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEngine(t, func(c *Config) { c.Synonyms = syn })
+	tests := []struct {
+		name, query string
+		want        []string
+		rewrites    int
+	}{
+		{"word rule", "where are my shortcuts", []string{"quick", "links"}, 1},
+		{"singular of a plural rule", "shortcut", []string{"quick", "links"}, 1},
+		{"word rule to a known term", "homepage", []string{"home"}, 1},
+		{"phrase rule with a stopword inside", "the sign in page", []string{"home"}, 1},
+		{"no rule", "workspace", []string{"workspace"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := e.norm.normalize(tt.query)
+			if !slices.Equal(q.terms, tt.want) {
+				t.Errorf("terms = %q, want %q", q.terms, tt.want)
+			}
+			if len(q.synonyms) != tt.rewrites {
+				t.Errorf("synonym rewrites = %v, want %d", q.synonyms, tt.rewrites)
+			}
+		})
+	}
+}
+
+func TestSynonymNeverRewritesKnownTerm(t *testing.T) {
+	docs := append(testDocs(), makeDoc("concepts/dashboard", "Dashboard", []string{"dashboard"},
+		"A dashboard is a page of widgets that belongs to an entry."))
+	e, err := New(docs, testGlossary, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := e.norm.normalize("dashboard")
+	if !slices.Equal(q.terms, []string{"dashboard"}) || len(q.synonyms) != 0 {
+		t.Errorf("with a Dashboard doc, dashboard must stay: terms %q, rewrites %v", q.terms, q.synonyms)
+	}
+	// Without that doc the default rule applies.
+	e2 := newTestEngine(t, nil)
+	q = e2.norm.normalize("dashboard")
+	if !slices.Equal(q.terms, []string{"home"}) {
+		t.Errorf("without a Dashboard doc: terms %q, want [home]", q.terms)
+	}
+}
+
+func TestNormalizeStemming(t *testing.T) {
+	e := newTestEngine(t, nil)
+	q := e.norm.normalize("pinned addresses")
+	if !slices.Equal(q.terms, []string{"pinned", "address"}) {
+		t.Errorf("terms = %q", q.terms)
+	}
+	if !slices.Contains(q.stemmed, Rewrite{From: "addresses", To: "address"}) {
+		t.Errorf("stemmed = %v, want addresses → address recorded", q.stemmed)
+	}
+	// "workspaces" is a known term (a keyword): never stemmed.
+	q = e.norm.normalize("workspaces")
+	if !slices.Equal(q.terms, []string{"workspaces"}) {
+		t.Errorf("known term stemmed: %q", q.terms)
+	}
+}
+
+func TestNormalizeTypos(t *testing.T) {
+	e := newTestEngine(t, nil)
+	tests := []struct {
+		query, want string
+		fixed       bool
+	}{
+		{"wrkspace", "workspace", true},   // 8 letters: distance 1 here
+		{"wokrspace", "workspace", true},  // transposition
+		{"wrkspce", "workspace", false},   // 7 letters, distance 2: too far
+		{"wrkspacs", "workspace", true},   // 8 letters, distance 2
+		{"recnt", "recent", true},         // 5 letters, distance 1
+		{"hme", "hme", false},             // under 4 letters: never fixed
+		{"zebra", "zebra", false},         // nothing close
+		{"tangerine", "tangerine", false}, // in the vocabulary: left alone
+	}
+	for _, tt := range tests {
+		q := e.norm.normalize(tt.query)
+		got := strings.Join(q.terms, " ")
+		if tt.fixed {
+			if got != tt.want || len(q.typos) != 1 || q.typos[0].To != tt.want {
+				t.Errorf("%q: terms %q typos %v, want fix to %q", tt.query, got, q.typos, tt.want)
+			}
+		} else if len(q.typos) != 0 {
+			t.Errorf("%q: unexpected typo fix %v", tt.query, q.typos)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"workspace", "workspace", 0},
+		{"wrkspace", "workspace", 1},
+		{"wokrspace", "workspace", 1},
+		{"kitten", "sitting", 3},
+		{"", "abc", 3},
+	}
+	for _, tt := range tests {
+		if got := editDistance([]rune(tt.a), []rune(tt.b), 10); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if got := editDistance([]rune("kitten"), []rune("sitting"), 1); got <= 1 {
+		t.Errorf("bounded distance = %d, want > 1", got)
+	}
+}
+
+func TestDefinitionalIntent(t *testing.T) {
+	tests := []struct {
+		query string
+		want  bool
+	}{
+		{"what is home", true},
+		{"What are widgets?", true},
+		{"what's a workspace", true},
+		{"explain notes", true},
+		{"define entry", true},
+		{"tell me about quick links", true},
+		{"what are workspace actions", false}, // action word
+		{"explain how to create a workspace", false},
+		{"how do I open notes", false},
+		{"workspace", false},
+	}
+	for _, tt := range tests {
+		if got := isDefinitional(tokenize(tt.query)); got != tt.want {
+			t.Errorf("isDefinitional(%q) = %v, want %v", tt.query, got, tt.want)
+		}
+	}
+}
+
+func TestFollowUpAndIntents(t *testing.T) {
+	for _, s := range []string{"tell me more", "More.", "go on", "Continue!"} {
+		if !isFollowUp(s) {
+			t.Errorf("%q should be a follow-up", s)
+		}
+	}
+	for _, s := range []string{"continue widget", "more about home", ""} {
+		if isFollowUp(s) {
+			t.Errorf("%q is not a follow-up", s)
+		}
+	}
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"workspace and widgets", []string{"workspace", "widgets"}},
+		{"open notes + quick links", []string{"open notes", "quick links"}},
+		{"home, recent & navigator", []string{"home", "recent", "navigator"}},
+		{"notes+links", []string{"notes", "links"}},
+		{"workspace", nil},
+		{"and", nil},
+	}
+	for _, tt := range tests {
+		if got := splitIntents(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("splitIntents(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParseSynonyms(t *testing.T) {
+	s, err := ParseSynonyms([]byte("# comment\n\nshortcut, shortcuts => quick links\n"))
+	if err != nil || s.Len() != 2 {
+		t.Fatalf("ParseSynonyms: %v, %d rules", err, s.Len())
+	}
+	bad := []struct{ src, wantErr string }{
+		{"ok => fine\nno arrow here\n", "line 2"},
+		{"x =>\n", "line 1: nothing to the right"},
+		{" => y\n", "line 1: empty word"},
+		{"docs => notes\n", "not allowed"},
+		{"home => home\n", "maps to itself"},
+	}
+	for _, b := range bad {
+		_, err := ParseSynonyms([]byte(b.src))
+		if err == nil || !strings.Contains(err.Error(), b.wantErr) {
+			t.Errorf("ParseSynonyms(%q) error = %v, want it to mention %q", b.src, err, b.wantErr)
+		}
+	}
+	if DefaultSynonyms().Len() != 3 {
+		t.Errorf("default synonyms: %d rules, want 3", DefaultSynonyms().Len())
+	}
+}
+
+func TestSanitize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"red \x1b[31mtext\x1b[0m", "red text"},
+		{"title\x1b]0;pwned\x07 ok", "title ok"},
+		{"bell\x07 and\ttab\nnewline", "bell and tab newline"},
+		{"c1 \u009b31m csi", "c1  csi"},
+		{"bidi \u202eevil", "bidi evil"},
+	}
+	for _, tt := range tests {
+		if got := sanitizeLine(tt.in); got != strings.Join(strings.Fields(tt.want), " ") {
+			t.Errorf("sanitizeLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := sanitizeBlock("a\n\x1b[2Jb\tc"); got != "a\nb\tc" {
+		t.Errorf("sanitizeBlock kept structure wrong: %q", got)
+	}
+}

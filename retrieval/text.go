@@ -1,0 +1,239 @@
+package retrieval
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+var (
+	mdImage     = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
+	mdLink      = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	mdWikiLink  = regexp.MustCompile(`\[\[([^\]]*)\]\]`)
+	mdHTMLTag   = regexp.MustCompile(`</?[A-Za-z][^<>]*>`)
+	mdTableRule = regexp.MustCompile(`^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$`)
+	mdEmphasis  = strings.NewReplacer("**", "", "__", "", "`", "")
+)
+
+// plainText turns a markdown chunk into prose for replies and snippets:
+// headings, code fences, table rules and markup are dropped, links keep
+// their text, each list item or table row becomes a sentence-like line, and
+// control characters never survive.
+func plainText(md string) string {
+	var b strings.Builder
+	b.Grow(len(md))
+	inFence := false
+	for _, line := range strings.Split(md, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		if inFence || trimmed == "" || trimmed[0] == '#' || isTableRule(trimmed) {
+			continue
+		}
+		trimmed = stripListMarker(strings.TrimLeft(trimmed, "> "))
+		if strings.HasPrefix(trimmed, "|") {
+			cells := strings.Split(strings.Trim(trimmed, "|"), "|")
+			for i := range cells {
+				cells[i] = strings.TrimSpace(cells[i])
+			}
+			trimmed = joinNonEmpty(", ", cells...)
+		}
+		trimmed = stripInlineMarkup(trimmed)
+		if trimmed == "" {
+			continue
+		}
+		// Lines become sentences: a list item without final punctuation
+		// would otherwise run into the next one.
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(trimmed)
+		if !strings.ContainsRune(".!?:;", lastRune(trimmed)) {
+			b.WriteByte('.')
+		}
+	}
+	return sanitizeLine(b.String())
+}
+
+// stripInlineMarkup keeps the text of links and images and drops emphasis,
+// code ticks and HTML tags. The regular expressions only run when their
+// opening character is present: this is on every reply's path.
+func stripInlineMarkup(s string) string {
+	if strings.Contains(s, "](") {
+		s = mdImage.ReplaceAllString(s, "$1")
+		s = mdLink.ReplaceAllString(s, "$1")
+	}
+	if strings.Contains(s, "[[") {
+		s = mdWikiLink.ReplaceAllString(s, "$1")
+	}
+	if strings.IndexByte(s, '<') >= 0 {
+		s = mdHTMLTag.ReplaceAllString(s, "")
+	}
+	return strings.TrimSpace(mdEmphasis.Replace(s))
+}
+
+// stripListMarker removes a leading "-", "*", "+" or "1." / "1)" marker.
+func stripListMarker(s string) string {
+	if len(s) >= 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ' {
+		return strings.TrimSpace(s[2:])
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' ' {
+		return strings.TrimSpace(s[i+2:])
+	}
+	return s
+}
+
+// isTableRule reports a markdown table's header rule, e.g. "|---|:--:|".
+func isTableRule(s string) bool {
+	if !strings.Contains(s, "--") {
+		return false
+	}
+	return mdTableRule.MatchString(s)
+}
+
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+// sentences splits prose at ., ! or ? followed by a space and an upper-case
+// letter, digit or quote, so "e.g. this" and "v1.2" stay whole.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	rs := []rune(text)
+	for i := 0; i < len(rs); i++ {
+		if rs[i] != '.' && rs[i] != '!' && rs[i] != '?' {
+			continue
+		}
+		if i+2 < len(rs) && rs[i+1] == ' ' && (unicode.IsUpper(rs[i+2]) || unicode.IsDigit(rs[i+2]) || rs[i+2] == '"' || rs[i+2] == '“') {
+			out = append(out, strings.TrimSpace(string(rs[start:i+1])))
+			start = i + 2
+		}
+	}
+	if rest := strings.TrimSpace(string(rs[start:])); rest != "" {
+		out = append(out, rest)
+	}
+	return out
+}
+
+// summarize returns up to maxSentences sentences of prose (plainText's
+// output), stopping early once the summary is long enough to be useful: a
+// reply should read as an answer, not as the whole section.
+func summarize(text string, maxSentences, softLimit int) string {
+	ss := sentences(text)
+	var b strings.Builder
+	for i, s := range ss {
+		if i >= maxSentences || (b.Len() > 0 && b.Len()+len(s) > softLimit) {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+	}
+	return clipWords(b.String(), 2*softLimit)
+}
+
+// clipWords shortens s to at most n bytes at a word boundary.
+func clipWords(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut <= 0 {
+		cut = n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return strings.TrimRight(s[:cut], " ,;:") + "…"
+}
+
+// snippetOf returns an excerpt of prose (plainText's output) around the
+// first place a query term occurs, about width bytes long, with "…" where
+// text was cut.
+func snippetOf(text string, terms []string, width int) string {
+	if len(text) <= width {
+		return text
+	}
+	pos := firstTermPosition(text, terms)
+	// pos comes from a lower-cased copy whose length may differ slightly
+	// for a few scripts: clamp before slicing.
+	start := min(max(pos-width/3, 0), len(text))
+	for start > 0 && text[start-1] != ' ' {
+		start--
+	}
+	end := min(start+width, len(text))
+	for end < len(text) && text[end] != ' ' && end-start < width+20 {
+		end++
+	}
+	for end < len(text) && !utf8.RuneStart(text[end]) {
+		end++
+	}
+	out := strings.TrimSpace(text[start:end])
+	if start > 0 {
+		out = "…" + out
+	}
+	if end < len(text) {
+		out += "…"
+	}
+	return out
+}
+
+// firstTermPosition finds the byte offset of the first word that starts
+// with a query term (terms are stems, so "note" finds "notes"), or 0.
+func firstTermPosition(text string, terms []string) int {
+	lower := strings.ToLower(text)
+	best := -1
+	for _, t := range terms {
+		for from := 0; from < len(lower); {
+			i := strings.Index(lower[from:], t)
+			if i < 0 {
+				break
+			}
+			i += from
+			if i == 0 || !isWordByte(lower[i-1]) {
+				if best < 0 || i < best {
+					best = i
+				}
+				break
+			}
+			from = i + len(t)
+		}
+	}
+	return max(best, 0)
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80
+}
+
+// linksOnly reports whether the body of a markdown chunk (headings aside)
+// consists of nothing but links, list markers and punctuation.
+func linksOnly(md string) bool {
+	if !strings.Contains(md, "](") && !strings.Contains(md, "[[") {
+		return false
+	}
+	links := 0
+	for _, line := range strings.Split(md, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		links += len(mdLink.FindAllStringIndex(line, -1)) + len(mdWikiLink.FindAllStringIndex(line, -1))
+		rest := mdWikiLink.ReplaceAllString(mdLink.ReplaceAllString(line, ""), "")
+		rest = stripListMarker(strings.TrimSpace(rest))
+		if strings.IndexFunc(rest, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			return false
+		}
+	}
+	return links > 0
+}

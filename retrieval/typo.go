@@ -1,0 +1,108 @@
+package retrieval
+
+import (
+	"slices"
+	"unicode/utf8"
+)
+
+// typoFixer corrects a misspelled query word to a known term. Known terms
+// are few (titles, keywords, glossary headwords), so they are bucketed by
+// length and only buckets within the allowed distance are compared: the
+// cost does not grow with the corpus.
+type typoFixer struct {
+	byLen map[int][]knownWord
+}
+
+type knownWord struct {
+	word  string
+	runes []rune
+	df    int // how many units contain it: breaks ties toward the common term
+}
+
+func newTypoFixer(words map[string]bool, df func(string) int) *typoFixer {
+	f := &typoFixer{byLen: map[int][]knownWord{}}
+	sorted := make([]string, 0, len(words))
+	for w := range words {
+		sorted = append(sorted, w)
+	}
+	slices.Sort(sorted) // deterministic tie-breaks
+	for _, w := range sorted {
+		r := []rune(w)
+		f.byLen[len(r)] = append(f.byLen[len(r)], knownWord{word: w, runes: r, df: df(w)})
+	}
+	return f
+}
+
+// maxTypoDistance is the edit distance tolerated for a word: none under 4
+// characters (too many short words are one edit apart), 1 up to 7, 2 from 8.
+func maxTypoDistance(word string) int {
+	switch n := utf8.RuneCountInString(word); {
+	case n < 4:
+		return 0
+	case n < 8:
+		return 1
+	default:
+		return 2
+	}
+}
+
+// fix returns the closest known word within the allowed distance, preferring
+// the smaller distance, then the term found in more units, then the
+// alphabetically first, so the same typo always gets the same fix.
+func (f *typoFixer) fix(word string) (string, bool) {
+	maxD := maxTypoDistance(word)
+	if maxD == 0 {
+		return "", false
+	}
+	q := []rune(word)
+	best, bestD, bestDF := "", maxD+1, -1
+	for n := len(q) - maxD; n <= len(q)+maxD; n++ {
+		for _, k := range f.byLen[n] {
+			d := editDistance(q, k.runes, bestD)
+			if d < bestD || d == bestD && d <= maxD && k.df > bestDF {
+				best, bestD, bestDF = k.word, d, k.df
+			}
+		}
+	}
+	if bestD > maxD || best == word {
+		return "", false
+	}
+	return best, true
+}
+
+// editDistance is the optimal-string-alignment distance (insertions,
+// deletions, substitutions and adjacent transpositions each cost 1): a
+// swapped pair of letters is the most common typing slip. It gives up early
+// and returns limit+1 or more once every alignment exceeds limit.
+func editDistance(a, b []rune, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
