@@ -1,0 +1,308 @@
+// Package llm writes docent's answers: it streams them from a language model
+// through langchaingo (OpenAI and OpenAI-compatible servers, Ollama,
+// Anthropic) or from the built-in offline extractive responder, and falls
+// back to the extractive answer, with one clear line saying why, whenever a
+// model cannot answer.
+package llm
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Provider names, as given to --provider.
+const (
+	ProviderAuto       = "auto"
+	ProviderExtractive = "extractive"
+	ProviderOpenAI     = "openai"
+	ProviderOllama     = "ollama"
+	ProviderAnthropic  = "anthropic"
+)
+
+// Environment variables Resolve reads.
+const (
+	EnvOpenAIKey     = "OPENAI_API_KEY"
+	EnvOpenAIBaseURL = "OPENAI_BASE_URL"
+	EnvAnthropicKey  = "ANTHROPIC_API_KEY"
+	EnvOllamaHost    = "OLLAMA_HOST"
+)
+
+// Defaults applied by Resolve to zero Config fields.
+const (
+	DefaultConnectTimeout    = 10 * time.Second
+	DefaultFirstTokenTimeout = 60 * time.Second
+	DefaultMaxRetries        = 3
+)
+
+// Default models: small, cheap and fast, because answers are 1–3 sentences
+// written from evidence that is already in the prompt.
+const (
+	DefaultOpenAIModel    = "gpt-4o-mini"
+	DefaultAnthropicModel = "claude-3-5-haiku-latest"
+	DefaultOllamaModel    = "llama3.2"
+	ExtractiveModelName   = "extractive"
+)
+
+const (
+	defaultOpenAIBaseURL    = "https://api.openai.com/v1"
+	defaultAnthropicBaseURL = "https://api.anthropic.com/v1"
+	defaultOllamaPort       = "11434"
+)
+
+// ErrMissingKey is wrapped by Resolve's error when an explicitly chosen
+// provider needs an API key that is not set.
+var ErrMissingKey = errors.New("API key not set")
+
+// Config is what the flags and environment say about the answer writer.
+// Zero fields take the defaults: provider auto, the provider's default
+// model and URL, connect timeout 10 s, first-token timeout 60 s, 3 retries.
+type Config struct {
+	Provider          string // auto|extractive|openai|ollama|anthropic
+	Model             string
+	BaseURL           string // OpenAI-compatible server, Ollama or Anthropic endpoint
+	ConnectTimeout    time.Duration
+	FirstTokenTimeout time.Duration
+	MaxRetries        int // 429/5xx retries before the first token; negative turns retrying off
+}
+
+// Selection is a resolved Config: which provider and model answer, where,
+// and with which key. The key is unexported and every way of printing a
+// Selection (String, GoString, LogValue) leaves it out.
+type Selection struct {
+	Provider          string // never auto
+	Model             string
+	BaseURL           string // empty for extractive
+	Reason            string // why this provider, e.g. "OPENAI_API_KEY is set"
+	ConnectTimeout    time.Duration
+	FirstTokenTimeout time.Duration
+	MaxRetries        int // retries of 429/5xx before the first token; 0 = none
+
+	apiKey    string
+	keyEnvVar string // the variable the key comes from, for hints in notices
+}
+
+// HasKey reports whether an API key was found for the provider.
+func (s Selection) HasKey() bool { return s.apiKey != "" }
+
+// String describes the selection for status bars and logs, without the key.
+func (s Selection) String() string {
+	var b strings.Builder
+	b.WriteString(s.Provider)
+	if s.Model != "" && s.Model != s.Provider {
+		b.WriteString(" ")
+		b.WriteString(s.Model)
+	}
+	if s.BaseURL != "" {
+		b.WriteString(" at ")
+		b.WriteString(redactURL(s.BaseURL))
+	}
+	if s.apiKey != "" {
+		b.WriteString(" (key: " + redactedMark + ")")
+	}
+	return b.String()
+}
+
+// GoString keeps %#v from printing the unexported key.
+func (s Selection) GoString() string {
+	return fmt.Sprintf("llm.Selection{Provider:%q, Model:%q, BaseURL:%q, key:%s}",
+		s.Provider, s.Model, redactURL(s.BaseURL), s.keyState())
+}
+
+// LogValue keeps slog from printing the key.
+func (s Selection) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("provider", s.Provider),
+		slog.String("model", s.Model),
+		slog.String("base_url", redactURL(s.BaseURL)),
+		slog.String("key", s.keyState()),
+	)
+}
+
+// MarshalJSON gives `docent ask --json` the selection without the key and
+// with any password in the base URL hidden.
+func (s Selection) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Provider string `json:"provider"`
+		Model    string `json:"model"`
+		BaseURL  string `json:"base_url,omitempty"`
+		Reason   string `json:"reason,omitempty"`
+	}{s.Provider, s.Model, redactURL(s.BaseURL), s.Reason})
+}
+
+func (s Selection) keyState() string {
+	if s.apiKey == "" {
+		return "unset"
+	}
+	return redactedMark
+}
+
+// Resolve turns cfg and the environment (getenv, so tests and callers need
+// not touch the process environment) into a Selection. `auto` picks openai
+// when OPENAI_API_KEY is set, then anthropic with ANTHROPIC_API_KEY, then
+// ollama with OLLAMA_HOST, else extractive.
+//
+// When the only problem is that an explicitly chosen provider has no key,
+// the error wraps ErrMissingKey and names the variable, and the returned
+// Selection is still filled in: a caller that prefers to keep running can
+// hand it to NewResponder, and every answer then carries the missing-key
+// notice and the extractive answer.
+func Resolve(cfg Config, getenv func(string) string) (Selection, error) {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	env := func(name string) string { return strings.TrimSpace(getenv(name)) }
+
+	sel := Selection{
+		ConnectTimeout:    cfg.ConnectTimeout,
+		FirstTokenTimeout: cfg.FirstTokenTimeout,
+		MaxRetries:        cfg.MaxRetries,
+	}
+	if err := sel.applyTimeoutDefaults(); err != nil {
+		return Selection{}, err
+	}
+	switch {
+	case sel.MaxRetries == 0:
+		sel.MaxRetries = DefaultMaxRetries
+	case sel.MaxRetries < 0:
+		sel.MaxRetries = 0
+	}
+
+	provider := strings.ToLower(strings.TrimSpace(cfg.Provider))
+	switch provider {
+	case "", ProviderAuto:
+		switch {
+		case env(EnvOpenAIKey) != "":
+			provider, sel.Reason = ProviderOpenAI, "auto: "+EnvOpenAIKey+" is set"
+		case env(EnvAnthropicKey) != "":
+			provider, sel.Reason = ProviderAnthropic, "auto: "+EnvAnthropicKey+" is set"
+		case env(EnvOllamaHost) != "":
+			provider, sel.Reason = ProviderOllama, "auto: "+EnvOllamaHost+" is set"
+		default:
+			provider, sel.Reason = ProviderExtractive, "auto: no OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST"
+		}
+	case ProviderExtractive, ProviderOpenAI, ProviderOllama, ProviderAnthropic:
+		sel.Reason = "chosen with --provider"
+	default:
+		return Selection{}, fmt.Errorf("unknown provider %q: want auto, extractive, openai, ollama or anthropic", cfg.Provider)
+	}
+	sel.Provider = provider
+
+	model := strings.TrimSpace(cfg.Model)
+	baseURL := strings.TrimSpace(cfg.BaseURL)
+	switch provider {
+	case ProviderExtractive:
+		// The offline responder has one model and no endpoint; a --model or
+		// --base-url meant for another provider is ignored, not an error,
+		// so `auto` without keys still starts.
+		sel.Model = ExtractiveModelName
+		return sel, nil
+	case ProviderOpenAI:
+		sel.Model = orDefault(model, DefaultOpenAIModel)
+		sel.keyEnvVar = EnvOpenAIKey
+		sel.apiKey = env(EnvOpenAIKey)
+		if baseURL == "" {
+			baseURL = env(EnvOpenAIBaseURL)
+		}
+		custom := baseURL != ""
+		sel.BaseURL = orDefault(baseURL, defaultOpenAIBaseURL)
+		if err := checkBaseURL(sel.BaseURL); err != nil {
+			return Selection{}, err
+		}
+		// OpenAI-compatible servers (vLLM, llama.cpp, LM Studio) usually
+		// run without a key; api.openai.com never does.
+		if sel.apiKey == "" && !custom {
+			return sel, fmt.Errorf("provider openai: %w: set %s (or --base-url for an OpenAI-compatible server)", ErrMissingKey, EnvOpenAIKey)
+		}
+	case ProviderAnthropic:
+		sel.Model = orDefault(model, DefaultAnthropicModel)
+		sel.keyEnvVar = EnvAnthropicKey
+		sel.apiKey = env(EnvAnthropicKey)
+		sel.BaseURL = orDefault(baseURL, defaultAnthropicBaseURL)
+		if err := checkBaseURL(sel.BaseURL); err != nil {
+			return Selection{}, err
+		}
+		if sel.apiKey == "" {
+			return sel, fmt.Errorf("provider anthropic: %w: set %s", ErrMissingKey, EnvAnthropicKey)
+		}
+	case ProviderOllama:
+		sel.Model = orDefault(model, DefaultOllamaModel)
+		if baseURL == "" {
+			baseURL = ollamaURLFromHost(env(EnvOllamaHost))
+		}
+		sel.BaseURL = baseURL
+		if err := checkBaseURL(sel.BaseURL); err != nil {
+			return Selection{}, err
+		}
+	}
+	return sel, nil
+}
+
+func (s *Selection) applyTimeoutDefaults() error {
+	switch {
+	case s.ConnectTimeout < 0:
+		return fmt.Errorf("connect timeout %s: must not be negative", s.ConnectTimeout)
+	case s.FirstTokenTimeout < 0:
+		return fmt.Errorf("first-token timeout %s: must not be negative", s.FirstTokenTimeout)
+	}
+	if s.ConnectTimeout == 0 {
+		s.ConnectTimeout = DefaultConnectTimeout
+	}
+	if s.FirstTokenTimeout == 0 {
+		s.FirstTokenTimeout = DefaultFirstTokenTimeout
+	}
+	return nil
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// checkBaseURL rejects what the clients would misread: langchaingo's
+// Ollama option even exits the process on an unparsable URL.
+func checkBaseURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("base URL %q: cannot parse it: want http(s)://host[:port][/path]", redactURL(raw))
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("base URL %q: scheme must be http or https", redactURL(raw))
+	}
+	if u.Host == "" {
+		return fmt.Errorf("base URL %q: no host", redactURL(raw))
+	}
+	return nil
+}
+
+// ollamaURLFromHost reads OLLAMA_HOST the way the ollama CLI does: "host",
+// "host:port", ":port" or a full URL; the port defaults to 11434.
+func ollamaURLFromHost(host string) string {
+	if host == "" {
+		return "http://127.0.0.1:" + defaultOllamaPort
+	}
+	scheme, hostport, ok := strings.Cut(host, "://")
+	if !ok {
+		scheme, hostport = "http", host
+	}
+	hostport, path, _ := strings.Cut(hostport, "/")
+	h, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		h, port = strings.Trim(hostport, "[]"), defaultOllamaPort
+	}
+	if h == "" {
+		h = "127.0.0.1"
+	}
+	u := scheme + "://" + net.JoinHostPort(h, port)
+	if path != "" {
+		u += "/" + path
+	}
+	return u
+}
