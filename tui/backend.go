@@ -1,0 +1,61 @@
+// Package tui is docent's terminal chat: a transcript of questions and
+// answers, clarification pills, an evidence pane and a debug pane. It talks
+// to the rest of docent only through Backend, so the screen can be driven
+// by the real engine and model, or by a test double.
+package tui
+
+import (
+	"context"
+	"time"
+
+	"github.com/docent-sh/docent/retrieval"
+)
+
+// Request is one turn: a typed question (including follow-ups such as
+// "tell me more", which the backend understands) or a picked pill, which
+// carries the doc to look up instead of a query.
+type Request struct {
+	Query   string
+	DocSlug string
+}
+
+// Backend runs retrieval and answering for the TUI. The TUI only calls it
+// from tea.Cmds, never from Update.
+type Backend interface {
+	// Retrieve runs retrieval for one turn.
+	Retrieve(ctx context.Context, req Request) (retrieval.Result, error)
+	// Answer writes the answer for a found or multi result, calling emit for
+	// each streamed piece as it arrives. It returns when done or when ctx is
+	// cancelled; then Stopped is true and the partial text is kept.
+	Answer(ctx context.Context, res retrieval.Result, emit func(chunk string)) (AnswerInfo, error)
+}
+
+// StatsReporter is implemented by backends that keep rolling retrieval
+// figures (latency percentiles, match and fallback rates) for the debug
+// pane. The TUI asks for them in the same Cmd that retrieves, never from
+// Update.
+type StatsReporter interface {
+	Stats() retrieval.Stats
+}
+
+// AnswerInfo describes one finished (or stopped) answer.
+type AnswerInfo struct {
+	Text         string
+	Provider     string
+	Model        string
+	Notice       string // shown under the answer, e.g. why a fallback was used
+	Fallback     bool   // the answer did not come from the model
+	Stopped      bool
+	TTFT         time.Duration
+	TokensPerSec float64
+	ContextLines []string // the context builder's report, for the debug pane
+}
+
+// Status is what the status bar shows about the running docent.
+type Status struct {
+	Docs, Chunks int
+	Store        string // "embedded" or the PostgreSQL host
+	Provider     string // "" when no model is configured
+	Model        string
+	Phase        int
+}

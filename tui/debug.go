@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/tui/sanitize"
+)
+
+// debugTopN is how many rows of the score table the debug pane shows.
+const debugTopN = 8
+
+// debugPane explains the last turn: how the query was normalized, how the
+// evidence scored, which rule decided, and how the answer was produced.
+type debugPane struct {
+	width, height int
+	body          lines
+}
+
+func (p *debugPane) contentHeight() int { return max(p.height-1, 0) }
+
+// turnReport is what the debug pane explains.
+type turnReport struct {
+	res   *retrieval.Result
+	info  *AnswerInfo
+	stats *retrieval.Stats
+}
+
+func (p *debugPane) rebuild(r turnReport, st *styles) {
+	if p.width <= 0 {
+		return
+	}
+	if r.res == nil {
+		p.body.all = []string{st.dim.Render("Nothing to explain yet: ask a question.")}
+		p.body.offset = 0
+		return
+	}
+	res := r.res
+	var out []string
+	kv := func(k, v string) {
+		out = append(out, wrapPrefixed(v, p.width, st.dim.Render(fmt.Sprintf("%-10s", k)), strings.Repeat(" ", 10), st.label)...)
+	}
+	kv("query", oneLine(sanitize.String(res.Query)))
+	kv("tokens", orDash(strings.Join(sanitizeAll(res.NormalizedTokens), " ")))
+	synonyms, typos := rewrites(res.Results)
+	kv("synonyms", orDash(synonyms))
+	kv("typos", orDash(typos))
+	kv("status", fmt.Sprintf("%s · rule %s · confidence %.2f", res.Status, orDash(sanitize.String(res.Rule)), res.Confidence))
+	fallback := res.Metrics.Fallback
+	if fallback == "" {
+		fallback = "none"
+	}
+	kv("phase", fmt.Sprintf("%d · fallback %s · dedupe trimmed %d", res.Metrics.Phase, sanitize.String(fallback), res.Metrics.DedupeTrimmed))
+	kv("latency", fmt.Sprintf("retrieval %.2f ms", res.Metrics.RetrievalMS))
+	if s := r.stats; s != nil && s.Turns > 0 {
+		kv("session", fmt.Sprintf("%s · p50 %.2f ms · p95 %.2f ms · match %.0f%% · fallback %.0f%% · dedupe %.0f%%",
+			plural(s.Turns, "turn"), s.P50MS, s.P95MS, 100*s.MatchRate, 100*s.FallbackRate, 100*s.DedupeRate))
+	}
+	for _, n := range res.Notes {
+		kv("note", sanitize.String(n))
+	}
+
+	out = append(out, "", st.paneTitle.Render(fmt.Sprintf("top %d", min(len(res.Results), debugTopN))))
+	out = append(out, scoreTable(res.Results[:min(len(res.Results), debugTopN)], p.width, st)...)
+	if len(res.Results) == 0 {
+		out = append(out, st.dim.Render(" (no results)"))
+	}
+
+	if info := r.info; info != nil {
+		out = append(out, "", st.paneTitle.Render("answer"))
+		kv("model", orDash(sanitize.String(providerLabel(info.Provider, info.Model))))
+		kv("ttft", fmt.Sprintf("%d ms · %.1f tokens/s", info.TTFT.Milliseconds(), info.TokensPerSec))
+		kv("fallback", fmt.Sprintf("%t%s", info.Fallback, prefixed(" · ", sanitize.String(info.Notice))))
+		for _, l := range info.ContextLines {
+			out = append(out, wrapPrefixed(sanitize.String(l), p.width, " ", " ", st.dim)...)
+		}
+	}
+	p.body.all = out
+	p.body.window(p.contentHeight())
+}
+
+// rewrites collects the synonym and typo rewrites recorded on the evidence.
+func rewrites(items []retrieval.Evidence) (synonyms, typos string) {
+	var syn, typo []string
+	for _, e := range items {
+		for _, r := range e.MatchExplain.Synonyms {
+			syn = appendUnique(syn, sanitize.String(r.From)+"→"+sanitize.String(r.To))
+		}
+		for _, r := range e.MatchExplain.TypoFixes {
+			typo = appendUnique(typo, sanitize.String(r.From)+"→"+sanitize.String(r.To))
+		}
+	}
+	return strings.Join(syn, " "), strings.Join(typo, " ")
+}
+
+func appendUnique(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func sanitizeAll(in []string) []string {
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = sanitize.String(s)
+	}
+	return out
+}
+
+func orDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "—"
+	}
+	return s
+}
+
+func prefixed(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
+}
+
+// wideTableWidth is the width from which a score row fits on one line.
+const wideTableWidth = 72
+
+// scoreTable shows slug, chunk, match score, rank score and matched terms
+// per result: one row each on a wide pane, two lines each on a narrow one.
+func scoreTable(items []retrieval.Evidence, width int, st *styles) []string {
+	var out []string
+	if width >= wideTableWidth {
+		out = append(out, st.dim.Render(fmt.Sprintf(" %-24s %5s %6s %6s  %s", "slug", "chunk", "match", "rank", "terms")))
+		for _, e := range items {
+			out = append(out, fmt.Sprintf(" %-24s %5d %6.2f %6.2f  %s", sanitize.String(e.DocSlug), e.ChunkIndex,
+				e.Score, e.RankScore, strings.Join(sanitizeAll(e.MatchedTerms), ",")))
+		}
+		return out
+	}
+	for i, e := range items {
+		out = append(out, fmt.Sprintf(" %d %s #%d", i+1, sanitize.String(e.DocSlug), e.ChunkIndex))
+		detail := fmt.Sprintf("match %.2f · rank %.2f · %s", e.Score, e.RankScore, orDash(strings.Join(sanitizeAll(e.MatchedTerms), ",")))
+		out = append(out, wrapPrefixed(detail, width, "   ", "   ", st.dim)...)
+	}
+	return out
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

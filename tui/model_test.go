@@ -1,0 +1,527 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/docent-sh/docent/retrieval"
+)
+
+var (
+	workspaceEvidence = retrieval.Evidence{
+		DocSlug: "concepts/workspace", Title: "Workspace", Category: "concepts",
+		HeaderPath: "Workspace > Overview", Score: 7.5, RankScore: 12.25,
+		Snippet:      "A workspace belongs to an entry and holds notes.",
+		Content:      "## Overview\n\nA workspace belongs to an entry and holds notes.\nEvery entry has an Inbox workspace.",
+		MatchedTerms: []string{"workspace"}, SourcePath: "concepts/workspace.md",
+		ChunkID: "concepts/workspace#chunk-1", ChunkIndex: 1,
+	}
+	actionsEvidence = retrieval.Evidence{
+		DocSlug: "actions/workspaces", Title: "Workspace Actions", Category: "actions",
+		HeaderPath: "Workspace Actions > Create", Score: 6, RankScore: 10,
+		Snippet: "Create a workspace from the navigator.", MatchedTerms: []string{"workspace"},
+		SourcePath: "actions/workspaces.md", ChunkID: "actions/workspaces#chunk-1", ChunkIndex: 1,
+	}
+	workspaceOptions = []retrieval.Option{
+		{Label: "Workspace", DocSlug: "concepts/workspace", Category: "concepts"},
+		{Label: "Workspace Actions", DocSlug: "actions/workspaces", Category: "actions"},
+	}
+)
+
+func cannedBackend() *fakeBackend {
+	found := retrieval.Result{Query: "explain workspace", Status: retrieval.StatusFound,
+		Reply: "A workspace belongs to an entry and holds notes.", Results: []retrieval.Evidence{workspaceEvidence},
+		NormalizedTokens: []string{"workspace"}, Confidence: 0.8, Rule: "found", Metrics: retrieval.Metrics{Phase: 2, RetrievalMS: 0.4}}
+	actions := found
+	actions.Reply = "Create a workspace from the navigator."
+	actions.Results = []retrieval.Evidence{actionsEvidence}
+	return &fakeBackend{
+		results: map[string]retrieval.Result{
+			"explain workspace": found,
+			"workspace": {Query: "workspace", Status: retrieval.StatusAmbiguous,
+				Reply:   "Do you mean Workspace (concepts) or Workspace Actions (actions)?",
+				Options: workspaceOptions, Results: []retrieval.Evidence{workspaceEvidence, actionsEvidence}},
+			"doc:concepts/workspace": found,
+			"doc:actions/workspaces": actions,
+		},
+		pieces: []string{"A workspace ", "belongs to an entry ", "and holds notes."},
+		info:   AnswerInfo{Text: "A workspace belongs to an entry and holds notes.", Provider: "test", Model: "m1"},
+	}
+}
+
+func TestAskStreamsAnswer(t *testing.T) {
+	b := cannedBackend()
+	h := newHarness(t, b, 80, 24)
+	h.ask("explain workspace")
+	out := ansi.Strip(h.content())
+	if !strings.Contains(out, "› explain workspace") || !strings.Contains(out, "A workspace belongs to an entry and holds notes.") {
+		t.Fatalf("question or answer missing:\n%s", out)
+	}
+	if h.m.activity != idle || h.m.input.Value() != "" {
+		t.Errorf("after the answer: activity %v, input %q; want idle and empty", h.m.activity, h.m.input.Value())
+	}
+	if got := b.requests; len(got) != 1 || got[0] != (Request{Query: "explain workspace"}) {
+		t.Errorf("requests = %+v", got)
+	}
+}
+
+func TestPillsNavigation(t *testing.T) {
+	opts := []retrieval.Option{{Label: "A", DocSlug: "a"}, {Label: "B", DocSlug: "b"}, {Label: "C", DocSlug: "c"}}
+	p := newPills(opts)
+	if !p.active || p.selected != 0 {
+		t.Fatalf("new pills: active %v selected %d", p.active, p.selected)
+	}
+	steps := []struct {
+		delta, want int
+	}{{1, 1}, {1, 2}, {1, 0}, {-1, 2}, {-1, 1}}
+	for _, s := range steps {
+		p.move(s.delta)
+		if p.selected != s.want {
+			t.Fatalf("move(%d): selected %d, want %d", s.delta, p.selected, s.want)
+		}
+	}
+	if o, ok := p.pick(3); !ok || o.DocSlug != "c" {
+		t.Errorf("pick(3) = %+v, %v", o, ok)
+	}
+	for _, n := range []int{0, 4, 10} {
+		if _, ok := p.pick(n); ok {
+			t.Errorf("pick(%d) succeeded with 3 options", n)
+		}
+	}
+	many := make([]retrieval.Option, 12)
+	if got := len(newPills(many).options); got != maxPills {
+		t.Errorf("12 options keep %d pills, want %d (digits 1-9)", got, maxPills)
+	}
+}
+
+func TestPillsKeys(t *testing.T) {
+	t.Run("arrows move, enter picks", func(t *testing.T) {
+		b := cannedBackend()
+		h := newHarness(t, b, 80, 24)
+		h.ask("workspace")
+		if !h.m.pills.active {
+			t.Fatal("no pills for an ambiguous reply")
+		}
+		h.key(tea.KeyRight, 0)
+		h.key(tea.KeyDown, 0)
+		h.key(tea.KeyLeft, 0)
+		if !strings.Contains(ansi.Strip(h.content()), "▸[2 Workspace Actions (actions)]") {
+			t.Fatalf("second pill not highlighted:\n%s", ansi.Strip(h.content()))
+		}
+		h.key(tea.KeyEnter, 0)
+		last := b.requests[len(b.requests)-1]
+		if last != (Request{DocSlug: "actions/workspaces"}) {
+			t.Errorf("picked request = %+v, want the second option's slug", last)
+		}
+		if h.m.pills.active {
+			t.Error("pills still active after picking")
+		}
+	})
+	t.Run("digit picks", func(t *testing.T) {
+		b := cannedBackend()
+		h := newHarness(t, b, 80, 24)
+		h.ask("workspace")
+		h.typeText("2")
+		if last := b.requests[len(b.requests)-1]; last.DocSlug != "actions/workspaces" {
+			t.Errorf("2 sent %+v", last)
+		}
+		if h.m.input.Value() != "" {
+			t.Errorf("the digit reached the input: %q", h.m.input.Value())
+		}
+	})
+	t.Run("digit out of range is ignored", func(t *testing.T) {
+		b := cannedBackend()
+		h := newHarness(t, b, 80, 24)
+		h.ask("workspace")
+		h.typeText("7")
+		if len(b.requests) != 1 || !h.m.pills.active {
+			t.Errorf("7 with 2 options: requests %+v, pills active %v", b.requests, h.m.pills.active)
+		}
+	})
+	t.Run("esc dismisses", func(t *testing.T) {
+		h := newHarness(t, cannedBackend(), 80, 24)
+		h.ask("workspace")
+		h.key(tea.KeyEscape, 0)
+		if h.m.pills.active || strings.Contains(ansi.Strip(h.content()), "Pick:") {
+			t.Error("pills still shown after Esc")
+		}
+	})
+	t.Run("typing dismisses and types", func(t *testing.T) {
+		h := newHarness(t, cannedBackend(), 80, 24)
+		h.ask("workspace")
+		h.typeText("how")
+		if h.m.pills.active {
+			t.Error("pills still active after typing")
+		}
+		if h.m.input.Value() != "how" {
+			t.Errorf("input = %q, want the typed text", h.m.input.Value())
+		}
+	})
+}
+
+func TestHistory(t *testing.T) {
+	var hist history
+	if _, ok := hist.prev(""); ok {
+		t.Fatal("prev on empty history succeeded")
+	}
+	hist.add("one")
+	hist.add("two")
+	hist.add("two") // repeated questions are kept once
+	steps := []struct {
+		up    bool
+		input string
+		want  string
+		ok    bool
+	}{
+		{true, "", "two", true},
+		{true, "two", "one", true},
+		{true, "one", "", false}, // oldest: stays
+		{false, "one", "two", true},
+		{false, "two", "", true}, // past the newest: empty input
+		{false, "", "", false},
+	}
+	for i, s := range steps {
+		var got string
+		var ok bool
+		if s.up {
+			got, ok = hist.prev(s.input)
+		} else {
+			got, ok = hist.next(s.input)
+		}
+		if got != s.want || ok != s.ok {
+			t.Fatalf("step %d: got %q, %v; want %q, %v", i, got, ok, s.want, s.ok)
+		}
+	}
+	if _, ok := hist.prev("edited text"); ok {
+		t.Error("recall from an edited input: arrows must move the cursor instead")
+	}
+}
+
+func TestHistoryKeys(t *testing.T) {
+	h := newHarness(t, cannedBackend(), 80, 24)
+	h.ask("explain workspace")
+	h.ask("workspace")
+	h.key(tea.KeyEscape, 0) // dismiss the pills
+	h.key(tea.KeyUp, 0)
+	if got := h.m.input.Value(); got != "workspace" {
+		t.Fatalf("↑ on empty input = %q, want the last question", got)
+	}
+	h.key(tea.KeyUp, 0)
+	if got := h.m.input.Value(); got != "explain workspace" {
+		t.Fatalf("↑↑ = %q, want the question before", got)
+	}
+	h.key(tea.KeyDown, 0)
+	h.key(tea.KeyDown, 0)
+	if got := h.m.input.Value(); got != "" {
+		t.Fatalf("↓ past the newest = %q, want empty", got)
+	}
+}
+
+func TestEvidencePane(t *testing.T) {
+	h := newHarness(t, cannedBackend(), 80, 30)
+	h.ask("workspace")
+	h.key('e', tea.ModCtrl)
+	out := ansi.Strip(h.content())
+	for _, want := range []string{"Evidence · 2", "▸ 1 Workspace · concepts · score 7.50", "Workspace › Overview",
+		"A workspace belongs to an entry and holds notes.", "concepts/workspace.md", "2 Workspace Actions"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("evidence pane lacks %q:\n%s", want, out)
+		}
+	}
+	h.key(tea.KeyTab, 0)
+	if h.m.focus != focusEvidence {
+		t.Fatalf("tab: focus %v, want the evidence pane", h.m.focus)
+	}
+	h.key(tea.KeyDown, 0)
+	h.key(tea.KeyEnter, 0)
+	out = ansi.Strip(h.content())
+	if !strings.Contains(out, "▸ 2 Workspace Actions") || !strings.Contains(out, "── actions/workspaces#chunk-1 ──") {
+		t.Errorf("↓ then enter did not expand the second item:\n%s", out)
+	}
+	h.key(tea.KeyEscape, 0)
+	if h.m.focus != focusInput {
+		t.Errorf("esc: focus %v, want input", h.m.focus)
+	}
+	h.key('e', tea.ModCtrl)
+	if strings.Contains(ansi.Strip(h.content()), "Evidence ·") {
+		t.Error("ctrl+e did not close the pane")
+	}
+}
+
+func TestMatchRanges(t *testing.T) {
+	s := "Notes live in a Workspace; workspaces hold notes. Quick Links too."
+	got := matchRanges(s, []string{"workspace", "note", "quick links"})
+	var words []string
+	for _, r := range got {
+		words = append(words, s[r[0]:r[1]])
+	}
+	want := []string{"Notes", "Workspace", "workspaces", "notes", "Quick Links"}
+	if fmt.Sprint(words) != fmt.Sprint(want) {
+		t.Errorf("highlighted %q, want %q", words, want)
+	}
+	if r := matchRanges("renotes", []string{"note"}); len(r) != 0 {
+		t.Errorf("matched inside a word: %v", r)
+	}
+	styled := highlightTerms("open notes", []string{"note"}, newStyles(true).highlight)
+	if !strings.Contains(styled, "\x1b[") || ansi.Strip(styled) != "open notes" {
+		t.Errorf("highlightTerms = %q", styled)
+	}
+}
+
+func TestDebugPane(t *testing.T) {
+	b := cannedBackend()
+	res := b.results["explain workspace"]
+	res.Results[0].MatchExplain.TypoFixes = []retrieval.Rewrite{{From: "wrkspace", To: "workspace"}}
+	res.Results[0].MatchExplain.Synonyms = []retrieval.Rewrite{{From: "shortcuts", To: "quick links"}}
+	b.results["explain workspace"] = res
+	b.info.ContextLines = []string{"glossary 120 tokens", "chunks 340 tokens (1 dropped)"}
+	b.info.TokensPerSec = 42.5
+	h := newHarness(t, statsBackend{b}, 120, 40)
+	h.ask("explain workspace")
+	h.key('d', tea.ModCtrl)
+	out := ansi.Strip(h.content())
+	for _, want := range []string{"Debug", "tokens    workspace", "wrkspace→workspace", "shortcuts→quick links",
+		"found · rule found · confidence 0.80", "2 · fallback none", "retrieval 0.40 ms",
+		"concepts/workspace", "7.50", "12.25", "test · m1", "42.5 tokens/s", "chunks 340 tokens (1 dropped)",
+		"12 turns · p50 0.30 ms · p95 0.90 ms", "match 75% · fallback 8% · dedupe 25%"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("debug pane lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestErrorsAreShown(t *testing.T) {
+	b := cannedBackend()
+	h := newHarness(t, b, 80, 24)
+	h.ask("unknown question")
+	if out := ansi.Strip(h.content()); !strings.Contains(out, "! Search failed: no canned result for unknown question") {
+		t.Errorf("retrieval error not shown:\n%s", out)
+	}
+	b.answerErr = errors.New("provider unreachable")
+	h.ask("explain workspace")
+	if out := ansi.Strip(h.content()); !strings.Contains(out, "answer failed: provider unreachable") {
+		t.Errorf("answer error not shown:\n%s", out)
+	}
+	if h.m.activity != idle {
+		t.Error("still busy after a failed answer")
+	}
+}
+
+func TestSendWhileAnsweringIsRefused(t *testing.T) {
+	b := cannedBackend()
+	h := newHarness(t, b, 80, 24)
+	h.m.activity = answering
+	h.ask("explain workspace")
+	if len(b.requests) != 0 || !strings.Contains(ansi.Strip(h.content()), "Still answering") {
+		t.Errorf("a question sent while answering: requests %+v", b.requests)
+	}
+}
+
+func TestHelpShowsEveryBinding(t *testing.T) {
+	h := newHarness(t, cannedBackend(), 120, 40)
+	h.typeText("?")
+	if !h.m.showHelp || h.m.input.Value() != "" {
+		t.Fatalf("? on empty input: help %v, input %q", h.m.showHelp, h.m.input.Value())
+	}
+	out := ansi.Strip(h.content())
+	for _, group := range h.m.keys.FullHelp() {
+		for _, b := range group {
+			if !strings.Contains(out, b.Help().Desc) {
+				t.Errorf("help lacks %q", b.Help().Desc)
+			}
+		}
+	}
+	h.key(tea.KeyEscape, 0)
+	if h.m.showHelp {
+		t.Error("esc did not close the help")
+	}
+	h.typeText("what?")
+	if h.m.showHelp || h.m.input.Value() != "what?" {
+		t.Errorf("? inside a question: help %v, input %q", h.m.showHelp, h.m.input.Value())
+	}
+}
+
+func TestCopyWithoutAnswer(t *testing.T) {
+	h := newHarness(t, cannedBackend(), 80, 24)
+	h.key('y', tea.ModCtrl)
+	if !strings.Contains(ansi.Strip(h.content()), "Nothing to copy yet.") {
+		t.Error("ctrl+y with no answer gave no feedback")
+	}
+}
+
+func TestTranscriptFollowsUnlessScrolledUp(t *testing.T) {
+	st := newStyles(true)
+	tr := newTranscript(&st)
+	tr.setSize(60, 5)
+	for i := range 20 {
+		tr.append(&message{role: roleUser, text: fmt.Sprintf("question %d", i)})
+	}
+	if tr.offset != tr.maxOffset() || !strings.Contains(ansi.Strip(strings.Join(tr.visible(), "\n")), "question 19") {
+		t.Fatalf("new output not followed: offset %d of %d", tr.offset, tr.maxOffset())
+	}
+	tr.pageUp()
+	held := tr.offset
+	tr.append(&message{role: roleUser, text: "question 20"})
+	if tr.offset != held {
+		t.Errorf("scrolled-up view moved from %d to %d on new output", held, tr.offset)
+	}
+	if tr.below() == 0 {
+		t.Error("below() = 0 while scrolled up")
+	}
+	tr.bottom()
+	tr.append(&message{role: roleUser, text: "question 21"})
+	if tr.offset != tr.maxOffset() {
+		t.Error("End did not resume following")
+	}
+	tr.top()
+	if tr.offset != 0 || !strings.Contains(ansi.Strip(tr.visible()[0]), "question 0") {
+		t.Errorf("Home: offset %d, first line %q", tr.offset, tr.visible()[0])
+	}
+}
+
+func TestScrollKeysAndWheel(t *testing.T) {
+	b := cannedBackend()
+	h := newHarness(t, b, 60, 14)
+	for range 6 {
+		h.ask("explain workspace")
+	}
+	tr := h.m.transcript
+	bottom := tr.offset
+	h.key(tea.KeyPgUp, 0)
+	if tr.offset >= bottom {
+		t.Fatalf("pgup: offset %d, was %d", tr.offset, bottom)
+	}
+	if !strings.Contains(ansi.Strip(h.content()), "more lines (end to follow)") {
+		t.Error("no hint that output continues below")
+	}
+	h.key(tea.KeyEnd, 0)
+	if tr.offset != bottom {
+		t.Errorf("end: offset %d, want %d", tr.offset, bottom)
+	}
+	h.key(tea.KeyHome, 0)
+	if tr.offset != 0 {
+		t.Errorf("home: offset %d", tr.offset)
+	}
+	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 5, Y: 2})
+	if tr.offset != 3 {
+		t.Errorf("wheel down: offset %d, want 3", tr.offset)
+	}
+	h.key(tea.KeyPgDown, 0)
+	h.key(tea.KeyPgDown, 0)
+	h.key(tea.KeyPgDown, 0)
+	h.key(tea.KeyPgDown, 0)
+	if tr.offset != bottom || !tr.follow {
+		t.Errorf("pgdn to the end: offset %d (want %d), follow %v", tr.offset, bottom, tr.follow)
+	}
+}
+
+// statsBackend adds rolling figures to a fake backend.
+type statsBackend struct{ *fakeBackend }
+
+func (statsBackend) Stats() retrieval.Stats {
+	return retrieval.Stats{Turns: 12, P50MS: 0.3, P95MS: 0.9, MatchRate: 0.75, FallbackRate: 1.0 / 12, DedupeRate: 0.25}
+}
+
+func TestAltEnterInsertsNewline(t *testing.T) {
+	b := cannedBackend()
+	h := newHarness(t, b, 80, 24)
+	h.typeText("first line")
+	h.key(tea.KeyEnter, tea.ModAlt)
+	h.typeText("second line")
+	if got := h.m.input.Value(); got != "first line\nsecond line" {
+		t.Fatalf("input = %q, want two lines", got)
+	}
+	if len(b.requests) != 0 {
+		t.Fatal("alt+enter sent the question")
+	}
+	if h.m.layout.input.h != 2 {
+		t.Errorf("input area is %d lines for a two-line question", h.m.layout.input.h)
+	}
+	h.key(tea.KeyEnter, 0)
+	if len(b.requests) != 1 || b.requests[0].Query != "first line\nsecond line" {
+		t.Errorf("enter sent %+v", b.requests)
+	}
+}
+
+func TestPillsCompactWhenShort(t *testing.T) {
+	b := cannedBackend()
+	three := append([]retrieval.Option{{Label: "Widgets", DocSlug: "concepts/widgets", Category: "concepts"}}, workspaceOptions...)
+	b.results["widgets"] = retrieval.Result{Status: retrieval.StatusAmbiguous, Reply: "Which one?", Options: three}
+	h := newHarness(t, b, 40, 12)
+	h.key('e', tea.ModCtrl)
+	h.key('d', tea.ModCtrl)
+	h.ask("widgets")
+	out := ansi.Strip(h.content())
+	if !strings.Contains(out, "Pick 1/3 ←/→: ▸[1 Widgets (concepts)]") {
+		t.Fatalf("no compact pill line at 40×12 with both panes:\n%s", out)
+	}
+	h.key(tea.KeyRight, 0)
+	if out := ansi.Strip(h.content()); !strings.Contains(out, "Pick 2/3 ←/→: ▸[2 Workspace (concepts)]") {
+		t.Errorf("→ did not show the second option:\n%s", out)
+	}
+	h.typeText("3")
+	if last := b.requests[len(b.requests)-1]; last.DocSlug != "actions/workspaces" {
+		t.Errorf("3 sent %+v", last)
+	}
+}
+
+func TestLongTranscriptRewrapsOnceTheSizeSettles(t *testing.T) {
+	m := benchModel(t, 2*eagerRewrap)
+	next, cmd := m.Update(tea.WindowSizeMsg{Width: 70, Height: 30})
+	m = next.(Model)
+	if cmd == nil || m.transcript.width != 120 {
+		t.Fatalf("long transcript re-wrapped at once (width %d) or no settle timer (%v)", m.transcript.width, cmd != nil)
+	}
+	for i, l := range strings.Split(m.View().Content, "\n") {
+		if w := ansi.StringWidth(l); w > 70 {
+			t.Fatalf("line %d is %d cells wide while the re-wrap is pending", i+1, w)
+		}
+	}
+	next, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: 30}) // still dragging
+	m = next.(Model)
+	next, _ = m.Update(resizeSettledMsg{seq: m.resizes - 1})
+	if next.(Model).transcript.width != 120 {
+		t.Fatal("a stale settle message re-wrapped")
+	}
+	next, _ = next.Update(resizeSettledMsg{seq: m.resizes})
+	if got := next.(Model).transcript.width; got != 60 {
+		t.Fatalf("after settling: width %d, want 60", got)
+	}
+
+	short := benchModel(t, eagerRewrap/2)
+	next, cmd = short.Update(tea.WindowSizeMsg{Width: 70, Height: 30})
+	if next.(Model).transcript.width != 70 || cmd != nil {
+		t.Errorf("short transcript: width %d, settle timer %v; want an immediate re-wrap", next.(Model).transcript.width, cmd != nil)
+	}
+}
+
+func TestThemeFollowsTerminalBackground(t *testing.T) {
+	m := New(cannedBackend(), Status{})
+	if m.Init() == nil {
+		t.Fatal("auto theme does not ask the terminal for its background")
+	}
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	next, _ = next.Update(tea.BackgroundColorMsg{Color: color.White})
+	if next.(Model).st.dark {
+		t.Error("white background: still the dark theme")
+	}
+	next, _ = next.Update(tea.BackgroundColorMsg{Color: color.Black})
+	if !next.(Model).st.dark {
+		t.Error("black background: still the light theme")
+	}
+
+	forced := New(cannedBackend(), Status{}, WithTheme(ThemeLight))
+	if forced.Init() != nil {
+		t.Error("a forced theme still queries the terminal")
+	}
+	next, _ = forced.Update(tea.BackgroundColorMsg{Color: color.Black})
+	if next.(Model).st.dark {
+		t.Error("a forced light theme changed with the background")
+	}
+}

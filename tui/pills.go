@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/tui/sanitize"
+)
+
+// maxPills is how many options can be picked with a digit key.
+const maxPills = 9
+
+// pills are the clarification options of the last reply. While active
+// they own the arrow keys, Enter and the digits.
+type pills struct {
+	options  []retrieval.Option
+	selected int
+	active   bool
+}
+
+func newPills(opts []retrieval.Option) pills {
+	clean := make([]retrieval.Option, 0, min(len(opts), maxPills))
+	for _, o := range opts {
+		if len(clean) == maxPills {
+			break
+		}
+		o.Label = sanitize.String(o.Label)
+		o.Category = sanitize.String(o.Category)
+		clean = append(clean, o)
+	}
+	return pills{options: clean, active: len(clean) > 0}
+}
+
+// move shifts the highlight by delta, wrapping around.
+func (p *pills) move(delta int) {
+	if n := len(p.options); n > 0 {
+		p.selected = ((p.selected+delta)%n + n) % n
+	}
+}
+
+// pick returns the option for a 1-based number, if there is one.
+func (p pills) pick(n int) (retrieval.Option, bool) {
+	if n < 1 || n > len(p.options) {
+		return retrieval.Option{}, false
+	}
+	return p.options[n-1], true
+}
+
+func (p pills) current() (retrieval.Option, bool) { return p.pick(p.selected + 1) }
+
+func optionText(i int, o retrieval.Option) string {
+	if o.Category == "" {
+		return fmt.Sprintf("%d %s", i+1, o.Label)
+	}
+	return fmt.Sprintf("%d %s (%s)", i+1, o.Label, o.Category)
+}
+
+// lines lays the pills out left to right, wrapping to width. The selected
+// pill carries a ▸ marker as well as its colour, so it stays visible
+// without colour.
+func (p pills) lines(width int, st *styles) []string {
+	if !p.active || width <= 0 {
+		return nil
+	}
+	var out []string
+	cur := st.dim.Render("Pick:")
+	curW := lipgloss.Width(cur)
+	for i, o := range p.options {
+		mark, style := " ", st.pill
+		if i == p.selected {
+			mark, style = st.selected.Render("▸"), st.pillActive
+		}
+		text := ansi.Truncate("["+optionText(i, o)+"]", max(width-1, 1), "…")
+		w := 1 + lipgloss.Width(text)
+		if curW > 0 && curW+1+w > width {
+			out = append(out, cur)
+			cur, curW = "", 0
+		}
+		if curW > 0 {
+			cur += " "
+			curW++
+		}
+		cur += mark + style.Render(text)
+		curW += w
+	}
+	return append(out, cur)
+}
+
+// compact is the one-line form for when the pills do not fit: only the
+// highlighted option, with its position, so ←/→ still show each in turn.
+func (p pills) compact(width int, st *styles) []string {
+	o, ok := p.current()
+	if !ok || width <= 0 {
+		return nil
+	}
+	head := st.dim.Render(fmt.Sprintf("Pick %d/%d ←/→:", p.selected+1, len(p.options)))
+	text := "[" + optionText(p.selected, o) + "]"
+	return []string{ansi.Truncate(head+" "+st.selected.Render("▸")+st.pillActive.Render(text), width, "…")}
+}

@@ -1,0 +1,245 @@
+package tui
+
+import (
+	"sort"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+)
+
+type role int
+
+const (
+	roleUser role = iota
+	roleAssistant
+	roleInfo  // a note from docent itself, e.g. "Stopped."
+	roleError // a failed turn
+)
+
+// message is one transcript entry. Its text is sanitized before it gets
+// here; its rendered lines are cached and only rebuilt when the text, the
+// width or the theme changes.
+type message struct {
+	role      role
+	text      string // markdown for assistant messages
+	footer    string // one line under an answer: stopped, fallback notice...
+	streaming bool
+
+	stream streamRender // settled blocks while streaming
+	lines  []string     // rendered, including the blank line that separates it from the previous message
+	dirty  bool
+}
+
+// transcript is the scrolling conversation. It keeps each message's
+// rendered lines and where each message starts, so a streamed chunk
+// re-renders only the last message and a frame only touches the visible
+// lines, however long the conversation gets.
+type transcript struct {
+	msgs   []*message
+	starts []int // starts[i] is the first line of msgs[i]
+	total  int   // lines in all messages
+
+	width, height int
+	wantWidth     int  // the viewport's width; width catches up after a resize
+	offset        int  // first visible line
+	follow        bool // stick to the bottom as output arrives
+
+	md *markdown
+	st *styles
+}
+
+func newTranscript(st *styles) *transcript {
+	return &transcript{follow: true, st: st}
+}
+
+// eagerRewrap is the transcript length up to which a new width is applied
+// at once. Past it, re-wrapping every message takes long enough (about
+// 0.25 ms a message) that a window being dragged wider would stutter, so
+// the new width waits until the size settles (applyWidth); meanwhile the
+// old lines are cut to fit.
+const eagerRewrap = 40
+
+// setSize changes the viewport. It reports whether a new width is pending
+// because the transcript is too long to re-wrap at every step of a resize.
+func (t *transcript) setSize(width, height int) (pending bool) {
+	t.height = height
+	t.wantWidth = width
+	if width != t.width && (t.md == nil || len(t.msgs) <= eagerRewrap) {
+		t.applyWidth()
+	}
+	if t.follow {
+		t.offset = t.maxOffset()
+	}
+	t.clamp()
+	return t.wantWidth != t.width
+}
+
+// applyWidth re-renders every message for the last width asked for.
+func (t *transcript) applyWidth() {
+	if t.wantWidth == t.width && t.md != nil {
+		return
+	}
+	t.width = t.wantWidth
+	t.restyle()
+}
+
+// restyle re-renders everything for a new width or theme.
+func (t *transcript) restyle() {
+	t.md = newMarkdown(t.st.dark, max(t.width, 1))
+	for _, m := range t.msgs {
+		m.dirty = true
+		m.stream = streamRender{}
+	}
+	t.relayout(0)
+}
+
+// append adds a message at the bottom.
+func (t *transcript) append(m *message) {
+	m.dirty = true
+	t.msgs = append(t.msgs, m)
+	t.starts = append(t.starts, t.total)
+	t.relayout(len(t.msgs) - 1)
+}
+
+// last returns the newest message, or nil.
+func (t *transcript) last() *message {
+	if len(t.msgs) == 0 {
+		return nil
+	}
+	return t.msgs[len(t.msgs)-1]
+}
+
+// touchLast re-renders the newest message after its text changed.
+func (t *transcript) touchLast() {
+	if m := t.last(); m != nil {
+		m.dirty = true
+		t.relayout(len(t.msgs) - 1)
+	}
+}
+
+// relayout renders dirty messages from index 'from' on and recomputes
+// their start lines.
+func (t *transcript) relayout(from int) {
+	if t.md == nil {
+		return // no size yet: rendered on the first setSize
+	}
+	for i := from; i < len(t.msgs); i++ {
+		m := t.msgs[i]
+		if m.dirty {
+			m.lines = t.render(m, i == 0)
+			m.dirty = false
+		}
+		if i == 0 {
+			t.starts[i] = 0
+		} else {
+			t.starts[i] = t.starts[i-1] + len(t.msgs[i-1].lines)
+		}
+	}
+	t.total = 0
+	if n := len(t.msgs); n > 0 {
+		t.total = t.starts[n-1] + len(t.msgs[n-1].lines)
+	}
+	if t.follow {
+		t.offset = t.maxOffset()
+	}
+	t.clamp()
+}
+
+func (t *transcript) render(m *message, first bool) []string {
+	var body []string
+	switch m.role {
+	case roleUser:
+		body = wrapPrefixed(m.text, t.width, t.st.userMark.Render("› "), "  ", t.st.user)
+	case roleAssistant:
+		if m.streaming {
+			body = m.stream.render(t.md, m.text)
+		} else {
+			body = t.md.render(m.text)
+		}
+	case roleInfo:
+		body = wrapPrefixed(m.text, t.width, "  ", "  ", t.st.dim)
+	case roleError:
+		body = wrapPrefixed(m.text, t.width, t.st.errorText.Render("! "), "  ", t.st.errorText)
+	}
+	if m.footer != "" {
+		body = append(body, wrapPrefixed(m.footer, t.width, "  ", "  ", t.st.footer)...)
+	}
+	if first {
+		return body
+	}
+	return append([]string{""}, body...)
+}
+
+// wrapPrefixed wraps text to width with a first-line prefix and a hanging
+// indent, styling the text.
+func wrapPrefixed(text string, width int, first, rest string, style lipgloss.Style) []string {
+	inner := max(width-lipgloss.Width(first), 1)
+	wrapped := strings.Split(lipgloss.Wrap(text, inner, ""), "\n")
+	for i, l := range wrapped {
+		p := rest
+		if i == 0 {
+			p = first
+		}
+		wrapped[i] = p + style.Render(l)
+	}
+	return wrapped
+}
+
+func (t *transcript) maxOffset() int { return max(t.total-t.height, 0) }
+
+func (t *transcript) clamp() {
+	t.offset = min(max(t.offset, 0), t.maxOffset())
+	if t.offset >= t.maxOffset() {
+		t.follow = true
+	}
+}
+
+// scroll moves the view by delta lines; scrolling up stops following new
+// output until the user is back at the bottom.
+func (t *transcript) scroll(delta int) {
+	t.offset += delta
+	t.follow = false
+	t.clamp()
+}
+
+func (t *transcript) pageUp()   { t.scroll(-max(t.height-1, 1)) }
+func (t *transcript) pageDown() { t.scroll(max(t.height-1, 1)) }
+func (t *transcript) top()      { t.scroll(-t.total) }
+
+func (t *transcript) bottom() {
+	t.follow = true
+	t.offset = t.maxOffset()
+}
+
+// below reports how many lines are hidden under the view.
+func (t *transcript) below() int { return max(t.total-t.offset-t.height, 0) }
+
+// visible returns the lines in view; only they are looked at, so a frame
+// costs the same for ten messages or ten thousand.
+func (t *transcript) visible() []string {
+	if len(t.msgs) == 0 || t.height <= 0 {
+		return nil
+	}
+	first := sort.Search(len(t.starts), func(i int) bool { return t.starts[i] > t.offset }) - 1
+	first = max(first, 0)
+	out := make([]string, 0, t.height)
+	line := t.offset - t.starts[first]
+	for i := first; i < len(t.msgs) && len(out) < t.height; i++ {
+		lines := t.msgs[i].lines
+		for ; line < len(lines) && len(out) < t.height; line++ {
+			out = append(out, lines[line])
+		}
+		line = 0
+	}
+	return out
+}
+
+// lastAnswer is the text of the newest assistant message, for Ctrl+Y.
+func (t *transcript) lastAnswer() string {
+	for i := len(t.msgs) - 1; i >= 0; i-- {
+		if t.msgs[i].role == roleAssistant && t.msgs[i].text != "" {
+			return t.msgs[i].text
+		}
+	}
+	return ""
+}
