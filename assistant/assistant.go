@@ -1,0 +1,227 @@
+// Package assistant runs one chat session: it retrieves evidence for a
+// turn, records the turn, builds the prompt under its token budgets and has
+// the answer written and streamed. The TUI and `docent ask` share it, so a
+// question gets the same answer on either.
+package assistant
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/store"
+)
+
+// Engine is the retrieval the session needs.
+type Engine interface {
+	Ask(q retrieval.Query) retrieval.Result
+	Lookup(slug string) retrieval.Result
+	Continue(chunkID string, shown []string) retrieval.Result
+	Stats() retrieval.Stats
+}
+
+// EventSink records one retrieval event per turn.
+type EventSink interface {
+	RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error
+}
+
+// Writer writes and streams an answer from a prompt.
+type Writer interface {
+	Stream(ctx context.Context, p promptctx.Prompt, emit func(chunk string)) (llm.Answer, error)
+}
+
+// Request is one turn: a question, a picked option (DocSlug) or an
+// explicit continuation of a chunk (AfterChunkID).
+type Request struct {
+	Query        string
+	DocSlug      string
+	AfterChunkID string
+}
+
+// Answer is a written answer and the prompt report behind it.
+type Answer struct {
+	llm.Answer
+	Context promptctx.Report
+	// ModelCalled is false for weak, ambiguous and no_match turns: they
+	// get the clarification reply and no model call.
+	ModelCalled bool
+}
+
+// Options configures a Session.
+type Options struct {
+	Glossary string              // the core concepts, always in the prompt
+	Corpus   string              // names the knowledge base in the prompt's session context
+	App      *promptctx.AppState // the customer's app state, when staff attached one
+	Builder  promptctx.Builder   // budgets and encoding
+	Log      *slog.Logger        // nil: slog.Default()
+	Events   EventSink           // nil: events are only logged
+	Now      func() time.Time    // nil: time.Now
+}
+
+// Session is one conversation. Its methods are safe for concurrent use, but
+// turns are meant to come one at a time, as a person asks them.
+type Session struct {
+	engine Engine
+	writer Writer
+	opts   Options
+	log    *slog.Logger
+
+	mu          sync.Mutex
+	lastChunkID string   // the chunk the last answer came from ("tell me more" continues it)
+	shown       []string // chunk ids already shown, so continuations move on
+	lastPill    string
+	history     []promptctx.Message
+	app         *promptctx.AppState
+}
+
+// New starts a session.
+func New(engine Engine, writer Writer, opts Options) *Session {
+	log := opts.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Session{engine: engine, writer: writer, opts: opts, log: log, app: opts.App}
+}
+
+// SetApp attaches (or, with nil, detaches) the customer's app state.
+func (s *Session) SetApp(app *promptctx.AppState) {
+	s.mu.Lock()
+	s.app = app
+	s.mu.Unlock()
+}
+
+// Stats returns the engine's rolling figures.
+func (s *Session) Stats() retrieval.Stats { return s.engine.Stats() }
+
+// Retrieve runs retrieval for one turn, remembers what it showed and
+// records the event. Recording is best effort: a telemetry failure is
+// logged, never shown as a failed turn.
+func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
+	s.mu.Lock()
+	var res retrieval.Result
+	switch {
+	case req.DocSlug != "":
+		res = s.engine.Lookup(req.DocSlug)
+		s.lastPill = req.DocSlug
+	case req.AfterChunkID != "":
+		res = s.engine.Continue(req.AfterChunkID, append([]string(nil), s.shown...))
+	default:
+		res = s.engine.Ask(retrieval.Query{Text: req.Query, LastChunkID: s.lastChunkID, Shown: append([]string(nil), s.shown...)})
+	}
+	if id := answeredChunk(res); id != "" {
+		s.lastChunkID = id
+		s.shown = append(s.shown, id)
+	}
+	s.mu.Unlock()
+
+	s.record(ctx, res)
+	return res
+}
+
+// answeredChunk is the chunk a found reply was written from: the first
+// piece of evidence that has body text.
+func answeredChunk(res retrieval.Result) string {
+	if res.Status != retrieval.StatusFound {
+		return ""
+	}
+	for _, ev := range res.Results {
+		if !ev.HeadingOnly {
+			return ev.ChunkID
+		}
+	}
+	return ""
+}
+
+func (s *Session) record(ctx context.Context, res retrieval.Result) {
+	ev := store.RetrievalEvent{
+		Time:             s.opts.Now(),
+		Query:            res.Query,
+		NormalizedTokens: res.NormalizedTokens,
+		Action:           string(res.Status),
+		Confidence:       res.Confidence,
+		LatencyMS:        res.Metrics.RetrievalMS,
+		Phase:            res.Metrics.Phase,
+	}
+	for _, r := range res.Results {
+		ev.TopResults = append(ev.TopResults, store.TopResult{
+			Slug: r.DocSlug, ChunkIndex: r.ChunkIndex, Score: r.Score, MatchedTerms: r.MatchedTerms,
+		})
+	}
+	s.log.Info("retrieval",
+		"query", res.Query, "tokens", res.NormalizedTokens, "action", res.Status, "rule", res.Rule,
+		"confidence", res.Confidence, "latency_ms", res.Metrics.RetrievalMS, "phase", res.Metrics.Phase,
+		"fallback", res.Metrics.Fallback, "results", len(res.Results))
+	if s.opts.Events == nil {
+		return
+	}
+	if err := s.opts.Events.RecordRetrieval(ctx, ev); err != nil {
+		s.log.Warn("record retrieval event", "err", err)
+	}
+}
+
+// NeedsModel reports whether a result is answered by the writer: only
+// found and multi are; the others are clarifications.
+func NeedsModel(res retrieval.Result) bool {
+	return res.Status == retrieval.StatusFound || res.Status == retrieval.StatusMulti
+}
+
+// Answer writes the answer for a result. Clarifications (weak, ambiguous,
+// no_match) are the engine's reply, streamed as one piece without a model
+// call; found and multi go through the context builder to the writer.
+func (s *Session) Answer(ctx context.Context, res retrieval.Result, emit func(chunk string)) (Answer, error) {
+	if !NeedsModel(res) {
+		if emit != nil && res.Reply != "" {
+			emit(res.Reply)
+		}
+		s.remember(res.Query, res.Reply)
+		return Answer{Answer: llm.Answer{Text: res.Reply, Provider: "clarification"}}, nil
+	}
+
+	s.mu.Lock()
+	in := promptctx.Input{
+		Question: res.Query,
+		Glossary: s.opts.Glossary,
+		Evidence: res.Results,
+		Session:  promptctx.Session{Corpus: s.opts.Corpus, LastResource: s.lastChunkID, LastPill: s.lastPill},
+		App:      s.app,
+		Recent:   append([]promptctx.Message(nil), s.history...),
+	}
+	s.mu.Unlock()
+
+	prompt := s.opts.Builder.Build(in)
+	ans, err := s.writer.Stream(ctx, prompt, emit)
+	out := Answer{Answer: ans, Context: prompt.Report, ModelCalled: true}
+	if err != nil {
+		return out, err
+	}
+	if ans.Notice != "" {
+		s.log.Warn("answer fell back", "notice", ans.Notice)
+	}
+	s.remember(res.Query, ans.Text)
+	return out, nil
+}
+
+// remember keeps the conversation for the prompt's recent-messages
+// component; the builder decides how much of it fits.
+func (s *Session) remember(question, answer string) {
+	if question == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.history = append(s.history,
+		promptctx.Message{Role: "user", Text: question},
+		promptctx.Message{Role: "assistant", Text: answer})
+	// The builder never sends more than MaxRecentTurns turns; keep a little
+	// more so a long session does not grow without bound.
+	if keep := 4 * promptctx.MaxRecentTurns; len(s.history) > keep {
+		s.history = append([]promptctx.Message(nil), s.history[len(s.history)-keep:]...)
+	}
+}

@@ -1,0 +1,181 @@
+package assistant_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/docent-sh/docent/assistant"
+	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/store"
+)
+
+// recordingWriter stands in for a model: it keeps the prompts it was given
+// and answers with a fixed text in two pieces.
+type recordingWriter struct {
+	mu      sync.Mutex
+	prompts []promptctx.Prompt
+}
+
+func (w *recordingWriter) Stream(_ context.Context, p promptctx.Prompt, emit func(string)) (llm.Answer, error) {
+	w.mu.Lock()
+	w.prompts = append(w.prompts, p)
+	w.mu.Unlock()
+	emit("Written ")
+	emit("answer.")
+	return llm.Answer{Text: "Written answer.", Provider: "test"}, nil
+}
+
+type eventSink struct {
+	mu     sync.Mutex
+	events []store.RetrievalEvent
+}
+
+func (s *eventSink) RecordRetrieval(_ context.Context, ev store.RetrievalEvent) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.events = append(s.events, ev)
+	return nil
+}
+
+func demoEngine(t *testing.T) *retrieval.Engine {
+	t.Helper()
+	res, err := ingest.Load(context.Background(), kb.Docs(), "kb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := retrieval.New(res.Docs, kb.Glossary(), retrieval.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func newSession(t *testing.T, w assistant.Writer) (*assistant.Session, *eventSink) {
+	t.Helper()
+	sink := &eventSink{}
+	return assistant.New(demoEngine(t), w, assistant.Options{Glossary: kb.Glossary(), Corpus: "demo", Events: sink}), sink
+}
+
+func TestClarificationsNeverCallTheModel(t *testing.T) {
+	w := &recordingWriter{}
+	s, _ := newSession(t, w)
+	ctx := context.Background()
+	for _, q := range []string{"workspace", "explain calendar", "home"} {
+		res := s.Retrieve(ctx, assistant.Request{Query: q})
+		if assistant.NeedsModel(res) {
+			t.Fatalf("%q: status %s, want a clarification", q, res.Status)
+		}
+		var got strings.Builder
+		ans, err := s.Answer(ctx, res, func(c string) { got.WriteString(c) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans.ModelCalled || got.String() != res.Reply || ans.Text != res.Reply {
+			t.Errorf("%q: model called %v, streamed %q, want the engine's reply %q", q, ans.ModelCalled, got.String(), res.Reply)
+		}
+	}
+	if len(w.prompts) != 0 {
+		t.Fatalf("the model was called %d times for clarifications", len(w.prompts))
+	}
+}
+
+func TestFoundAnswersGoThroughTheContextBuilder(t *testing.T) {
+	w := &recordingWriter{}
+	s, sink := newSession(t, w)
+	ctx := context.Background()
+
+	res := s.Retrieve(ctx, assistant.Request{Query: "explain workspace"})
+	if res.Status != retrieval.StatusFound {
+		t.Fatalf("status %s, want found", res.Status)
+	}
+	var streamed strings.Builder
+	ans, err := s.Answer(ctx, res, func(c string) { streamed.WriteString(c) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ans.ModelCalled || streamed.String() != "Written answer." {
+		t.Fatalf("model called %v, streamed %q", ans.ModelCalled, streamed.String())
+	}
+	p := w.prompts[0]
+	if !strings.Contains(p.System, "Workspace") || ans.Context.Tokens.Core == 0 {
+		t.Error("the glossary is not in the system prompt")
+	}
+	if !strings.Contains(p.User, `id="`+res.Results[0].ChunkID+`"`) {
+		t.Errorf("the user message lacks the top chunk %s", res.Results[0].ChunkID)
+	}
+
+	// The next turn carries the conversation so far.
+	res2 := s.Retrieve(ctx, assistant.Request{Query: "what is quick links"})
+	if _, err := s.Answer(ctx, res2, func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	hist := w.prompts[1].History
+	if len(hist) != 2 || hist[0].Text != "explain workspace" || hist[1].Text != "Written answer." {
+		t.Errorf("history of the second turn = %+v", hist)
+	}
+
+	if len(sink.events) != 2 || sink.events[0].Action != "found" || len(sink.events[0].TopResults) == 0 {
+		t.Fatalf("events = %+v, want one per turn with its top results", sink.events)
+	}
+	if sink.events[0].TopResults[0].Slug != "concepts/workspace" {
+		t.Errorf("first event's top result %q", sink.events[0].TopResults[0].Slug)
+	}
+}
+
+// "tell me more" continues the resource the last answer came from, and a
+// second "more" moves on again instead of repeating.
+func TestTellMeMoreContinuesTheLastResource(t *testing.T) {
+	s, _ := newSession(t, &recordingWriter{})
+	ctx := context.Background()
+	first := s.Retrieve(ctx, assistant.Request{DocSlug: "concepts/workspace"})
+	if first.Status != retrieval.StatusFound {
+		t.Fatalf("lookup: status %s", first.Status)
+	}
+	seen := map[string]bool{first.Results[0].ChunkID: true}
+	last := first.Results[0].ChunkIndex
+	for _, q := range []string{"tell me more", "more"} {
+		res := s.Retrieve(ctx, assistant.Request{Query: q})
+		if res.Status != retrieval.StatusFound || len(res.Results) == 0 {
+			t.Fatalf("%q: status %s", q, res.Status)
+		}
+		got := res.Results[0]
+		if got.DocSlug != "concepts/workspace" || seen[got.ChunkID] || got.ChunkIndex <= last {
+			t.Fatalf("%q gave %s, want a later unseen chunk of concepts/workspace", q, got.ChunkID)
+		}
+		seen[got.ChunkID] = true
+		last = got.ChunkIndex
+	}
+}
+
+// The real offline responder answers a found turn with citations through
+// the same path a model would take.
+func TestExtractiveResponderEndToEnd(t *testing.T) {
+	sel, err := llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := llm.NewResponder(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := newSession(t, r)
+	ctx := context.Background()
+	res := s.Retrieve(ctx, assistant.Request{Query: "what is quick links"})
+	var pieces int
+	ans, err := s.Answer(ctx, res, func(string) { pieces++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Provider != llm.ProviderExtractive || !strings.Contains(ans.Text, "[widgets/quick-links#chunk-") {
+		t.Fatalf("answer by %s: %q, want a cited quick-links answer", ans.Provider, ans.Text)
+	}
+	if pieces < 2 {
+		t.Errorf("streamed in %d piece(s), want several", pieces)
+	}
+}
