@@ -4,7 +4,7 @@ BIN     ?= bin/docent
 PKGS    ?= ./...
 BENCH   ?= .
 
-.PHONY: build run test bench lint clean
+.PHONY: build run test bench lint e2e clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/docent
@@ -24,6 +24,10 @@ lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
+
+# The real binary in tmux, driven with send-keys and read with capture-pane.
+e2e: build
+	DOCENT_BIN=./$(BIN) bash scripts/e2e-tmux.sh
 
 clean:
 	rm -rf bin

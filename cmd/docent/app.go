@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/docent-sh/docent/assistant"
+	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/tokens"
+)
+
+// app is a running docent: the store, the engine built from it and the
+// chat session on top. Both the TUI and `docent ask` start one.
+type app struct {
+	store     docStore
+	engine    *retrieval.Engine
+	session   *assistant.Session
+	selection llm.Selection
+	docs      int
+	chunks    int
+	warnings  int
+	started   time.Duration
+}
+
+// startApp ingests the knowledge base into the store (a no-op write when
+// nothing changed), builds the engine from what the store holds and
+// resolves the answer writer.
+// Interactive use paces the offline responder so its answer reads as it
+// streams; `docent ask` gets it at once.
+func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
+	began := time.Now()
+	rcfg, err := e.retrievalConfig()
+	if err != nil {
+		return nil, err
+	}
+	sel, err := llm.Resolve(llm.Config{
+		Provider:          e.cfg.provider,
+		Model:             e.cfg.model,
+		BaseURL:           e.cfg.baseURL,
+		ConnectTimeout:    e.cfg.connectTimeout,
+		FirstTokenTimeout: e.cfg.firstTokenTimeout,
+	}, e.getenv)
+	switch {
+	case errors.Is(err, llm.ErrMissingKey):
+		// The responder says so in one line on every answer and falls back
+		// to the extractive one: the chat stays usable.
+		e.log.Warn("answer writer", "err", err)
+	case err != nil:
+		return nil, usageErrorf("%v", err)
+	}
+	var appState *promptctx.AppState
+	if e.cfg.contextPath != "" {
+		st, err := loadAppState(e.cfg.contextPath)
+		if err != nil {
+			return nil, err
+		}
+		appState = &st
+	}
+
+	res, err := e.loadDocs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st, err := e.openStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	report, err := st.Seed(ctx, res.Docs)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("seed %s: %w", st.Describe(), err)
+	}
+	e.log.Info("knowledge base loaded", "store", st.Describe(), "report", report.String(), "warnings", len(res.Warnings))
+	corpus, err := st.Corpus(ctx)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("read corpus from %s: %w", st.Describe(), err)
+	}
+	engine, err := retrieval.New(corpus, kb.Glossary(), rcfg)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("build retrieval index: %w", err)
+	}
+	opts := []llm.Option{llm.WithLogger(e.log)}
+	if interactive {
+		opts = append(opts, llm.WithExtractive(llm.WithPace(extractivePace)))
+	}
+	writer, err := llm.NewResponder(sel, opts...)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("answer writer %s: %w", sel, err)
+	}
+	e.log.Info("answer writer", "selection", sel)
+	docs, chunks := engine.Size()
+	corpusName := "embedded demo knowledge base"
+	if e.cfg.docsDir != "" {
+		corpusName = e.cfg.docsDir
+	}
+	session := assistant.New(engine, writer, assistant.Options{
+		Glossary: kb.Glossary(),
+		Corpus:   corpusName,
+		App:      appState,
+		Builder:  promptctx.Builder{Budgets: promptctx.DefaultBudgets(), Counter: tokens.ForModel(sel.Model), Cache: promptctx.NewCountCache(countCacheSize)},
+		Log:      e.log,
+		Events:   st,
+	})
+	return &app{
+		store: st, engine: engine, session: session, selection: sel,
+		docs: docs, chunks: chunks, warnings: len(res.Warnings), started: time.Since(began),
+	}, nil
+}
+
+// countCacheSize bounds the session's cache of token counts: the glossary
+// and recently retrieved chunks recur turn after turn.
+const countCacheSize = 512
+
+// extractivePace is the pause between the offline responder's pieces in
+// the TUI: fast enough never to keep anyone waiting, slow enough to read
+// as streaming.
+const extractivePace = 15 * time.Millisecond
+
+func (a *app) Close() { a.store.Close() }
+
+func (e *env) retrievalConfig() (retrieval.Config, error) {
+	c := retrieval.DefaultConfig()
+	c.Enabled = e.cfg.retrievalEnabled
+	c.Phase = e.cfg.phase
+	c.TopK = e.cfg.topK
+	c.MinScore = e.cfg.minScore
+	c.MinConf = e.cfg.minConf
+	c.MinGap = e.cfg.minGap
+	c.MinMatchedTerms = e.cfg.minMatchedTerms
+	c.DefinitionalBias = e.cfg.definitionalBias
+	c.DefinitionalBiasEnabled = e.cfg.definitionalBias > 0
+	if e.cfg.synonymsPath != "" {
+		src, err := os.ReadFile(e.cfg.synonymsPath)
+		if err != nil {
+			return c, usageErrorf("synonyms file: %v", err)
+		}
+		syn, err := retrieval.ParseSynonyms(src)
+		if err != nil {
+			return c, usageErrorf("synonyms file %s: %v", e.cfg.synonymsPath, err)
+		}
+		c.Synonyms = syn
+	}
+	if err := c.Validate(); err != nil {
+		return c, usageErrorf("%v", err)
+	}
+	return c, nil
+}
+
+// maxAppStateSize bounds --context files: app state is a page and its
+// widgets, never megabytes, and the prompt budget is a few hundred tokens.
+const maxAppStateSize = 1 << 20
+
+func loadAppState(path string) (promptctx.AppState, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return promptctx.AppState{}, usageErrorf("app state: %v", err)
+	}
+	if info.Size() > maxAppStateSize {
+		return promptctx.AppState{}, usageErrorf("app state %s: %d bytes is over the %d-byte limit", path, info.Size(), maxAppStateSize)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return promptctx.AppState{}, usageErrorf("app state: %v", err)
+	}
+	st, err := promptctx.ParseAppState(path, data)
+	if err != nil {
+		return promptctx.AppState{}, usageErrorf("%v", err)
+	}
+	return st, nil
+}

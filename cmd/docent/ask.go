@@ -1,0 +1,179 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+
+	"github.com/spf13/cobra"
+
+	"github.com/docent-sh/docent/assistant"
+	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/tui/sanitize"
+)
+
+// askOutput is the one object `docent ask --json` prints.
+type askOutput struct {
+	Query            string               `json:"query"`
+	NormalizedTokens []string             `json:"normalized_tokens"`
+	Status           retrieval.Status     `json:"status"`
+	Reply            string               `json:"reply"`
+	Options          []retrieval.Option   `json:"options"`
+	Results          []retrieval.Evidence `json:"results"`
+	Confidence       float64              `json:"confidence"`
+	Rule             string               `json:"rule"`
+	Metrics          askMetrics           `json:"metrics"`
+	LLM              askLLM               `json:"llm"`
+	Context          *askContext          `json:"context,omitempty"`
+	Notes            []string             `json:"notes,omitempty"`
+}
+
+type askMetrics struct {
+	retrieval.Metrics
+	Stats retrieval.Stats `json:"stats"`
+}
+
+type askLLM struct {
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	Called   bool   `json:"called"`
+	Fallback bool   `json:"fallback,omitempty"`
+	Notice   string `json:"notice,omitempty"`
+	Stopped  bool   `json:"stopped,omitempty"`
+}
+
+type askContext struct {
+	Tokens  promptctx.Tokens    `json:"tokens"`
+	Dropped []promptctx.Dropped `json:"dropped"`
+}
+
+func newAskCmd(e *env) *cobra.Command {
+	var (
+		asJSON  bool
+		docSlug string
+		after   string
+	)
+	cmd := &cobra.Command{
+		Use:   "ask [--json] [--doc SLUG | --after CHUNK_ID | QUESTION]",
+		Short: "Answer one question without the TUI",
+		Long: "ask runs one turn: retrieval, the decision, and (for found and multi) the written answer,\n" +
+			"streamed to stdout. --doc answers from one doc (what picking a pill does); --after continues\n" +
+			"a resource from the given chunk (\"tell me more\"). --json prints one object instead.",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req := assistant.Request{Query: strings.Join(args, " "), DocSlug: docSlug, AfterChunkID: after}
+			if err := validateAsk(req); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			a, err := e.startApp(ctx, false)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+
+			res := a.session.Retrieve(ctx, req)
+			out := cmd.OutOrStdout()
+			var emit func(string)
+			if !asJSON {
+				emit = func(chunk string) { io.WriteString(out, sanitize.String(chunk)) }
+			}
+			ans, err := a.session.Answer(ctx, res, emit)
+			if err != nil {
+				return fmt.Errorf("answer: %w", err)
+			}
+			if asJSON {
+				return writeAskJSON(out, a, res, ans)
+			}
+			writeAskText(out, res, ans)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object with the decision, evidence and metrics")
+	cmd.Flags().StringVar(&docSlug, "doc", "", "answer from this doc (slug), as picking a pill does")
+	cmd.Flags().StringVar(&after, "after", "", "continue the resource after this chunk id (slug#chunk-N)")
+	return cmd
+}
+
+// validateAsk rejects turns with nothing to look up: exactly one of a
+// question, --doc or --after, and a question must have a letter or digit.
+func validateAsk(req assistant.Request) error {
+	given := 0
+	for _, s := range []string{req.Query, req.DocSlug, req.AfterChunkID} {
+		if s != "" {
+			given++
+		}
+	}
+	switch {
+	case given == 0:
+		return usageErrorf("ask needs a question (or --doc SLUG, or --after CHUNK_ID)")
+	case given > 1:
+		return usageErrorf("ask takes one of a question, --doc or --after, not several")
+	case req.Query != "" && !strings.ContainsFunc(req.Query, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }):
+		return usageErrorf("ask: the question %q has no words in it", req.Query)
+	}
+	return nil
+}
+
+func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answer) error {
+	o := askOutput{
+		Query:            res.Query,
+		NormalizedTokens: nonNil(res.NormalizedTokens),
+		Status:           res.Status,
+		Reply:            ans.Text,
+		Options:          nonNil(res.Options),
+		Results:          nonNil(res.Results),
+		Confidence:       res.Confidence,
+		Rule:             res.Rule,
+		Metrics:          askMetrics{Metrics: res.Metrics, Stats: a.session.Stats()},
+		LLM: askLLM{
+			Provider: a.selection.Provider, Model: a.selection.Model, Called: ans.ModelCalled,
+			Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped,
+		},
+		Notes: res.Notes,
+	}
+	if ans.ModelCalled {
+		o.Context = &askContext{Tokens: ans.Context.Tokens, Dropped: nonNil(ans.Context.Dropped)}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(o)
+}
+
+// writeAskText ends a streamed answer with what a person needs next: the
+// options to pick from, or the sources the answer rests on.
+func writeAskText(w io.Writer, res retrieval.Result, ans assistant.Answer) {
+	fmt.Fprintln(w)
+	if ans.Notice != "" {
+		fmt.Fprintf(w, "\nnote: %s\n", sanitize.String(ans.Notice))
+	}
+	if ans.Stopped {
+		fmt.Fprintln(w, "\n(stopped)")
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "note: %s\n", sanitize.String(n))
+	}
+	if len(res.Options) > 0 {
+		fmt.Fprintln(w)
+		for i, o := range res.Options {
+			fmt.Fprintf(w, "  %d) %s (%s)  → docent ask --doc %s\n", i+1, sanitize.String(o.Label), o.Category, o.DocSlug)
+		}
+	}
+	if assistant.NeedsModel(res) && len(res.Results) > 0 {
+		fmt.Fprintln(w, "\nsources:")
+		for _, ev := range res.Results {
+			fmt.Fprintf(w, "  [%s] %s\n", ev.ChunkID, sanitize.String(ev.HeaderPath))
+		}
+	}
+}
+
+// nonNil keeps JSON arrays as [] rather than null, so consumers can
+// iterate without a check.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

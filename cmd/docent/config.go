@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/docent-sh/docent/retrieval"
+)
+
+// envBinding ties a flag to the environment variable that sets it when the
+// flag is not given on the command line. The list doubles as the source of
+// the README's configuration table (a test keeps the two in step).
+type envBinding struct {
+	flag string
+	envs []string // first one wins; later ones are accepted aliases
+}
+
+// applyEnv sets every flag that was not given on the command line from its
+// environment variable. getenv is a parameter so tests need not touch the
+// process environment.
+func applyEnv(flags *pflag.FlagSet, bindings []envBinding, getenv func(string) string) error {
+	for _, b := range bindings {
+		f := flags.Lookup(b.flag)
+		if f == nil || f.Changed {
+			continue
+		}
+		for _, env := range b.envs {
+			v := getenv(env)
+			if v == "" {
+				continue
+			}
+			if err := f.Value.Set(v); err != nil {
+				return usageErrorf("environment variable %s: invalid value for --%s: %v", env, b.flag, err)
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// config is everything the flags and environment decide.
+type config struct {
+	docsDir   string
+	dbURL     string
+	logPath   string
+	noMigrate bool
+
+	synonymsPath     string
+	phase            int
+	retrievalEnabled bool
+	topK             int
+	minScore         float64
+	minConf          float64
+	minGap           float64
+	minMatchedTerms  int
+	definitionalBias float64
+
+	provider          string
+	model             string
+	baseURL           string
+	contextPath       string
+	connectTimeout    time.Duration
+	firstTokenTimeout time.Duration
+
+	// bindings is filled as flags are declared, so a flag cannot be added
+	// without naming its variable.
+	bindings []envBinding
+}
+
+func (c *config) bindEnv(flag string, envs ...string) {
+	c.bindings = append(c.bindings, envBinding{flag: flag, envs: envs})
+}
+
+func (c *config) register(cmd *cobra.Command) {
+	f := cmd.PersistentFlags()
+	f.StringVar(&c.docsDir, "docs", "", "knowledge base folder (default: the embedded demo knowledge base)")
+	c.bindEnv("docs", "DOCENT_DOCS")
+	f.StringVar(&c.dbURL, "db", "", "PostgreSQL URL (default: $DATABASE_URL; empty: the embedded in-memory store)")
+	c.bindEnv("db", "DOCENT_DB", "DATABASE_URL")
+	f.StringVar(&c.logPath, "log", "", "log file (default: $XDG_STATE_HOME/docent/docent.log)")
+	c.bindEnv("log", "DOCENT_LOG")
+	f.BoolVar(&c.noMigrate, "no-migrate", false, "do not apply database migrations on start-up")
+	c.bindEnv("no-migrate", "DOCENT_NO_MIGRATE")
+
+	f.StringVar(&c.synonymsPath, "synonyms", "", "synonyms file (one rewrite a line: from => to)")
+	c.bindEnv("synonyms", "DOCENT_SYNONYMS")
+	f.IntVar(&c.phase, "phase", 2, "retrieval phase: 1 scores whole docs, 2 scores chunks")
+	c.bindEnv("phase", retrieval.EnvPhase)
+	f.BoolVar(&c.retrievalEnabled, "retrieval", true, "use retrieval (false answers from the glossary only)")
+	c.bindEnv("retrieval", retrieval.EnvEnabled)
+	f.IntVar(&c.topK, "top-k", 5, "evidence chunks kept per query")
+	c.bindEnv("top-k", retrieval.EnvTopK)
+	f.Float64Var(&c.minScore, "min-score", 3, "decision policy: lowest match score for an answer")
+	c.bindEnv("min-score", retrieval.EnvMinScore)
+	f.Float64Var(&c.minConf, "min-conf", 0.3, "decision policy: lowest confidence for an answer")
+	c.bindEnv("min-conf", retrieval.EnvMinConf)
+	f.Float64Var(&c.minGap, "min-gap", 2, "decision policy: lowest score gap between the top two docs")
+	c.bindEnv("min-gap", retrieval.EnvMinGap)
+	f.IntVar(&c.minMatchedTerms, "min-matched-terms", 2, "decision policy: fewest matched query terms")
+	c.bindEnv("min-matched-terms", retrieval.EnvMinMatchedTerms)
+	f.Float64Var(&c.definitionalBias, "definitional-bias", 2, "score bias for concept docs on \"what is X\" questions (0 turns it off)")
+	c.bindEnv("definitional-bias", retrieval.EnvDefinitionalBias)
+
+	f.StringVar(&c.provider, "provider", "auto", "answer writer: auto|extractive|openai|ollama|anthropic")
+	c.bindEnv("provider", "DOCENT_PROVIDER")
+	f.StringVar(&c.model, "model", "", "model name (default: the provider's default)")
+	c.bindEnv("model", "DOCENT_MODEL")
+	f.StringVar(&c.baseURL, "base-url", "", "base URL of an OpenAI-compatible server or of Ollama")
+	c.bindEnv("base-url", "DOCENT_BASE_URL")
+	f.StringVar(&c.contextPath, "context", "", "customer app state (JSON or text) to put into the prompt")
+	c.bindEnv("context", "DOCENT_CONTEXT")
+	f.DurationVar(&c.connectTimeout, "connect-timeout", 10*time.Second, "LLM connect timeout")
+	c.bindEnv("connect-timeout", "DOCENT_CONNECT_TIMEOUT")
+	f.DurationVar(&c.firstTokenTimeout, "first-token-timeout", 60*time.Second, "LLM time-to-first-token timeout")
+	c.bindEnv("first-token-timeout", "DOCENT_FIRST_TOKEN_TIMEOUT")
+}
+
+func (c *config) validate() error {
+	if c.phase != 1 && c.phase != 2 {
+		return usageErrorf("--phase must be 1 or 2, not %d", c.phase)
+	}
+	if c.topK < 1 {
+		return usageErrorf("--top-k must be at least 1, not %d", c.topK)
+	}
+	return nil
+}
+
+// defaultLogPath follows the XDG base directory spec: state belongs under
+// $XDG_STATE_HOME, falling back to ~/.local/state.
+func defaultLogPath(getenv func(string) string) string {
+	return filepath.Join(stateDir(getenv), "docent.log")
+}
+
+func stateDir(getenv func(string) string) string {
+	if dir := getenv("XDG_STATE_HOME"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "docent")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "state", "docent")
+	}
+	return filepath.Join(os.TempDir(), "docent")
+}
+
+// exitError carries the process exit code an error should end with.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf is a user mistake on the command line: exit code 2.
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+// envTable renders the flag ↔ variable table for the README.
+func envTable(cmd *cobra.Command, bindings []envBinding) string {
+	var b strings.Builder
+	b.WriteString("| flag | environment | default | meaning |\n|---|---|---|---|\n")
+	for _, e := range bindings {
+		f := cmd.PersistentFlags().Lookup(e.flag)
+		def := f.DefValue
+		if def == "" {
+			def = "—"
+		}
+		usage := strings.ReplaceAll(f.Usage, "|", `\|`) // a bare | would split the table cell
+		fmt.Fprintf(&b, "| `--%s` | `%s` | %s | %s |\n", e.flag, strings.Join(e.envs, "`, `"), def, usage)
+	}
+	return b.String()
+}

@@ -1,0 +1,290 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// cli runs docent in-process with an isolated environment: its own log and
+// state directory, no database and no LLM keys unless extra sets them.
+type cli struct {
+	t   *testing.T
+	env map[string]string
+}
+
+func newCLI(t *testing.T, extra ...string) *cli {
+	t.Helper()
+	env := map[string]string{"XDG_STATE_HOME": t.TempDir()}
+	for i := 0; i+1 < len(extra); i += 2 {
+		env[extra[i]] = extra[i+1]
+	}
+	return &cli{t: t, env: env}
+}
+
+func (c *cli) run(args ...string) (stdout, stderr string, code int) {
+	c.t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errOut, func(k string) string { return c.env[k] })
+	return out.String(), errOut.String(), code
+}
+
+func (c *cli) askJSON(args ...string) askOutput {
+	c.t.Helper()
+	out, errOut, code := c.run(append([]string{"ask", "--json"}, args...)...)
+	if code != 0 {
+		c.t.Fatalf("docent ask --json %q: exit %d: %s", args, code, errOut)
+	}
+	var o askOutput
+	if err := json.Unmarshal([]byte(out), &o); err != nil {
+		c.t.Fatalf("docent ask --json %q: output is not one JSON object: %v\n%s", args, err, out)
+	}
+	return o
+}
+
+func resultSlugs(o askOutput) []string {
+	var s []string
+	for _, r := range o.Results {
+		s = append(s, r.DocSlug)
+	}
+	return s
+}
+
+func optionSlugs(o askOutput) []string {
+	var s []string
+	for _, r := range o.Options {
+		s = append(s, r.DocSlug)
+	}
+	return s
+}
+
+// The retrieval acceptance table, through the command line as a script or
+// a support tool would drive it.
+func TestAskJSONAcceptance(t *testing.T) {
+	c := newCLI(t)
+	type check func(t *testing.T, o askOutput)
+	status := func(want ...string) check {
+		return func(t *testing.T, o askOutput) {
+			if !slices.Contains(want, string(o.Status)) {
+				t.Errorf("status = %s, want one of %v (rule %q)", o.Status, want, o.Rule)
+			}
+		}
+	}
+	first := func(slug string) check {
+		return func(t *testing.T, o askOutput) {
+			if got := resultSlugs(o); len(got) == 0 || got[0] != slug {
+				t.Errorf("results = %v, want %s first", got, slug)
+			}
+		}
+	}
+	among := func(pred func(string) bool, what string) check {
+		return func(t *testing.T, o askOutput) {
+			if !slices.ContainsFunc(resultSlugs(o), pred) {
+				t.Errorf("results = %v, want %s among them", resultSlugs(o), what)
+			}
+		}
+	}
+	options := func(want ...string) check {
+		return func(t *testing.T, o askOutput) {
+			got := optionSlugs(o)
+			for _, w := range want {
+				if !slices.Contains(got, w) {
+					t.Errorf("options = %v, want %s among them", got, w)
+				}
+			}
+		}
+	}
+	cases := []struct {
+		query  string
+		checks []check
+	}{
+		{"explain workspace", []check{status("found"), first("concepts/workspace"), func(t *testing.T, o askOutput) {
+			if o.Results[0].HeaderPath == "" {
+				t.Error("first result has no header_path")
+			}
+		}}},
+		{"what is home", []check{status("found"), first("concepts/home")}},
+		{"what is quick links", []check{status("found"), first("widgets/quick-links")}},
+		{"explain notes", []check{status("found"), first("concepts/notes")}},
+		{"what are workspace actions", []check{status("found"), first("actions/workspaces")}},
+		{"workspace", []check{status("ambiguous"), options("concepts/workspace", "actions/workspaces")}},
+		{"wrkspace", []check{status("ambiguous"), options("concepts/workspace", "actions/workspaces")}},
+		{"home", []check{status("weak", "ambiguous")}},
+		{"shortcuts", []check{first("widgets/quick-links")}},
+		{"explain calendar", []check{status("no_match"), func(t *testing.T, o askOutput) {
+			if o.Reply != "Which part should I explain?" {
+				t.Errorf("reply = %q", o.Reply)
+			}
+		}}},
+		{"how do I do it", []check{status("no_match")}},
+		{"the thing", []check{status("no_match")}},
+		{"workspace and widgets", []check{status("multi"), func(t *testing.T, o askOutput) {
+			if len(o.Options) != 2 || o.Options[0].DocSlug == o.Options[1].DocSlug {
+				t.Errorf("options = %v, want two different docs", optionSlugs(o))
+			}
+		}}},
+		{"open notes + quick links", []check{status("multi"), options("widgets/quick-links"), func(t *testing.T, o askOutput) {
+			if !slices.ContainsFunc(optionSlugs(o), func(s string) bool { return s == "concepts/notes" || s == "actions/notes" }) {
+				t.Errorf("options = %v, want a notes doc", optionSlugs(o))
+			}
+		}}},
+		{"where are my shortcuts?", []check{among(func(s string) bool { return s == "widgets/quick-links" }, "widgets/quick-links")}},
+		{"how do I find my notes?", []check{among(func(s string) bool { return strings.HasSuffix(s, "/notes") }, "a notes doc")}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.query, func(t *testing.T) {
+			o := c.askJSON(tc.query)
+			for _, ch := range tc.checks {
+				ch(t, o)
+			}
+			if o.LLM.Provider != "extractive" {
+				t.Errorf("llm.provider = %q, want extractive with no keys set", o.LLM.Provider)
+			}
+			wantCalled := o.Status == "found" || o.Status == "multi"
+			if o.LLM.Called != wantCalled {
+				t.Errorf("llm.called = %v for status %s", o.LLM.Called, o.Status)
+			}
+		})
+	}
+}
+
+func TestAskJSONPillAndFollowUp(t *testing.T) {
+	c := newCLI(t)
+	pill := c.askJSON("--doc", "concepts/workspace")
+	if pill.Status != "found" || len(pill.Results) == 0 {
+		t.Fatalf("--doc: status %s, %d results", pill.Status, len(pill.Results))
+	}
+	firstChunk := pill.Results[0]
+	if firstChunk.DocSlug != "concepts/workspace" || firstChunk.Snippet == "" {
+		t.Fatalf("--doc answered from %s with snippet %q; want a chunk of concepts/workspace with body text", firstChunk.ChunkID, firstChunk.Snippet)
+	}
+	next := c.askJSON("--after", firstChunk.ChunkID)
+	if len(next.Results) == 0 {
+		t.Fatalf("--after %s: no result", firstChunk.ChunkID)
+	}
+	got := next.Results[0]
+	if got.DocSlug != "concepts/workspace" || got.ChunkIndex <= firstChunk.ChunkIndex {
+		t.Fatalf("--after %s gave %s, want a later chunk of concepts/workspace", firstChunk.ChunkID, got.ChunkID)
+	}
+}
+
+func TestAskJSONReportsContextAndMetrics(t *testing.T) {
+	o := newCLI(t).askJSON("explain workspace")
+	if o.Context == nil || o.Context.Tokens.Total == 0 || o.Context.Tokens.Core == 0 || o.Context.Tokens.Docs == 0 {
+		t.Fatalf("context = %+v, want token counts for a found answer", o.Context)
+	}
+	if o.Context.Tokens.Total > 3000 {
+		t.Errorf("context total %d tokens, over the ~3000 budget", o.Context.Tokens.Total)
+	}
+	if o.Metrics.Phase != 2 || o.Metrics.RetrievalMS <= 0 {
+		t.Errorf("metrics = %+v, want phase 2 and a latency", o.Metrics)
+	}
+	if !strings.Contains(o.Reply, "[concepts/workspace#chunk-") {
+		t.Errorf("reply %q cites no workspace chunk", o.Reply)
+	}
+}
+
+func TestAskPhaseFlag(t *testing.T) {
+	o := newCLI(t).askJSON("--phase", "1", "explain workspace")
+	if o.Metrics.Phase != 1 {
+		t.Fatalf("metrics.phase = %d, want 1", o.Metrics.Phase)
+	}
+}
+
+func TestAskTruncatesVeryLongQuestions(t *testing.T) {
+	o := newCLI(t).askJSON(strings.Repeat("workspace ", 600))
+	if len(o.Notes) == 0 || !strings.Contains(strings.Join(o.Notes, " "), "truncated") {
+		t.Fatalf("notes = %v, want a truncation note", o.Notes)
+	}
+}
+
+func TestAskStreamsTextWithOptions(t *testing.T) {
+	out, errOut, code := newCLI(t).run("ask", "workspace")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"Do you mean", "docent ask --doc concepts/workspace", "docent ask --doc actions/workspaces"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestUsageErrorsExitTwo(t *testing.T) {
+	emptyDir := t.TempDir()
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"empty question", []string{"ask", ""}, "needs a question"},
+		{"punctuation only", []string{"ask", "?!..."}, "no words"},
+		{"question and --doc", []string{"ask", "--doc", "concepts/home", "home"}, "not several"},
+		{"bad phase", []string{"ask", "--phase", "3", "home"}, "--phase"},
+		{"missing docs folder", []string{"seed", "--docs", filepath.Join(emptyDir, "nope")}, "nope"},
+		{"docs folder without docs", []string{"seed", "--docs", emptyDir}, emptyDir},
+		{"migrate without a database", []string{"migrate", "status"}, "--db"},
+		{"unknown flag", []string{"seed", "--no-such-flag"}, "no-such-flag"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, code := newCLI(t).run(tc.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2 (stderr %q)", code, errOut)
+			}
+			if !strings.Contains(errOut, tc.want) {
+				t.Errorf("stderr %q does not mention %q", errOut, tc.want)
+			}
+		})
+	}
+}
+
+func TestSeedStrictFailsOnWarnings(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "guides", "good.md"), "---\ntitle: Good\n---\n## Good\n\nFine text.\n")
+	writeFile(t, filepath.Join(dir, "guides", "broken.md"), "---\ntitle: [unclosed\n---\n## Broken\n")
+	c := newCLI(t)
+
+	out, errOut, code := c.run("seed", "--docs", dir)
+	if code != 0 {
+		t.Fatalf("seed without --strict: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "guides/broken.md:2") {
+		t.Errorf("stderr %q does not name the broken file and line", errOut)
+	}
+	if !strings.Contains(out, "1 inserted") {
+		t.Errorf("report %q does not show the good doc inserted", out)
+	}
+	if _, _, code := c.run("seed", "--strict", "--docs", dir); code != 1 {
+		t.Errorf("seed --strict with a warning: exit %d, want 1", code)
+	}
+}
+
+func TestDocsListEmbedded(t *testing.T) {
+	out, errOut, code := newCLI(t).run("docs", "list")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 1+19 {
+		t.Fatalf("docs list printed %d lines, want a header and 19 docs:\n%s", len(lines), out)
+	}
+	if f := strings.Fields(lines[1]); len(f) < 5 || len(f[len(f)-1]) != 8 {
+		t.Errorf("line %q: want slug, category, title, chunk count and 8 hex of the hash", lines[1])
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
