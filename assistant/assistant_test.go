@@ -43,7 +43,7 @@ func (s *eventSink) RecordRetrieval(_ context.Context, ev store.RetrievalEvent) 
 	return nil
 }
 
-func demoEngine(t *testing.T) *retrieval.Engine {
+func demoEngine(t testing.TB) *retrieval.Engine {
 	t.Helper()
 	res, err := ingest.Load(context.Background(), kb.Docs(), "kb")
 	if err != nil {

@@ -3,8 +3,6 @@ package retrieval
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 )
 
 // Config tunes the engine. DefaultConfig holds the product's defaults.
@@ -70,7 +68,8 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// Environment variables WithEnv reads.
+// The environment variables that set the engine's configuration; the CLI
+// binds them to its flags (the engine itself reads no environment).
 const (
 	EnvEnabled          = "DOC_RETRIEVAL_ENABLED"
 	EnvPhase            = "DOC_RETRIEVAL_PHASE"
@@ -79,65 +78,5 @@ const (
 	EnvMinConf          = "DOC_RETRIEVAL_MIN_CONF"
 	EnvMinGap           = "DOC_RETRIEVAL_MIN_GAP"
 	EnvMinMatchedTerms  = "DOC_RETRIEVAL_MIN_MATCHED_TERMS"
-	EnvDefinitionalBias = "DOC_RETRIEVAL_DEFINITIONAL_BIAS" // a number; 0 or "off" disables
+	EnvDefinitionalBias = "DOC_RETRIEVAL_DEFINITIONAL_BIAS" // a number; 0 disables
 )
-
-// WithEnv overrides c with the DOC_RETRIEVAL_* variables that lookup finds
-// (pass os.LookupEnv). The package does no I/O itself, hence the function.
-// An unparsable value is an error naming the variable.
-func (c Config) WithEnv(lookup func(string) (string, bool)) (Config, error) {
-	get := func(name string) (string, bool) {
-		v, ok := lookup(name)
-		v = strings.TrimSpace(v)
-		return v, ok && v != ""
-	}
-	if v, ok := get(EnvEnabled); ok {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return c, fmt.Errorf("%s=%q: want true or false", EnvEnabled, v)
-		}
-		c.Enabled = b
-	}
-	ints := []struct {
-		name string
-		dst  *int
-	}{{EnvPhase, &c.Phase}, {EnvTopK, &c.TopK}, {EnvMinMatchedTerms, &c.MinMatchedTerms}}
-	for _, f := range ints {
-		if v, ok := get(f.name); ok {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return c, fmt.Errorf("%s=%q: want a whole number", f.name, v)
-			}
-			*f.dst = n
-		}
-	}
-	floats := []struct {
-		name string
-		dst  *float64
-	}{{EnvMinScore, &c.MinScore}, {EnvMinConf, &c.MinConf}, {EnvMinGap, &c.MinGap}}
-	for _, f := range floats {
-		if v, ok := get(f.name); ok {
-			x, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				return c, fmt.Errorf("%s=%q: want a number", f.name, v)
-			}
-			*f.dst = x
-		}
-	}
-	if v, ok := get(EnvDefinitionalBias); ok {
-		if strings.EqualFold(v, "off") || strings.EqualFold(v, "false") {
-			c.DefinitionalBiasEnabled = false
-		} else {
-			x, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				return c, fmt.Errorf("%s=%q: want a number or off", EnvDefinitionalBias, v)
-			}
-			c.DefinitionalBias = x
-			c.DefinitionalBiasEnabled = x != 0
-		}
-	}
-	if err := c.Validate(); err != nil {
-		return c, err
-	}
-	return c, nil
-}

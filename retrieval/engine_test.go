@@ -318,28 +318,6 @@ func TestNewRejectsBadInput(t *testing.T) {
 	}
 }
 
-func TestConfigWithEnv(t *testing.T) {
-	env := map[string]string{EnvEnabled: "false", EnvPhase: "1", EnvMinGap: "1.5", EnvDefinitionalBias: "off"}
-	cfg, err := DefaultConfig().WithEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.Enabled || cfg.Phase != 1 || cfg.MinGap != 1.5 || cfg.DefinitionalBiasEnabled {
-		t.Errorf("cfg = %+v", cfg)
-	}
-	for k, v := range map[string]string{EnvPhase: "two", EnvEnabled: "maybe", EnvMinConf: "2", EnvTopK: "0"} {
-		_, err := DefaultConfig().WithEnv(func(name string) (string, bool) {
-			if name == k {
-				return v, true
-			}
-			return "", false
-		})
-		if err == nil {
-			t.Errorf("%s=%s: no error", k, v)
-		}
-	}
-}
-
 func TestStatsAndSize(t *testing.T) {
 	e := newTestEngine(t, nil)
 	var matched, trimmed int

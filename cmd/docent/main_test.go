@@ -288,3 +288,25 @@ func writeFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+func TestRetrievalCanBeTurnedOff(t *testing.T) {
+	o := newCLI(t, "DOC_RETRIEVAL_ENABLED", "false").askJSON("explain workspace")
+	if o.Status != "no_match" || len(o.Results) != 0 || o.LLM.Called {
+		t.Fatalf("with retrieval off: status %s, %d results, model called %v", o.Status, len(o.Results), o.LLM.Called)
+	}
+}
+
+func TestSynonymsFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "synonyms.txt")
+	writeFile(t, path, "# support slang\nbookmarks => quick links\n")
+	o := newCLI(t, "DOCENT_SYNONYMS", path).askJSON("bookmarks")
+	if got := resultSlugs(o); len(got) == 0 || got[0] != "widgets/quick-links" {
+		t.Fatalf("bookmarks with a synonyms file: results %v, want widgets/quick-links first", got)
+	}
+
+	writeFile(t, path, "bookmarks quick links\n")
+	_, errOut, code := newCLI(t, "DOCENT_SYNONYMS", path).run("ask", "bookmarks")
+	if code != 2 || !strings.Contains(errOut, path) || !strings.Contains(errOut, "line 1") {
+		t.Fatalf("bad synonyms file: exit %d, stderr %q; want 2 naming the file and line", code, errOut)
+	}
+}
