@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // AppState is the customer's app state a staff member attached to the
@@ -56,8 +58,8 @@ func ParseAppState(name string, data []byte) (AppState, error) {
 
 func parseTextState(name string, data []byte) AppState {
 	st := AppState{Name: name, Format: "text"}
-	for i, line := range strings.Split(cleanText(string(data)), "\n") {
-		line = cleanLine(line)
+	for i, line := range strings.Split(textsafe.String(string(data)), "\n") {
+		line = textsafe.Line(line)
 		if line == "" {
 			continue
 		}
@@ -197,7 +199,7 @@ func (s *summary) object(prefix string, v jsonValue) {
 			s.widgetSet(elem)
 			continue
 		}
-		s.value(joinPath(prefix, cleanLine(key)), elem)
+		s.value(joinPath(prefix, textsafe.Line(key)), elem)
 	}
 }
 
@@ -220,7 +222,7 @@ func (s *summary) value(path string, v jsonValue) {
 			s.value(fmt.Sprintf("%s[%d]", path, i), elem)
 		}
 	default:
-		s.ui = append(s.ui, StateLine{Label: path, Text: path + ": " + cleanLine(v.text)})
+		s.ui = append(s.ui, StateLine{Label: path, Text: path + ": " + textsafe.Line(v.text)})
 	}
 }
 
@@ -234,11 +236,11 @@ func (s *summary) widgetSet(v jsonValue) {
 		}
 	case jsonObject:
 		for i, key := range v.keys {
-			s.widget(cleanLine(key), v.elems[i])
+			s.widget(textsafe.Line(key), v.elems[i])
 		}
 	case jsonNull:
 	default:
-		s.widgets = append(s.widgets, StateLine{Label: "widgets", Text: "widgets: " + cleanLine(v.text)})
+		s.widgets = append(s.widgets, StateLine{Label: "widgets", Text: "widgets: " + textsafe.Line(v.text)})
 	}
 }
 
@@ -250,8 +252,8 @@ func (s *summary) widget(fallbackName string, v jsonValue) {
 	name, skip := fallbackName, -1
 	if v.kind == jsonObject {
 		for _, field := range nameFields {
-			if i := keyIndex(v, field); i >= 0 && v.elems[i].kind == jsonString && cleanLine(v.elems[i].text) != "" {
-				name, skip = cleanLine(v.elems[i].text), i
+			if i := keyIndex(v, field); i >= 0 && v.elems[i].kind == jsonString && textsafe.Line(v.elems[i].text) != "" {
+				name, skip = textsafe.Line(v.elems[i].text), i
 				break
 			}
 		}
@@ -262,14 +264,14 @@ func (s *summary) widget(fallbackName string, v jsonValue) {
 	case jsonObject:
 		for i, key := range v.keys {
 			if i != skip {
-				parts = appendField(parts, cleanLine(key), v.elems[i], 0)
+				parts = appendField(parts, textsafe.Line(key), v.elems[i], 0)
 			}
 		}
 	case jsonArray:
 		parts = append(parts, countOf(len(v.elems), "entries"))
 	case jsonNull:
 	default:
-		parts = append(parts, cleanLine(v.text))
+		parts = append(parts, textsafe.Line(v.text))
 	}
 	text := label
 	if len(parts) > 0 {
@@ -298,7 +300,7 @@ func appendField(parts []string, key string, v jsonValue, depth int) []string {
 		}
 		return append(parts, key+" "+v.text)
 	case jsonString:
-		text := cleanLine(v.text)
+		text := textsafe.Line(v.text)
 		if stateFields[strings.ToLower(key)] {
 			return append(parts, text)
 		}
@@ -314,7 +316,7 @@ func appendField(parts []string, key string, v jsonValue, depth int) []string {
 		}
 		var inner []string
 		for i, k := range v.keys {
-			inner = appendField(inner, cleanLine(k), v.elems[i], depth+1)
+			inner = appendField(inner, textsafe.Line(k), v.elems[i], depth+1)
 		}
 		return append(parts, key+": {"+strings.Join(inner, ", ")+"}")
 	}
@@ -354,7 +356,7 @@ func scalarList(vs []jsonValue) string {
 			texts = append(texts, "null")
 			continue
 		}
-		texts = append(texts, cleanLine(v.text))
+		texts = append(texts, textsafe.Line(v.text))
 	}
 	return strings.Join(texts, ", ")
 }

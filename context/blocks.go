@@ -1,6 +1,10 @@
 package promptctx
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/docent-sh/docent/textsafe"
+)
 
 // DocBlock is one retrieved chunk as it appears in the user message:
 //
@@ -40,13 +44,13 @@ func RenderDocBlock(b DocBlock) string {
 
 func writeDocBlock(sb *strings.Builder, b DocBlock) {
 	sb.WriteString(`<doc id="`)
-	sb.WriteString(escapeAttr(cleanLine(b.ID)))
+	sb.WriteString(escapeAttr(textsafe.Line(b.ID)))
 	sb.WriteString(`" title="`)
-	sb.WriteString(escapeAttr(cleanLine(b.Title)))
+	sb.WriteString(escapeAttr(textsafe.Line(b.Title)))
 	sb.WriteString(`" path="`)
-	sb.WriteString(escapeAttr(cleanLine(b.Path)))
+	sb.WriteString(escapeAttr(textsafe.Line(b.Path)))
 	sb.WriteString("\">\n")
-	sb.WriteString(neutralize(cleanText(b.Content)))
+	sb.WriteString(neutralize(textsafe.String(b.Content)))
 	sb.WriteString("\n")
 	sb.WriteString(docClose)
 }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/docent-sh/docent/retrieval"
 )
@@ -119,7 +120,10 @@ func TestRenderDocBlockCleansText(t *testing.T) {
 // bidi overrides.
 func hasControl(s string) bool {
 	for _, r := range s {
-		if r != '\n' && r != '\t' && dropped(r) {
+		if r == '\n' || r == '\t' {
+			continue
+		}
+		if unicode.IsControl(r) || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
 			return true
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/textsafe"
 	"github.com/docent-sh/docent/tokens"
 )
 
@@ -148,7 +149,7 @@ func (b Builder) Build(in Input) Prompt {
 	userTokens += widgetsTokens
 	bl.tokens.Widgets = widgetsTokens
 
-	question := questionPrefix + neutralize(strings.TrimSpace(cleanText(in.Question)))
+	question := questionPrefix + neutralize(strings.TrimSpace(textsafe.String(in.Question)))
 	user.WriteString(question)
 	userTokens += bl.count(question)
 
@@ -214,7 +215,7 @@ func (bl *build) fixedCount(text string) int {
 // core renders the glossary section, cut after its last whole line that
 // fits the budget when it is too long.
 func (bl *build) core(glossary string) (string, int) {
-	body := strings.TrimSpace(neutralize(cleanText(glossary)))
+	body := strings.TrimSpace(neutralize(textsafe.String(glossary)))
 	if body == "" {
 		return "", 0
 	}
@@ -267,10 +268,10 @@ func (bl *build) docs(evidence []retrieval.Evidence) ([]DocBlock, string, int) {
 	candidates := make([]docCandidate, 0, len(evidence))
 	for i, ev := range evidence {
 		block := DocBlock{
-			ID:      cleanLine(cmp.Or(ev.ChunkID, ev.DocSlug)),
-			Title:   cleanLine(ev.Title),
-			Path:    cleanLine(ev.HeaderPath),
-			Content: strings.TrimSpace(cleanText(cmp.Or(ev.Content, ev.Snippet))),
+			ID:      textsafe.Line(cmp.Or(ev.ChunkID, ev.DocSlug)),
+			Title:   textsafe.Line(ev.Title),
+			Path:    textsafe.Line(ev.HeaderPath),
+			Content: strings.TrimSpace(textsafe.String(cmp.Or(ev.Content, ev.Snippet))),
 		}
 		if block.ID == "" {
 			bl.drop("docs", fmt.Sprintf("evidence %d", i+1), "no chunk id to cite")
@@ -399,7 +400,7 @@ func (bl *build) ui(s Session, app *AppState) (string, int) {
 }
 
 func labeled(label, value string) string {
-	value = cleanLine(value)
+	value = textsafe.Line(value)
 	if value == "" {
 		return ""
 	}
@@ -431,7 +432,7 @@ func (bl *build) fillSections(component string, budget int, sections []section) 
 		var body strings.Builder
 		bodyTokens := 0
 		for _, line := range sec.lines {
-			text := neutralize(cleanLine(line.Text))
+			text := neutralize(textsafe.Line(line.Text))
 			if text == "" {
 				continue
 			}
@@ -461,9 +462,9 @@ func (bl *build) fillSections(component string, budget int, sections []section) 
 // reportItem names a state line in the report: its label, or the start of
 // its text when it has none.
 func reportItem(line StateLine) string {
-	item := cleanLine(line.Label)
+	item := textsafe.Line(line.Label)
 	if item == "" {
-		item = cleanLine(line.Text)
+		item = textsafe.Line(line.Text)
 	}
 	return truncateRunes(item, 60)
 }
@@ -492,10 +493,10 @@ func (bl *build) recent(messages []Message) ([]Message, int) {
 	for i, m := range messages {
 		role := strings.ToLower(strings.TrimSpace(m.Role))
 		if role != "user" && role != "assistant" {
-			bl.drop("recent", fmt.Sprintf("message %d", i+1), fmt.Sprintf("unknown role %q", cleanLine(m.Role)))
+			bl.drop("recent", fmt.Sprintf("message %d", i+1), fmt.Sprintf("unknown role %q", textsafe.Line(m.Role)))
 			continue
 		}
-		text := strings.TrimSpace(neutralize(cleanText(m.Text)))
+		text := strings.TrimSpace(neutralize(textsafe.String(m.Text)))
 		if text == "" {
 			continue
 		}
@@ -526,7 +527,7 @@ func (bl *build) recent(messages []Message) ([]Message, int) {
 		if len(turns)-i > MaxRecentTurns {
 			reason = fmt.Sprintf("older than the %d newest turns", MaxRecentTurns)
 		}
-		bl.drop("recent", fmt.Sprintf("turn %d %q", i+1, truncateRunes(cleanLine(turns[i].first), 40)), reason)
+		bl.drop("recent", fmt.Sprintf("turn %d %q", i+1, truncateRunes(textsafe.Line(turns[i].first), 40)), reason)
 	}
 	var history []Message
 	for _, t := range turns[keepFrom:] {

@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // normalized is what a block becomes once rendered: one-line attributes and
 // content without control characters.
 func normalized(b DocBlock) DocBlock {
-	return DocBlock{ID: cleanLine(b.ID), Title: cleanLine(b.Title), Path: cleanLine(b.Path), Content: cleanText(b.Content)}
+	return DocBlock{ID: textsafe.Line(b.ID), Title: textsafe.Line(b.Title), Path: textsafe.Line(b.Path), Content: textsafe.String(b.Content)}
 }
 
 func FuzzParseDocBlocks(f *testing.F) {
@@ -54,7 +55,7 @@ func FuzzBuild(f *testing.F) {
 		}
 		p := Builder{Budgets: budgets}.Build(in)
 		checkInvariants(t, p, budgets)
-		if got, want := ParseQuestion(p.User), strings.TrimSpace(cleanText(question)); got != want {
+		if got, want := ParseQuestion(p.User), strings.TrimSpace(textsafe.String(question)); got != want {
 			t.Errorf("ParseQuestion = %q, want %q", got, want)
 		}
 	})

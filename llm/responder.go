@@ -16,6 +16,7 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 
 	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/textsafe"
 	"github.com/docent-sh/docent/tokens"
 )
 
@@ -342,7 +343,7 @@ func toMessages(p promptctx.Prompt) []llms.MessageContent {
 type output struct {
 	mu      sync.Mutex
 	emit    func(string)
-	cleaner streamCleaner
+	cleaner textsafe.Stream
 	text    strings.Builder
 	chunks  int
 	start   time.Time
@@ -358,7 +359,7 @@ func (o *output) begin(onFirst func() bool) int {
 	o.gen++
 	o.open = true
 	o.onFirst = onFirst
-	o.cleaner = streamCleaner{}
+	o.cleaner = textsafe.Stream{}
 	return o.gen
 }
 
@@ -390,7 +391,7 @@ func (o *output) streamingFunc(gen int) func(context.Context, []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		clean := o.cleaner.Clean(string(chunk))
+		clean := o.cleaner.Write(string(chunk))
 		if clean == "" {
 			return nil
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/docent-sh/docent/assistant"
 	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/retrieval"
-	"github.com/docent-sh/docent/tui/sanitize"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // askOutput is the one object `docent ask --json` prints.
@@ -77,10 +77,16 @@ func newAskCmd(e *env) *cobra.Command {
 			res := a.session.Retrieve(ctx, req)
 			out := cmd.OutOrStdout()
 			var emit func(string)
+			// The answer arrives in pieces: a stream keeps a sequence cut
+			// between two pieces from getting through half-parsed.
+			var safe textsafe.Stream
 			if !asJSON {
-				emit = func(chunk string) { io.WriteString(out, sanitize.String(chunk)) }
+				emit = func(chunk string) { io.WriteString(out, safe.Write(chunk)) }
 			}
 			ans, err := a.session.Answer(ctx, res, emit)
+			if !asJSON {
+				io.WriteString(out, safe.Flush())
+			}
 			if err != nil {
 				return fmt.Errorf("answer: %w", err)
 			}
@@ -147,24 +153,24 @@ func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answe
 func writeAskText(w io.Writer, res retrieval.Result, ans assistant.Answer) {
 	fmt.Fprintln(w)
 	if ans.Notice != "" {
-		fmt.Fprintf(w, "\nnote: %s\n", sanitize.String(ans.Notice))
+		fmt.Fprintf(w, "\nnote: %s\n", textsafe.String(ans.Notice))
 	}
 	if ans.Stopped {
 		fmt.Fprintln(w, "\n(stopped)")
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintf(w, "note: %s\n", sanitize.String(n))
+		fmt.Fprintf(w, "note: %s\n", textsafe.String(n))
 	}
 	if len(res.Options) > 0 {
 		fmt.Fprintln(w)
 		for i, o := range res.Options {
-			fmt.Fprintf(w, "  %d) %s (%s)  → docent ask --doc %s\n", i+1, sanitize.String(o.Label), o.Category, o.DocSlug)
+			fmt.Fprintf(w, "  %d) %s (%s)  → docent ask --doc %s\n", i+1, textsafe.String(o.Label), o.Category, o.DocSlug)
 		}
 	}
 	if assistant.NeedsModel(res) && len(res.Results) > 0 {
 		fmt.Fprintln(w, "\nsources:")
 		for _, ev := range res.Results {
-			fmt.Fprintf(w, "  [%s] %s\n", ev.ChunkID, sanitize.String(ev.HeaderPath))
+			fmt.Fprintf(w, "  [%s] %s\n", ev.ChunkID, textsafe.String(ev.HeaderPath))
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/docent-sh/docent/textsafe"
 )
 
 func newSeedCmd(e *env) *cobra.Command {
@@ -89,7 +91,10 @@ func newDocsCmd(e *env) *cobra.Command {
 				if len(hash) > 8 {
 					hash = hash[:8]
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", d.Slug, d.Category, d.Title, d.ChunkCount, hash)
+				// Titles come from the docs: Line drops control sequences and
+				// folds tabs and newlines, which would break the columns.
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", textsafe.Line(d.Slug), textsafe.Line(d.Category),
+					textsafe.Line(d.Title), d.ChunkCount, hash)
 			}
 			return tw.Flush()
 		},
