@@ -242,3 +242,29 @@ func docByChunk(docs []knowledge.Doc, c knowledge.Chunk) knowledge.Doc {
 	}
 	return knowledge.Doc{}
 }
+
+// Definitions come first in docs: for "what is X" the concept doc's lead
+// chunk is the first evidence, though its later sections repeat X more.
+func TestDefinitionalQuestionsLeadWithTheDefinition(t *testing.T) {
+	e := demoEngine(t)
+	for _, tc := range []struct{ query, slug string }{
+		{"explain workspace", "concepts/workspace"},
+		{"what is a workspace", "concepts/workspace"},
+		{"what are panels", "concepts/panels"},
+		{"tell me about widgets", "concepts/widgets"},
+	} {
+		res := e.Ask(retrieval.Query{Text: tc.query})
+		lead := e.Lookup(tc.slug) // the doc's first chunk with body text
+		if len(res.Results) == 0 || len(lead.Results) == 0 {
+			t.Fatalf("%q: no results", tc.query)
+		}
+		if got, want := res.Results[0].ChunkID, lead.Results[0].ChunkID; got != want {
+			t.Errorf("%q: first evidence %s, want the lead chunk %s", tc.query, got, want)
+		}
+	}
+	// Questions that are not definitional keep plain ranking.
+	res := e.Ask(retrieval.Query{Text: "how do I archive a workspace"})
+	if len(res.Results) == 0 || res.Results[0].DocSlug != "actions/workspaces" {
+		t.Errorf("how-to question: results %v, want actions/workspaces first", slugs(res))
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // Reply and snippet sizes, in bytes of plain text.
@@ -248,7 +249,7 @@ func (e *Engine) evidence(ix *index, h hit, q normalizedQuery) Evidence {
 		RankScore:    h.rank,
 		ContentHash:  de.doc.ContentHash,
 		ChunkIndex:   -1,
-		SourcePath:   sanitizeLine(de.doc.SourcePath),
+		SourcePath:   textsafe.Line(de.doc.SourcePath),
 		MatchedTerms: matched,
 		Source:       SourceKeyword,
 		MatchExplain: MatchExplain{
@@ -266,9 +267,9 @@ func (e *Engine) evidence(ix *index, h hit, q normalizedQuery) Evidence {
 	ev.HeaderPath = de.title
 	if u.chunk >= 0 {
 		c := de.doc.Chunks[u.chunk]
-		ev.HeaderPath = sanitizeLine(c.HeaderPath)
+		ev.HeaderPath = textsafe.Line(c.HeaderPath)
 		ev.ChunkIndex = c.Index
-		ev.ChunkID = sanitizeLine(knowledge.ChunkID(de.doc.Slug, c.Index))
+		ev.ChunkID = textsafe.Line(knowledge.ChunkID(de.doc.Slug, c.Index))
 		ev.ChunkHash = c.Hash
 		ev.HeadingOnly = c.HeadingOnly
 	}
@@ -288,7 +289,7 @@ func (e *Engine) displayOf(ix *index, id int32) *displayText {
 	if u.chunk >= 0 {
 		content = e.docs[u.doc].doc.Chunks[u.chunk].Content
 	}
-	dt := &displayText{content: sanitizeBlock(content), plain: plainText(content)}
+	dt := &displayText{content: textsafe.String(content), plain: plainText(content)}
 	ix.display[id].Store(dt)
 	return dt
 }
@@ -302,13 +303,13 @@ func (e *Engine) chunkEvidence(doc int, c knowledge.Chunk) Evidence {
 		Title:        de.title,
 		Category:     de.category,
 		Snippet:      snippetOf(plainText(c.Content), nil, snippetWidth),
-		Content:      sanitizeBlock(c.Content),
-		HeaderPath:   sanitizeLine(c.HeaderPath),
+		Content:      textsafe.String(c.Content),
+		HeaderPath:   textsafe.Line(c.HeaderPath),
 		ContentHash:  de.doc.ContentHash,
 		ChunkIndex:   c.Index,
-		ChunkID:      sanitizeLine(knowledge.ChunkID(de.doc.Slug, c.Index)),
+		ChunkID:      textsafe.Line(knowledge.ChunkID(de.doc.Slug, c.Index)),
 		ChunkHash:    c.Hash,
-		SourcePath:   sanitizeLine(de.doc.SourcePath),
+		SourcePath:   textsafe.Line(de.doc.SourcePath),
 		MatchedTerms: []string{},
 		Source:       SourceKeyword,
 		MatchExplain: MatchExplain{Fields: map[string][]string{}},
@@ -337,7 +338,7 @@ func (e *Engine) lookup(slug string) Result {
 	i, ok := e.bySlug[strings.TrimSpace(slug)]
 	if !ok {
 		res := e.noMatch(RuleUnknown)
-		res.Notes = []string{fmt.Sprintf("no doc with slug %q", clip(sanitizeLine(slug), 80))}
+		res.Notes = []string{fmt.Sprintf("no doc with slug %q", clip(textsafe.Line(slug), 80))}
 		return res
 	}
 	c, ok := firstBodyChunk(e.docs[i].doc, -1, nil)
@@ -354,7 +355,7 @@ func (e *Engine) continueFrom(chunkID string, shown []string) Result {
 	i, known := e.bySlug[slug]
 	if !ok || !known {
 		res := e.noMatch(RuleUnknown)
-		res.Notes = []string{fmt.Sprintf("no chunk with id %q", clip(sanitizeLine(chunkID), 80))}
+		res.Notes = []string{fmt.Sprintf("no chunk with id %q", clip(textsafe.Line(chunkID), 80))}
 		return res
 	}
 	c, ok := firstBodyChunk(e.docs[i].doc, idx, shown)

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // MaxQueryChars is the longest question the engine reads; the rest is cut
@@ -120,9 +121,9 @@ func New(docs []knowledge.Doc, glossary string, cfg Config) (*Engine, error) {
 		}
 		e.docs[i] = docEntry{
 			doc:        d,
-			slug:       sanitizeLine(d.Slug),
-			title:      sanitizeLine(title),
-			category:   sanitizeLine(category),
+			slug:       textsafe.Line(d.Slug),
+			title:      textsafe.Line(title),
+			category:   textsafe.Line(category),
 			titleTerms: an.terms(title),
 			concept:    category == "concepts",
 		}
@@ -180,7 +181,8 @@ func (e *Engine) buildIndexes(an *analyzer) {
 	var wholeUnits []unit
 	var chunkUnits []unit
 	for i, d := range e.docs {
-		wholeUnits = append(wholeUnits, unit{doc: int32(i), chunk: -1})
+		wholeUnits = append(wholeUnits, unit{doc: int32(i), chunk: -1, lead: true})
+		lead := true
 		for j, c := range d.doc.Chunks {
 			// A heading-only chunk has nothing to answer with, and its
 			// headings already appear in the next chunk's header path. A
@@ -189,7 +191,8 @@ func (e *Engine) buildIndexes(an *analyzer) {
 			// their own right, and it would otherwise outscore them on
 			// their own titles.
 			if answerable(c) {
-				chunkUnits = append(chunkUnits, unit{doc: int32(i), chunk: int32(j)})
+				chunkUnits = append(chunkUnits, unit{doc: int32(i), chunk: int32(j), lead: lead})
+				lead = false
 			}
 		}
 	}
@@ -302,7 +305,7 @@ func (e *Engine) Ask(q Query) Result {
 	default:
 		res = e.search(text)
 	}
-	res.Query = sanitizeLine(text)
+	res.Query = textsafe.Line(text)
 	res.Notes = append(notes, res.Notes...)
 	return e.finish(res, start)
 }
@@ -312,7 +315,7 @@ func (e *Engine) Ask(q Query) Result {
 func (e *Engine) Lookup(slug string) Result {
 	start := time.Now()
 	res := e.lookup(slug)
-	res.Query = sanitizeLine(slug)
+	res.Query = textsafe.Line(slug)
 	return e.finish(res, start)
 }
 
@@ -321,7 +324,7 @@ func (e *Engine) Lookup(slug string) Result {
 func (e *Engine) Continue(chunkID string, shown []string) Result {
 	start := time.Now()
 	res := e.continueFrom(chunkID, shown)
-	res.Query = sanitizeLine(chunkID)
+	res.Query = textsafe.Line(chunkID)
 	return e.finish(res, start)
 }
 

@@ -2,6 +2,8 @@ package retrieval
 
 import (
 	"strings"
+
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // glossaryEntry is one core concept: a headword and its definition.
@@ -55,7 +57,7 @@ func parseGlossary(src string, an *analyzer) []glossaryEntry {
 	flushHeading()
 	out := entries[:0]
 	for _, e := range entries {
-		e.term = sanitizeLine(e.term)
+		e.term = textsafe.Line(e.term)
 		e.definition = plainText(e.definition)
 		e.terms = an.terms(e.term)
 		if len(e.terms) > 0 && e.definition != "" {

@@ -47,6 +47,9 @@ type unit struct {
 	doc        int32 // index into Engine.docs
 	chunk      int32 // index into the doc's Chunks; -1 for a whole doc
 	contentLen int32 // index terms in the content: the match score's length
+	// lead marks a doc's first answerable chunk (and every whole doc):
+	// where docs say what their subject is.
+	lead bool
 }
 
 // posting is one unit that contains a term. rank is the term's whole BM25F
@@ -301,6 +304,13 @@ func (ix *index) scoreUnit(id int32, u unitAcc, terms []string, sc scoring) hit 
 		h.rank += sc.bias * sc.rankUnit
 		h.score += sc.bias
 		h.biased = true
+		// "What is X" is answered by the definition, which docs put first:
+		// the lead chunk of the concept doc outranks its longer sections,
+		// whose bodies repeat the term more often. Only the rank moves; the
+		// match score, and so the decision, is the same for every chunk.
+		if un.lead {
+			h.rank += sc.bias * sc.rankUnit
+		}
 	}
 	return h
 }

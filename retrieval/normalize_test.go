@@ -251,22 +251,3 @@ func TestParseSynonyms(t *testing.T) {
 		t.Errorf("default synonyms: %d rules, want 3", DefaultSynonyms().Len())
 	}
 }
-
-func TestSanitize(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"plain", "plain"},
-		{"red \x1b[31mtext\x1b[0m", "red text"},
-		{"title\x1b]0;pwned\x07 ok", "title ok"},
-		{"bell\x07 and\ttab\nnewline", "bell and tab newline"},
-		{"c1 \u009b31m csi", "c1  csi"},
-		{"bidi \u202eevil", "bidi evil"},
-	}
-	for _, tt := range tests {
-		if got := sanitizeLine(tt.in); got != strings.Join(strings.Fields(tt.want), " ") {
-			t.Errorf("sanitizeLine(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-	if got := sanitizeBlock("a\n\x1b[2Jb\tc"); got != "a\nb\tc" {
-		t.Errorf("sanitizeBlock kept structure wrong: %q", got)
-	}
-}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/docent-sh/docent/textsafe"
 )
 
 var (
@@ -55,7 +57,7 @@ func plainText(md string) string {
 			b.WriteByte('.')
 		}
 	}
-	return sanitizeLine(b.String())
+	return textsafe.Line(b.String())
 }
 
 // stripInlineMarkup keeps the text of links and images and drops emphasis,
