@@ -238,7 +238,7 @@ func (r *Responder) streamOnce(ctx context.Context, model llms.Model, messages [
 	if err != nil && ctx.Err() == nil {
 		r.log.Error("llm: extractive answer failed", "error", err)
 	}
-	return err != nil && ctx.Err() != nil
+	return ctx.Err() != nil
 }
 
 // streamModel calls the provider, retrying 429 and 5xx before the first
@@ -264,14 +264,16 @@ func (r *Responder) streamModel(ctx context.Context, messages []llms.MessageCont
 			err = res.streamErr
 		}
 		out.end(gen, err == nil)
+		// A caller's cancel is a stop whatever the client made of it: some
+		// clients end a stream quietly when its connection is closed.
+		if ctx.Err() != nil {
+			return nil, true
+		}
 		if err == nil && out.emitted() == 0 {
 			err = errEmptyAnswer
 		}
 		if err == nil {
 			return nil, false
-		}
-		if ctx.Err() != nil {
-			return nil, true
 		}
 		fail := r.classify(err, res, context.Cause(callCtx))
 		r.log.Warn("llm: call failed", "llm", r.sel, "attempt", try+1, "status", res.status,
