@@ -310,3 +310,34 @@ func TestSynonymsFile(t *testing.T) {
 		t.Fatalf("bad synonyms file: exit %d, stderr %q; want 2 naming the file and line", code, errOut)
 	}
 }
+
+// Every turn leaves a retrieval event: with the embedded store, one JSON
+// line beside the log.
+func TestAskRecordsARetrievalEvent(t *testing.T) {
+	c := newCLI(t)
+	c.askJSON("explain workspace")
+	c.askJSON("workspace")
+	data, err := os.ReadFile(filepath.Join(c.env["XDG_STATE_HOME"], "docent", "retrieval-events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d events, want 2:\n%s", len(lines), data)
+	}
+	var ev struct {
+		Query      string   `json:"query"`
+		Tokens     []string `json:"normalized_tokens"`
+		Action     string   `json:"action"`
+		TopResults []struct {
+			Slug string `json:"slug"`
+		} `json:"top_results"`
+		Phase int `json:"phase"`
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Query != "workspace" || ev.Action != "ambiguous" || len(ev.TopResults) == 0 || ev.Phase != 2 {
+		t.Fatalf("event = %+v", ev)
+	}
+}

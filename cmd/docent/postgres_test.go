@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/docent-sh/docent/store/postgres/pgtest"
+	"github.com/jackc/pgx/v5"
 )
 
 // The foundation's acceptance: seeding the demo knowledge base into
@@ -84,5 +86,28 @@ func TestConnectionErrorHidesPassword(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "127.0.0.1:1") {
 		t.Errorf("error %q does not name the host", errOut)
+	}
+}
+
+func TestAskRecordsRetrievalEventsInPostgres(t *testing.T) {
+	dbURL := pgtest.NewDatabase(t)
+	c := newCLI(t, "DATABASE_URL", dbURL)
+	c.askJSON("explain workspace")
+
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var query, action string
+	var tokens []string
+	var phase int
+	err = conn.QueryRow(ctx, `SELECT query, action, normalized_tokens, phase FROM retrieval_events`).Scan(&query, &action, &tokens, &phase)
+	if err != nil {
+		t.Fatalf("read the event: %v", err)
+	}
+	if query != "explain workspace" || action != "found" || len(tokens) == 0 || phase != 2 {
+		t.Fatalf("event: query %q, action %q, tokens %v, phase %d", query, action, tokens, phase)
 	}
 }
