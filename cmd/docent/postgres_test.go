@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/docent-sh/docent/store/postgres/pgtest"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/docent-sh/docent/store/postgres/pgtest"
 )
 
 // The foundation's acceptance: seeding the demo knowledge base into
