@@ -31,15 +31,6 @@ func demoPrompt(b *testing.B) promptctx.Prompt {
 	return promptctx.Builder{}.Build(promptctx.Input{Question: "How do I archive a workspace?", Glossary: kb.Glossary(), Evidence: ev})
 }
 
-// BenchmarkExtractiveAnswer is the offline answer's cost, which every
-// fallback pays before its first piece.
-func BenchmarkExtractiveAnswer(b *testing.B) {
-	p := demoPrompt(b)
-	for b.Loop() {
-		ExtractiveAnswer(p.User)
-	}
-}
-
 // BenchmarkToMessages is the prompt's conversion for langchaingo, paid
 // before every model call.
 func BenchmarkToMessages(b *testing.B) {

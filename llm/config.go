@@ -14,6 +14,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/docent-sh/docent/llm/extractive"
 )
 
 // Provider names, as given to --provider.
@@ -46,7 +48,6 @@ const (
 	DefaultOpenAIModel    = "gpt-4o-mini"
 	DefaultAnthropicModel = "claude-3-5-haiku-latest"
 	DefaultOllamaModel    = "llama3.2"
-	ExtractiveModelName   = "extractive"
 )
 
 const (
@@ -200,7 +201,7 @@ func Resolve(cfg Config, getenv func(string) string) (Selection, error) {
 		// The offline responder has one model and no endpoint; a --model or
 		// --base-url meant for another provider is ignored, not an error,
 		// so `auto` without keys still starts.
-		sel.Model = ExtractiveModelName
+		sel.Model = extractive.ModelName
 		return sel, nil
 	case ProviderOpenAI:
 		sel.Model = orDefault(model, DefaultOpenAIModel)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/docent-sh/docent/llm/extractive"
 )
 
 const (
@@ -30,7 +32,7 @@ func TestResolveAuto(t *testing.T) {
 		hasKey    bool
 		reasonHas string
 	}{
-		{name: "nothing set", env: nil, provider: ProviderExtractive, model: ExtractiveModelName, reasonHas: "no OPENAI_API_KEY"},
+		{name: "nothing set", env: nil, provider: ProviderExtractive, model: extractive.ModelName, reasonHas: "no OPENAI_API_KEY"},
 		{name: "openai key", env: map[string]string{EnvOpenAIKey: testOpenAIKey},
 			provider: ProviderOpenAI, model: DefaultOpenAIModel, baseURL: defaultOpenAIBaseURL, hasKey: true, reasonHas: EnvOpenAIKey},
 		{name: "anthropic key", env: map[string]string{EnvAnthropicKey: testAnthropicKey},
@@ -44,7 +46,7 @@ func TestResolveAuto(t *testing.T) {
 			env:      map[string]string{EnvAnthropicKey: testAnthropicKey, EnvOllamaHost: "x"},
 			provider: ProviderAnthropic, model: DefaultAnthropicModel, baseURL: defaultAnthropicBaseURL, hasKey: true},
 		{name: "blank key counts as unset", env: map[string]string{EnvOpenAIKey: "  "},
-			provider: ProviderExtractive, model: ExtractiveModelName},
+			provider: ProviderExtractive, model: extractive.ModelName},
 		{name: "openai base url from the environment",
 			env:      map[string]string{EnvOpenAIKey: testOpenAIKey, EnvOpenAIBaseURL: "http://127.0.0.1:8080/v1"},
 			provider: ProviderOpenAI, model: DefaultOpenAIModel, baseURL: "http://127.0.0.1:8080/v1", hasKey: true},
@@ -94,7 +96,7 @@ func TestResolveExplicit(t *testing.T) {
 		{name: "anthropic", cfg: Config{Provider: "Anthropic"}, env: map[string]string{EnvAnthropicKey: testAnthropicKey},
 			provider: ProviderAnthropic, model: DefaultAnthropicModel, baseURL: defaultAnthropicBaseURL},
 		{name: "extractive ignores model and url", cfg: Config{Provider: "extractive", Model: "gpt-4o", BaseURL: "::bad"},
-			env: map[string]string{EnvOpenAIKey: testOpenAIKey}, provider: ProviderExtractive, model: ExtractiveModelName},
+			env: map[string]string{EnvOpenAIKey: testOpenAIKey}, provider: ProviderExtractive, model: extractive.ModelName},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,6 +16,8 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 
 	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/llm/extractive"
+	"github.com/docent-sh/docent/llm/internal/oneline"
 	"github.com/docent-sh/docent/textsafe"
 	"github.com/docent-sh/docent/tokens"
 )
@@ -53,7 +55,7 @@ var (
 type Responder struct {
 	sel         Selection
 	model       llms.Model // the provider's client; the extractive model for extractive
-	extractive  *ExtractiveModel
+	extractive  *extractive.Model
 	setupNotice string // set when the provider cannot be called at all
 	backoffBase time.Duration
 	backoffMax  time.Duration
@@ -66,7 +68,7 @@ type Option func(*responderConfig)
 type responderConfig struct {
 	backoffBase, backoffMax time.Duration
 	log                     *slog.Logger
-	extractive              []ExtractiveOption
+	extractive              []extractive.Option
 }
 
 // WithBackoff sets the first retry delay (doubled on each retry, with
@@ -89,8 +91,8 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithExtractive configures the extractive responder used for extractive
-// answers and fallbacks, e.g. WithPace.
-func WithExtractive(opts ...ExtractiveOption) Option {
+// answers and fallbacks, e.g. extractive.WithPace.
+func WithExtractive(opts ...extractive.Option) Option {
 	return func(c *responderConfig) { c.extractive = append(c.extractive, opts...) }
 }
 
@@ -109,7 +111,7 @@ func NewResponder(sel Selection, opts ...Option) (*Responder, error) {
 	sel.MaxRetries = max(sel.MaxRetries, 0)
 	r := &Responder{
 		sel:         sel,
-		extractive:  NewExtractiveModel(cfg.extractive...),
+		extractive:  extractive.New(cfg.extractive...),
 		backoffBase: cfg.backoffBase,
 		backoffMax:  cfg.backoffMax,
 		log:         cfg.log,
@@ -123,7 +125,7 @@ func NewResponder(sel Selection, opts ...Option) (*Responder, error) {
 	var err error
 	switch sel.Provider {
 	case ProviderExtractive:
-		r.sel.Model, r.sel.BaseURL = ExtractiveModelName, ""
+		r.sel.Model, r.sel.BaseURL = extractive.ModelName, ""
 		r.model = r.extractive
 	case ProviderOpenAI:
 		token := sel.apiKey
@@ -213,9 +215,9 @@ func (r *Responder) Stream(ctx context.Context, p promptctx.Prompt, emit func(ch
 	}
 
 	if fail != nil && !ans.Stopped {
-		ans.Notice = oneLine(Redact(fail.notice, r.sel.apiKey), 240)
+		ans.Notice = oneline.Clip(Redact(fail.notice, r.sel.apiKey), 240)
 		ans.Fallback = true
-		ans.Provider, ans.Model = ProviderExtractive, ExtractiveModelName
+		ans.Provider, ans.Model = ProviderExtractive, extractive.ModelName
 		r.log.Warn("llm: falling back to the extractive answer", "llm", r.sel, "notice", ans.Notice)
 		if out.emitted() > 0 {
 			out.write(MidStreamSeparator)

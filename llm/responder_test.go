@@ -14,6 +14,7 @@ import (
 
 	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/llm/extractive"
 	"github.com/docent-sh/docent/llm/llmtest"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/tokens"
@@ -343,7 +344,7 @@ func TestStreamGivesUpAfterThreeRetries(t *testing.T) {
 
 func assertExtractiveFallback(t *testing.T, ans llm.Answer) {
 	t.Helper()
-	if !ans.Fallback || ans.Provider != llm.ProviderExtractive || ans.Model != llm.ExtractiveModelName {
+	if !ans.Fallback || ans.Provider != llm.ProviderExtractive || ans.Model != extractive.ModelName {
 		t.Errorf("answer by %s/%s fallback=%v, want the extractive fallback", ans.Provider, ans.Model, ans.Fallback)
 	}
 	if !strings.Contains(ans.Text, "A workspace is an area inside an entry that holds a set of related notes. [concepts/workspace#chunk-0]") {

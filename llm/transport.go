@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/docent-sh/docent/llm/internal/oneline"
 )
 
 // The langchaingo clients flatten HTTP failures into strings (and the
@@ -257,7 +259,7 @@ func sseData(line []byte) ([]byte, bool, error) {
 // excerpt shows the start of a bad frame in a notice: enough to recognize
 // it, cleaned of anything a terminal would interpret.
 func excerpt(b []byte) string {
-	return "(" + oneLine(string(b), 32) + ")"
+	return "(" + oneline.Clip(string(b), 32) + ")"
 }
 
 // validatingBody passes a stream through line by line, releasing a line to

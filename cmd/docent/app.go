@@ -11,6 +11,7 @@ import (
 	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/llm/extractive"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/tokens"
 )
@@ -89,7 +90,7 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	}
 	opts := []llm.Option{llm.WithLogger(e.log)}
 	if interactive {
-		opts = append(opts, llm.WithExtractive(llm.WithPace(extractivePace)))
+		opts = append(opts, llm.WithExtractive(extractive.WithPace(extractivePace)))
 	}
 	writer, err := llm.NewResponder(sel, opts...)
 	if err != nil {

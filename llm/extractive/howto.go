@@ -1,0 +1,169 @@
+package extractive
+
+// howTo answers a request for steps. The unit of a procedure is a section
+// of a chunk: when a heading names the action (and the object asked about,
+// or nothing else), the answer is that section from its first step, since
+// steps only make sense in order. Otherwise it is the sentence that best
+// carries the action and its object, with the rest of its paragraph or
+// list item.
+func howTo(in intent, candidates []sentence) []sentence {
+	objects := make(map[string]bool, len(in.terms))
+	for t := range in.terms {
+		if t != in.action {
+			objects[t] = true
+		}
+	}
+	headings := map[sectionKey]headingMatch{}
+	headingOf := func(s sentence) headingMatch {
+		key := sectionKey{s.block, s.heading}
+		h, ok := headings[key]
+		if !ok {
+			h = matchHeading(s.heading, in.action, objects)
+			headings[key] = h
+		}
+		return h
+	}
+	score := func(s sentence) int {
+		v := 0
+		if in.action != "" && s.has(in.action) {
+			v += 3
+		}
+		v += 2 * s.countDistinct(objects)
+		h := headingOf(s)
+		// Objects the heading names count once, for the sentences under
+		// it that leave them out ("Select it and press F2").
+		headOnly := 0
+		for _, t := range h.objects {
+			if !s.has(t) {
+				headOnly++
+			}
+		}
+		switch {
+		case h.procedure:
+			v += 4 + 2*headOnly
+		case h.action:
+			// "Restore a note" when a workspace was asked about.
+			v++
+		default:
+			v += headOnly
+			if h.otherAction {
+				v -= 3
+			}
+		}
+		if s.item || s.command {
+			// A step outweighs a description that names the same words.
+			v += 3
+		}
+		if listsActions(s.words) {
+			// "How to open, create, rename, move … notes" lists the page's
+			// procedures; it is none of them.
+			v -= 4
+		}
+		if s.trailing() {
+			v--
+		}
+		return v
+	}
+	best, bestScore := -1, 0
+	for i, s := range candidates {
+		if v := score(s); v > bestScore {
+			best, bestScore = i, v
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	top := candidates[best]
+	if in.action != "" && !top.has(in.action) && !headingOf(top).procedure {
+		// Nothing mentions doing what was asked: better the question's
+		// best matching sentences than unrelated steps.
+		return nil
+	}
+	var chosen []sentence
+	if headingOf(top).procedure {
+		for _, s := range candidates {
+			if s.block == top.block && s.heading == top.heading && !s.trailing() && len(chosen) < maxAnswerSentences {
+				chosen = append(chosen, s)
+			}
+		}
+		return chosen
+	}
+	chosen = append(chosen, top)
+	for _, s := range candidates[best+1:] {
+		if len(chosen) == maxAnswerSentences || s.block != top.block || s.para != top.para {
+			break
+		}
+		chosen = append(chosen, s)
+	}
+	if len(chosen) > 1 {
+		return chosen
+	}
+	// A lone sentence gets the next one that also does what was asked,
+	// when it is at least half as good: the same procedure told elsewhere
+	// often adds where or when.
+	next, nextScore := -1, 0
+	for i, s := range candidates {
+		if i == best || s.text == top.text || s.trailing() || !s.has(in.action) {
+			continue
+		}
+		if v := score(s); v > nextScore && 2*v >= bestScore {
+			next, nextScore = i, v
+		}
+	}
+	if next >= 0 {
+		chosen = append(chosen, candidates[next])
+	}
+	return chosen
+}
+
+// headingMatch is what a section heading says about a how-to question.
+type headingMatch struct {
+	action      bool     // it names the action asked about
+	procedure   bool     // it names the action and the object asked about, or nothing else
+	otherAction bool     // it names only another action: the procedure for that
+	objects     []string // the objects asked about that it names
+}
+
+func matchHeading(heading, action string, objects map[string]bool) headingMatch {
+	var h headingMatch
+	other := false
+	seen := map[string]bool{}
+	for _, w := range normWords(heading) {
+		switch {
+		case action != "" && w == action:
+			h.action = true
+		case objects[w]:
+			if !seen[w] {
+				seen[w] = true
+				h.objects = append(h.objects, w)
+			}
+		case actionWords[w]:
+			h.otherAction = true
+		case !stopwords[w]:
+			other = true
+		}
+	}
+	h.procedure = h.action && (len(h.objects) > 0 || !other || len(objects) == 0)
+	h.otherAction = h.otherAction && !h.action
+	return h
+}
+
+// listsActions reports a sentence that enumerates three or more actions
+// ("open, create, rename, move, delete and restore notes"): a summary of
+// procedures or of a rule, not a step of one.
+func listsActions(words []string) bool {
+	run := 0
+	for i, w := range words {
+		switch {
+		case actionWords[w]:
+			run++
+			if run >= 3 {
+				return true
+			}
+		case (w == "and" || w == "or") && run > 0 && i+1 < len(words) && actionWords[words[i+1]]:
+		default:
+			run = 0
+		}
+	}
+	return false
+}

@@ -1,0 +1,56 @@
+package extractive
+
+import "testing"
+
+func TestHowTo(t *testing.T) {
+	toc := block("actions/workspaces#chunk-0", "Workspace Actions", "Workspace Actions",
+		"## Workspace Actions\n\nHow to create, rename, archive and delete the workspaces of an entry.")
+	steps := block("actions/workspaces#chunk-3", "Workspace Actions", "Workspace Actions > Steps",
+		"## Steps\n\n### Create a workspace\n\n1. Press `Ctrl+Alt+N` to start.\n2. Type a name of up to 80 characters.\n\n"+
+			"### Rename a workspace\n\nChoose **More > Workspace settings** and change **Name**. Links to its notes keep working.\n\n"+
+			"### Archive a workspace\n\n1. Open the workspace and choose **More > Archive workspace**.\n2. Confirm the archive.\n\n"+
+			"To bring it back, open the archive tray and click **Restore**.")
+	noteSteps := block("actions/notes#chunk-3", "Note Actions", "Note Actions > Steps",
+		"## Steps\n\n### Rename a note\n\nClick the title at the top of the note and type a new one. Links keep working after a rename.")
+	widget := block("widgets/quick-links#chunk-3", "Quick Links", "Quick Links > How to use it",
+		"## How to use it\n\n- **Reorder**: drag a link by its handle.\n- **Pin the note you are reading**: press `Ctrl+Shift+P`. "+
+			"The link goes to the first Quick Links widget.\n- **Pin a workspace**: right-click it in the Navigator.")
+	lead := block("widgets/quick-links#chunk-0", "Quick Links", "Quick Links",
+		"## Quick Links\n\nThe Quick Links widget holds shortcuts that you pin yourself.")
+
+	tests := []struct {
+		name string
+		user string
+		want string
+	}{
+		{
+			name: "the procedure whose heading names the action and object, from its first step",
+			user: userMessage("how do I rename a workspace?", toc, noteSteps, steps),
+			want: "Choose More > Workspace settings and change Name. [actions/workspaces#chunk-3] " +
+				"Links to its notes keep working. [actions/workspaces#chunk-3]",
+		},
+		{
+			name: "numbered steps in order",
+			user: userMessage("create a workspace", toc, steps),
+			want: "Press Ctrl+Alt+N to start. [actions/workspaces#chunk-3] Type a name of up to 80 characters. [actions/workspaces#chunk-3]",
+		},
+		{
+			name: "an action without its own heading: the step that names it",
+			user: userMessage("How can I restore an archived workspace", toc, steps),
+			want: "To bring it back, open the archive tray and click Restore. [actions/workspaces#chunk-3]",
+		},
+		{
+			name: "a list item with its continuation, not the doc's lead",
+			user: userMessage("how do I pin a note to quick links", lead, widget),
+			want: "Pin the note you are reading: press Ctrl+Shift+P. [widgets/quick-links#chunk-3] " +
+				"The link goes to the first Quick Links widget. [widgets/quick-links#chunk-3]",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Answer(tt.user); got != tt.want {
+				t.Errorf("answer =\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}

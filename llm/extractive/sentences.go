@@ -1,0 +1,170 @@
+package extractive
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+
+	promptctx "github.com/docent-sh/docent/context"
+)
+
+// sentence is one candidate sentence of the evidence.
+type sentence struct {
+	text    string
+	raw     []string // lower-case words in order
+	words   []string // the same words normalized, one for one
+	block   int      // index of its block, in prompt (rank) order
+	doc     int      // rank of its doc: 0 for the doc of the first block
+	chunk   int      // chunk number from the block id, for reading order
+	para    int      // paragraph or list item within the block
+	pos     int      // position within the block
+	heading string   // the heading it sits under, in its block or its path
+	context string   // its heading, its block's title and its block's path
+	item    bool     // in a list item
+	command bool     // an imperative: "Press F2", "To undo it, click Undo"
+	inLead  bool     // in a lead block: the doc's opening chunk or its Overview
+	lead    bool     // the first sentence of a lead block
+}
+
+func (s sentence) trailing() bool { return strings.HasSuffix(s.text, ":") }
+
+// has reports whether the sentence holds the normalized word w. A
+// sentence is at most maxSentenceRunes long, so a scan is cheap.
+func (s sentence) has(w string) bool { return slices.Contains(s.words, w) }
+
+// countDistinct counts the distinct words of the sentence in set.
+func (s sentence) countDistinct(set map[string]bool) int {
+	n := 0
+	for i, w := range s.words {
+		if set[w] && !slices.Contains(s.words[:i], w) {
+			n++
+		}
+	}
+	return n
+}
+
+// inReadingOrder sorts sentences as their doc presents them.
+func inReadingOrder(ss []sentence) {
+	slices.SortFunc(ss, func(a, b sentence) int {
+		return cmp.Or(cmp.Compare(a.doc, b.doc), cmp.Compare(a.chunk, b.chunk), cmp.Compare(a.block, b.block), cmp.Compare(a.pos, b.pos))
+	})
+}
+
+// sectionKey names a section: the sentences of one block under one heading.
+type sectionKey struct {
+	block   int
+	heading string
+}
+
+// gather splits every block into sentences and records where each sits.
+func gather(blocks []promptctx.DocBlock) []sentence {
+	docRank := map[string]int{}
+	var out []sentence
+	for bi, b := range blocks {
+		slug, chunk := splitChunkID(b.ID)
+		if slug == "" {
+			slug = cmp.Or(b.Title, b.ID)
+		}
+		if _, ok := docRank[slug]; !ok {
+			docRank[slug] = len(docRank)
+		}
+		if chunk < 0 {
+			chunk = bi
+		}
+		lead := isLeadBlock(b)
+		pathHeading := lastPathPart(b.Path)
+		for pi, p := range passagesOf(b.Content) {
+			raw := wordsOf(p.text)
+			out = append(out, sentence{
+				text: p.text, raw: raw, words: normalize(slices.Clone(raw)), block: bi, doc: docRank[slug], chunk: chunk,
+				para: p.para, pos: pi, heading: cmp.Or(p.heading, pathHeading),
+				context: p.heading + " " + b.Title + " " + b.Path,
+				item:    p.item, command: isInstruction(p.text, raw), inLead: lead, lead: lead && pi == 0,
+			})
+		}
+	}
+	return out
+}
+
+// splitChunkID splits "slug#chunk-3" into "slug" and 3; the number is -1
+// when the id does not have that form.
+func splitChunkID(id string) (string, int) {
+	slug, n, ok := strings.Cut(id, "#chunk-")
+	if !ok {
+		return "", -1
+	}
+	v := 0
+	for _, r := range n {
+		if r < '0' || r > '9' || v > 1<<20 {
+			return slug, -1
+		}
+		v = 10*v + int(r-'0')
+	}
+	if n == "" {
+		return slug, -1
+	}
+	return slug, v
+}
+
+// isLeadBlock reports a doc's opening chunk or its Overview: where a doc
+// says what its subject is.
+func isLeadBlock(b promptctx.DocBlock) bool {
+	if _, n := splitChunkID(b.ID); n == 0 {
+		return true
+	}
+	if b.Path != "" && !strings.Contains(b.Path, ">") {
+		return true
+	}
+	return strings.EqualFold(lastPathPart(b.Path), "overview")
+}
+
+func lastPathPart(path string) string {
+	if i := strings.LastIndex(path, ">"); i >= 0 {
+		path = path[i+1:]
+	}
+	return strings.TrimSpace(path)
+}
+
+// imperatives open a step: "Press Ctrl+N", "Choose More > Settings".
+// Every action word does.
+var imperatives = func() map[string]bool {
+	set := wordSet(`press click choose select type drag hover right go pick confirm hold paste
+		grab enter tap scroll drop double check uncheck write use make turn fill`)
+	maps.Copy(set, actionWords)
+	return set
+}()
+
+// isInstruction reports a sentence that tells the reader what to do:
+// "Press F2 …", or after a short opening clause, "To bring it back, open
+// the archive tray …", "In edit mode, click the cross …". words are the
+// sentence's words as wordsOf gives them.
+func isInstruction(text string, words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	if imperatives[words[0]] {
+		return true
+	}
+	opening, _, ok := strings.Cut(text, ", ")
+	if !ok || strings.Count(opening, " ") >= 8 {
+		return false
+	}
+	// The opening clause holds the first words; the next one opens the rest.
+	n := countWords(opening)
+	return n < len(words) && imperatives[words[n]]
+}
+
+// countWords counts the words wordsOf would find in s, without them.
+func countWords(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if letter && !in {
+			n++
+		}
+		in = letter
+	}
+	return n
+}

@@ -1,0 +1,122 @@
+package extractive
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// stopwords carry no topic: matching on them would pick sentences for
+// sharing "the" or "how" with the question.
+var stopwords = wordSet(`a an and are as at be been but by can could do does did for from
+	had has have how i if in into is it its me my of on or our should so than that the their them
+	then there these they this to was we what when where which who why will with would you your
+	about after all also any because before between both each few more most much must no nor not
+	only other own same some such too very just over under again further here once up down out off
+	am were being having doing until while during through above below s t don use using used get`)
+
+// articles may open a term or a sentence's subject without changing it.
+var articles = wordSet(`a an the`)
+
+// wordSet returns the set of the words of list.
+func wordSet(list string) map[string]bool {
+	set := make(map[string]bool)
+	for _, w := range strings.Fields(list) {
+		set[w] = true
+	}
+	return set
+}
+
+// wordsOf splits s into its lower-case words of letters and digits.
+func wordsOf(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// normWords is wordsOf with every word normalized, one for one.
+func normWords(s string) []string { return normalize(wordsOf(s)) }
+
+// normalize replaces each of words by its normal form, in place.
+func normalize(words []string) []string {
+	for i, w := range words {
+		words[i] = normWord(w)
+	}
+	return words
+}
+
+// normWord maps the forms of a word to one: an action's base form
+// ("archived", "archiving" → "archive") or else the singular
+// ("workspaces" → "workspace"), so a question matches the docs however
+// either is phrased.
+func normWord(w string) string {
+	if base, ok := actionBase(w); ok {
+		return base
+	}
+	return stem(w)
+}
+
+// termSet returns the distinct normalized content words of s.
+func termSet(s string) map[string]bool {
+	terms := make(map[string]bool)
+	for _, w := range wordsOf(s) {
+		if stopwords[w] || (utf8.RuneCountInString(w) < 2 && !unicode.IsDigit([]rune(w)[0])) {
+			continue
+		}
+		terms[normWord(w)] = true
+	}
+	return terms
+}
+
+// actionWords are the things users ask how to do, in base form. "set" and
+// "use" are left out: they are in too many sentences that are not steps
+// ("the scope setting", "How to use it").
+var actionWords = wordSet(`add archive change clear close collapse configure copy create delete
+	duplicate edit empty expand export filter find hide import insert invite link list move open pin print
+	remove rename reorder resize restore search share show sort switch tag undo unpin upload`)
+
+// actionBase returns the action word that w is a form of.
+func actionBase(w string) (string, bool) {
+	if actionWords[w] {
+		return w, true
+	}
+	try := func(f string) bool { return actionWords[f] }
+	for _, suffix := range []string{"ing", "ed", "ion", "al"} {
+		stem, ok := strings.CutSuffix(w, suffix)
+		if !ok || len(stem) < 2 {
+			continue
+		}
+		switch n := len(stem); {
+		case try(stem):
+			return stem, true
+		case try(stem + "e"):
+			return stem + "e", true
+		case stem[n-1] == stem[n-2] && try(stem[:n-1]): // pinned, pinning
+			return stem[:n-1], true
+		case suffix == "ed" && stem[n-1] == 'i' && try(stem[:n-1]+"y"): // copied
+			return stem[:n-1] + "y", true
+		}
+	}
+	for _, form := range [][2]string{{"ies", "y"}, {"es", ""}, {"s", ""}} {
+		if stem, ok := strings.CutSuffix(w, form[0]); ok && try(stem+form[1]) {
+			return stem + form[1], true
+		}
+	}
+	return "", false
+}
+
+func stem(w string) string {
+	switch {
+	case len(w) <= 3:
+		return w
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "xes"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+		return w
+	case strings.HasSuffix(w, "s"):
+		return w[:len(w)-1]
+	}
+	return w
+}

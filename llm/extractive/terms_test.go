@@ -1,0 +1,17 @@
+package extractive
+
+import "testing"
+
+func TestActionBase(t *testing.T) {
+	for word, want := range map[string]string{
+		"archive": "archive", "archived": "archive", "archiving": "archive", "archives": "archive",
+		"pinned": "pin", "pinning": "pin", "copies": "copy", "copied": "copy", "removal": "remove",
+		"creation": "create", "switches": "switch", "renamed": "rename", "added": "add",
+		"settings": "", "setting": "", "need": "", "string": "", "notes": "", "workspace": "",
+	} {
+		got, ok := actionBase(word)
+		if got != want || ok != (want != "") {
+			t.Errorf("actionBase(%q) = %q, %v; want %q", word, got, ok, want)
+		}
+	}
+}
