@@ -59,3 +59,17 @@ type Status struct {
 	Model        string
 	Phase        int
 }
+
+// ContextLoader is implemented by backends that can attach the customer's
+// app state to the following answers (/context FILE). The TUI calls it
+// from tea.Cmds only: loading reads a file.
+type ContextLoader interface {
+	// LoadContext reads and attaches the app state in path, replacing any
+	// attached before, and returns a one-line summary of it. On error
+	// nothing changes.
+	LoadContext(ctx context.Context, path string) (summary string, err error)
+	// DetachContext removes the attached app state.
+	DetachContext()
+	// AttachedContext returns what is attached; path is "" when nothing is.
+	AttachedContext() (path, summary string)
+}

@@ -37,7 +37,7 @@ func benchModel(tb testing.TB, messages int) Model {
 func beginStream(m *Model) {
 	m.turn++
 	m.activity = answering
-	m.streamRaw = ""
+	m.streamText = &liveText{}
 	m.streamMsg = &message{role: roleAssistant, streaming: true}
 	m.transcript.append(m.streamMsg)
 	m.stream = &answerStream{msgs: make(chan tea.Msg, 1), cancel: func() {}}
@@ -52,26 +52,33 @@ func endStream(m *Model) {
 	t.relayout(len(t.msgs) - 1)
 }
 
-func benchChunks(n int) []string {
-	size := (len(benchAnswer) + n - 1) / n
+func benchChunks(answer string, n int) []string {
+	size := (len(answer) + n - 1) / n
 	var out []string
-	for i := 0; i < len(benchAnswer); i += size {
-		out = append(out, benchAnswer[i:min(i+size, len(benchAnswer))])
+	for i := 0; i < len(answer); i += size {
+		out = append(out, answer[i:min(i+size, len(answer))])
 	}
 	return out
 }
 
 // BenchmarkStreamUpdate: a 500-message transcript plus a 1,000-chunk
 // streamed answer. One op is one streamed chunk: Update, and with
-// "frame" also the View Bubble Tea draws after it.
+// "frame" also the View Bubble Tea draws after it. The "crlf" answer has
+// Windows line endings, as some servers send: text the cleaner must
+// rewrite rather than pass through.
 func BenchmarkStreamUpdate(b *testing.B) {
-	chunks := benchChunks(1000)
-	for _, withView := range []bool{false, true} {
-		name := "update"
-		if withView {
-			name = "update+frame"
-		}
-		b.Run(name, func(b *testing.B) {
+	crlf := strings.ReplaceAll(benchAnswer, "\n", "\r\n")
+	for _, bc := range []struct {
+		name     string
+		answer   string
+		withView bool
+	}{
+		{"update", benchAnswer, false},
+		{"update+frame", benchAnswer, true},
+		{"update/crlf", crlf, false},
+	} {
+		chunks := benchChunks(bc.answer, 1000)
+		b.Run(bc.name, func(b *testing.B) {
 			m := benchModel(b, 500)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -87,7 +94,7 @@ func BenchmarkStreamUpdate(b *testing.B) {
 				}
 				next, _ := m.Update(streamChunkMsg{turn: m.turn, stream: m.stream, text: chunks[k]})
 				m = next.(Model)
-				if withView {
+				if bc.withView {
 					_ = m.View()
 				}
 			}

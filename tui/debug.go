@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/docent-sh/docent/retrieval"
-	"github.com/docent-sh/docent/tui/sanitize"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // debugTopN is how many rows of the score table the debug pane shows.
@@ -42,24 +42,24 @@ func (p *debugPane) rebuild(r turnReport, st *styles) {
 	kv := func(k, v string) {
 		out = append(out, wrapPrefixed(v, p.width, st.dim.Render(fmt.Sprintf("%-10s", k)), strings.Repeat(" ", 10), st.label)...)
 	}
-	kv("query", oneLine(sanitize.String(res.Query)))
+	kv("query", textsafe.Line(res.Query))
 	kv("tokens", orDash(strings.Join(sanitizeAll(res.NormalizedTokens), " ")))
 	synonyms, typos := rewrites(res.Results)
 	kv("synonyms", orDash(synonyms))
 	kv("typos", orDash(typos))
-	kv("status", fmt.Sprintf("%s · rule %s · confidence %.2f", res.Status, orDash(sanitize.String(res.Rule)), res.Confidence))
+	kv("status", fmt.Sprintf("%s · rule %s · confidence %.2f", res.Status, orDash(textsafe.Line(res.Rule)), res.Confidence))
 	fallback := res.Metrics.Fallback
 	if fallback == "" {
 		fallback = "none"
 	}
-	kv("phase", fmt.Sprintf("%d · fallback %s · dedupe trimmed %d", res.Metrics.Phase, sanitize.String(fallback), res.Metrics.DedupeTrimmed))
+	kv("phase", fmt.Sprintf("%d · fallback %s · dedupe trimmed %d", res.Metrics.Phase, textsafe.Line(fallback), res.Metrics.DedupeTrimmed))
 	kv("latency", fmt.Sprintf("retrieval %.2f ms", res.Metrics.RetrievalMS))
 	if s := r.stats; s != nil && s.Turns > 0 {
 		kv("session", fmt.Sprintf("%s · p50 %.2f ms · p95 %.2f ms · match %.0f%% · fallback %.0f%% · dedupe %.0f%%",
 			plural(s.Turns, "turn"), s.P50MS, s.P95MS, 100*s.MatchRate, 100*s.FallbackRate, 100*s.DedupeRate))
 	}
 	for _, n := range res.Notes {
-		kv("note", sanitize.String(n))
+		kv("note", textsafe.Line(n))
 	}
 
 	out = append(out, "", st.paneTitle.Render(fmt.Sprintf("top %d", min(len(res.Results), debugTopN))))
@@ -70,11 +70,11 @@ func (p *debugPane) rebuild(r turnReport, st *styles) {
 
 	if info := r.info; info != nil {
 		out = append(out, "", st.paneTitle.Render("answer"))
-		kv("model", orDash(sanitize.String(providerLabel(info.Provider, info.Model))))
+		kv("model", orDash(textsafe.Line(providerLabel(info.Provider, info.Model))))
 		kv("ttft", fmt.Sprintf("%d ms · %.1f tokens/s", info.TTFT.Milliseconds(), info.TokensPerSec))
-		kv("fallback", fmt.Sprintf("%t%s", info.Fallback, prefixed(" · ", sanitize.String(info.Notice))))
+		kv("fallback", fmt.Sprintf("%t%s", info.Fallback, prefixed(" · ", textsafe.Line(info.Notice))))
 		for _, l := range info.ContextLines {
-			out = append(out, wrapPrefixed(sanitize.String(l), p.width, " ", " ", st.dim)...)
+			out = append(out, wrapPrefixed(textsafe.Line(l), p.width, " ", " ", st.dim)...)
 		}
 	}
 	p.body.all = out
@@ -86,10 +86,10 @@ func rewrites(items []retrieval.Evidence) (synonyms, typos string) {
 	var syn, typo []string
 	for _, e := range items {
 		for _, r := range e.MatchExplain.Synonyms {
-			syn = appendUnique(syn, sanitize.String(r.From)+"→"+sanitize.String(r.To))
+			syn = appendUnique(syn, textsafe.Line(r.From)+"→"+textsafe.Line(r.To))
 		}
 		for _, r := range e.MatchExplain.TypoFixes {
-			typo = appendUnique(typo, sanitize.String(r.From)+"→"+sanitize.String(r.To))
+			typo = appendUnique(typo, textsafe.Line(r.From)+"→"+textsafe.Line(r.To))
 		}
 	}
 	return strings.Join(syn, " "), strings.Join(typo, " ")
@@ -105,7 +105,7 @@ func appendUnique(list []string, s string) []string {
 func sanitizeAll(in []string) []string {
 	out := make([]string, len(in))
 	for i, s := range in {
-		out[i] = sanitize.String(s)
+		out[i] = textsafe.Line(s)
 	}
 	return out
 }
@@ -134,13 +134,13 @@ func scoreTable(items []retrieval.Evidence, width int, st *styles) []string {
 	if width >= wideTableWidth {
 		out = append(out, st.dim.Render(fmt.Sprintf(" %-24s %5s %6s %6s  %s", "slug", "chunk", "match", "rank", "terms")))
 		for _, e := range items {
-			out = append(out, fmt.Sprintf(" %-24s %5d %6.2f %6.2f  %s", sanitize.String(e.DocSlug), e.ChunkIndex,
+			out = append(out, fmt.Sprintf(" %-24s %5d %6.2f %6.2f  %s", textsafe.Line(e.DocSlug), e.ChunkIndex,
 				e.Score, e.RankScore, strings.Join(sanitizeAll(e.MatchedTerms), ",")))
 		}
 		return out
 	}
 	for i, e := range items {
-		out = append(out, fmt.Sprintf(" %d %s #%d", i+1, sanitize.String(e.DocSlug), e.ChunkIndex))
+		out = append(out, fmt.Sprintf(" %d %s #%d", i+1, textsafe.Line(e.DocSlug), e.ChunkIndex))
 		detail := fmt.Sprintf("match %.2f · rank %.2f · %s", e.Score, e.RankScore, orDash(strings.Join(sanitizeAll(e.MatchedTerms), ",")))
 		out = append(out, wrapPrefixed(detail, width, "   ", "   ", st.dim)...)
 	}

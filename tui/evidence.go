@@ -9,7 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/docent-sh/docent/retrieval"
-	"github.com/docent-sh/docent/tui/sanitize"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // evidencePane lists the evidence of the last turn. ↑/↓ select an item
@@ -43,17 +43,19 @@ func (l *lines) scroll(delta, height int) {
 func sanitizeEvidence(items []retrieval.Evidence) []retrieval.Evidence {
 	out := make([]retrieval.Evidence, len(items))
 	for i, e := range items {
-		e.DocSlug = sanitize.String(e.DocSlug)
-		e.Title = sanitize.String(e.Title)
-		e.Category = sanitize.String(e.Category)
-		e.Snippet = sanitize.String(e.Snippet)
-		e.Content = sanitize.String(e.Content)
-		e.HeaderPath = sanitize.String(e.HeaderPath)
-		e.SourcePath = sanitize.String(e.SourcePath)
-		e.ChunkID = sanitize.String(e.ChunkID)
+		// Everything but the chunk itself is shown on one line (titles,
+		// breadcrumbs, paths, the snippet), so line breaks go too.
+		e.DocSlug = textsafe.Line(e.DocSlug)
+		e.Title = textsafe.Line(e.Title)
+		e.Category = textsafe.Line(e.Category)
+		e.Snippet = textsafe.Line(e.Snippet)
+		e.Content = textsafe.String(e.Content)
+		e.HeaderPath = textsafe.Line(e.HeaderPath)
+		e.SourcePath = textsafe.Line(e.SourcePath)
+		e.ChunkID = textsafe.Line(e.ChunkID)
 		terms := make([]string, len(e.MatchedTerms))
 		for j, t := range e.MatchedTerms {
-			terms[j] = sanitize.String(t)
+			terms[j] = textsafe.Line(t)
 		}
 		e.MatchedTerms = terms
 		out[i] = e
@@ -140,7 +142,7 @@ func (p *evidencePane) renderItem(i int, e retrieval.Evidence, st *styles) []str
 		out = append(out, wrapPrefixed(breadcrumb(e.HeaderPath), w, "    ", "    ", st.dim)...)
 	}
 	if e.Snippet != "" {
-		snippet := highlightTerms(oneLine(e.Snippet), e.MatchedTerms, st.highlight)
+		snippet := highlightTerms(e.Snippet, e.MatchedTerms, st.highlight)
 		out = append(out, wrapPrefixed(snippet, w, "    ", "    ", lipgloss.NewStyle())...)
 	}
 	if e.SourcePath != "" {
@@ -162,10 +164,6 @@ func (p *evidencePane) renderItem(i int, e retrieval.Evidence, st *styles) []str
 // breadcrumb shows "Title > Section > Sub" as "Title › Section › Sub".
 func breadcrumb(headerPath string) string {
 	return strings.ReplaceAll(headerPath, " > ", " › ")
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 // matchRanges returns the byte ranges of s to highlight: every word that

@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/docent-sh/docent/retrieval"
-	"github.com/docent-sh/docent/tui/sanitize"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // maxQueryChars matches the engine's limit; longer input would be cut
@@ -34,6 +34,7 @@ const (
 	idle activity = iota
 	retrieving
 	answering
+	attaching // /context is reading a file
 )
 
 // Model is the docent chat screen, a Bubble Tea model. Create it with New.
@@ -72,8 +73,8 @@ type Model struct {
 	started    time.Time
 	now        time.Time
 	stream     *answerStream
-	streamRaw  string   // the answer as streamed, before sanitizing
-	streamMsg  *message // the transcript entry being streamed
+	streamText *liveText // the answer streamed so far, cleaned piece by piece
+	streamMsg  *message  // the transcript entry being streamed
 	lastResult *retrieval.Result
 	lastInfo   *AnswerInfo
 	lastStats  *retrieval.Stats
@@ -180,7 +181,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.PasteMsg:
 		m.dismissPills()
 		m.focus = focusInput
-		msg.Content = sanitize.String(msg.Content)
+		msg.Content = textsafe.String(msg.Content)
 		m.input, cmd = m.input.Update(msg)
 	case tea.MouseWheelMsg:
 		m.handleWheel(msg)
@@ -195,6 +196,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleChunk(msg)
 	case streamDoneMsg:
 		m.handleDone(msg)
+	case contextMsg:
+		m.handleContext(msg)
 	default:
 		m.input, cmd = m.input.Update(msg)
 	}
@@ -397,13 +400,21 @@ func (m *Model) submit() tea.Cmd {
 	if q == "" {
 		return nil
 	}
-	if m.activity != idle {
+	switch m.activity {
+	case idle:
+	case attaching:
+		m.notice = "Still loading the context: send again in a moment."
+		return nil
+	default:
 		m.notice = "Still answering: Esc stops it, then send again."
 		return nil
 	}
 	m.history.add(q)
 	m.input.Reset()
-	m.transcript.append(&message{role: roleUser, text: sanitize.String(q)})
+	if arg, ok := contextCommand(q); ok {
+		return m.runContext(arg)
+	}
+	m.transcript.append(&message{role: roleUser, text: textsafe.String(q)})
 	return m.startTurn(Request{Query: q})
 }
 
@@ -446,7 +457,7 @@ func (m *Model) handleRetrieved(msg retrievedMsg) tea.Cmd {
 	switch res.Status {
 	case retrieval.StatusFound, retrieval.StatusMulti:
 		m.activity = answering
-		m.streamRaw = ""
+		m.streamText = &liveText{}
 		m.streamMsg = &message{role: roleAssistant, streaming: true}
 		m.transcript.append(m.streamMsg)
 		var cmd tea.Cmd
@@ -454,7 +465,7 @@ func (m *Model) handleRetrieved(msg retrievedMsg) tea.Cmd {
 		return cmd
 	default:
 		m.activity = idle
-		m.transcript.append(&message{role: roleAssistant, text: sanitize.String(res.Reply)})
+		m.transcript.append(&message{role: roleAssistant, text: textsafe.String(res.Reply)})
 		m.showPills(res.Options)
 		return nil
 	}
@@ -465,8 +476,7 @@ func (m *Model) handleChunk(msg streamChunkMsg) tea.Cmd {
 	if msg.stream != m.stream || msg.turn != m.turn {
 		return next // a stopped stream: drain it so its goroutine can end
 	}
-	m.streamRaw += msg.text
-	m.streamMsg.text = sanitize.String(m.streamRaw)
+	m.streamMsg.text = m.streamText.write(msg.text)
 	m.transcript.touchLast()
 	return next
 }
@@ -481,9 +491,11 @@ func (m *Model) handleDone(msg streamDoneMsg) {
 	if msg.stream != m.stream {
 		return // stopped with Esc; the message is already final
 	}
-	text := m.streamRaw
+	// The backend's own text is the answer of record; what streamed is
+	// the same text unless the backend had to correct it.
+	text := m.streamText.close()
 	if info.Text != "" && !info.Stopped {
-		text = info.Text
+		text = textsafe.String(info.Text)
 	}
 	footer := answerFooter(info, msg.err)
 	if strings.TrimSpace(text) == "" && footer == "" {
@@ -505,22 +517,24 @@ func (m *Model) stopTurn() {
 		m.transcript.append(&message{role: roleInfo, text: "Stopped."})
 	case answering:
 		m.stream.cancel()
-		m.finishStream(m.streamRaw, "⏹ stopped")
+		m.finishStream(m.streamText.close(), "⏹ stopped")
 		if m.lastResult != nil && m.lastResult.Status == retrieval.StatusMulti {
 			m.showPills(m.lastResult.Options) // the choice still stands
 		}
 	}
 }
 
+// finishStream ends the streamed message with its final, already cleaned
+// text.
 func (m *Model) finishStream(text, footer string) {
-	m.streamMsg.text = sanitize.String(text)
+	m.streamMsg.text = text
 	m.streamMsg.streaming = false
 	m.streamMsg.footer = footer
 	m.transcript.touchLast()
 	m.activity = idle
 	m.stream = nil
 	m.streamMsg = nil
-	m.streamRaw = ""
+	m.streamText = nil
 }
 
 func answerFooter(info AnswerInfo, err error) string {
@@ -535,7 +549,7 @@ func answerFooter(info AnswerInfo, err error) string {
 		parts = append(parts, "answered from the docs without a model")
 	}
 	if info.Notice != "" {
-		parts = append(parts, sanitize.String(info.Notice))
+		parts = append(parts, textsafe.Line(info.Notice))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -653,6 +667,8 @@ func (m Model) infoLine() string {
 		return m.spin.View() + " " + m.st.notice.Render("Searching the docs… "+m.elapsed()+prefixed("  ", m.notice))
 	case m.activity == answering:
 		return m.spin.View() + " " + m.st.notice.Render("Answering… "+m.elapsed()+"  (esc stops)"+prefixed("  ", m.notice))
+	case m.activity == attaching:
+		return m.spin.View() + " " + m.st.notice.Render("Loading the context… "+m.elapsed()+prefixed("  ", m.notice))
 	case m.notice != "":
 		return m.st.notice.Render(m.notice)
 	case m.transcript.below() > 0:

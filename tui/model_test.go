@@ -329,11 +329,19 @@ func TestHelpShowsEveryBinding(t *testing.T) {
 	if !h.m.showHelp || h.m.input.Value() != "" {
 		t.Fatalf("? on empty input: help %v, input %q", h.m.showHelp, h.m.input.Value())
 	}
-	out := ansi.Strip(h.content())
-	for _, group := range h.m.keys.FullHelp() {
-		for _, b := range group {
-			if !strings.Contains(out, b.Help().Desc) {
-				t.Errorf("help lacks %q", b.Help().Desc)
+	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+		h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		out := ansi.Strip(h.content())
+		for _, group := range h.m.keys.FullHelp() {
+			for _, b := range group {
+				if !strings.Contains(out, b.Help().Key) || !strings.Contains(out, b.Help().Desc) {
+					t.Errorf("%dx%d: help lacks %q %q", size[0], size[1], b.Help().Key, b.Help().Desc)
+				}
+			}
+		}
+		for _, c := range commands {
+			if !strings.Contains(out, c.usage) || !strings.Contains(out, c.desc) {
+				t.Errorf("%dx%d: help lacks the command %q %q", size[0], size[1], c.usage, c.desc)
 			}
 		}
 	}

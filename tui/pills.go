@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/docent-sh/docent/retrieval"
-	"github.com/docent-sh/docent/tui/sanitize"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // maxPills is how many options can be picked with a digit key.
@@ -27,8 +27,9 @@ func newPills(opts []retrieval.Option) pills {
 		if len(clean) == maxPills {
 			break
 		}
-		o.Label = sanitize.String(o.Label)
-		o.Category = sanitize.String(o.Category)
+		// A pill is one line: a line break in a label must not split it.
+		o.Label = textsafe.Line(o.Label)
+		o.Category = textsafe.Line(o.Category)
 		clean = append(clean, o)
 	}
 	return pills{options: clean, active: len(clean) > 0}

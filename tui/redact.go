@@ -3,7 +3,7 @@ package tui
 import (
 	"regexp"
 
-	"github.com/docent-sh/docent/tui/sanitize"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // Errors come from the store and the model clients, which may quote a
@@ -22,7 +22,7 @@ var secretPatterns = []struct {
 
 // errorText is an error as the screen shows it: sanitized and redacted.
 func errorText(err error) string {
-	s := sanitize.String(err.Error())
+	s := textsafe.String(err.Error())
 	for _, p := range secretPatterns {
 		s = p.re.ReplaceAllString(s, p.repl)
 	}

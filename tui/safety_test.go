@@ -70,7 +70,7 @@ func TestControlSequencesNeverReachTheScreen(t *testing.T) {
 	h.key(tea.KeyTab, 0)
 	h.key(tea.KeyEnter, 0) // expand the chunk
 	checkEscapes(t, "multi answer with panes", h.content())
-	if out := ansi.Strip(h.content()); !strings.Contains(out, "answer  done") || !strings.Contains(out, "safetext") {
+	if out := ansi.Strip(h.content()); !strings.Contains(out, "answer  done") || !strings.Contains(out, "safe text") {
 		t.Errorf("the text around the escapes was lost:\n%s", out)
 	}
 
@@ -171,5 +171,30 @@ func TestBackendErrorSecretsStayOffScreen(t *testing.T) {
 	}
 	if !strings.Contains(out, "answer failed: connect postgres://u:***@db/x: token=***") {
 		t.Errorf("redacted error not shown:\n%s", out)
+	}
+}
+
+// TestOneLineFieldsStayOnOneLine: a line break in a label, title or
+// breadcrumb would split a pill or a pane row in two.
+func TestOneLineFieldsStayOnOneLine(t *testing.T) {
+	ev := workspaceEvidence
+	ev.Title = "Work\nspace"
+	ev.Category = "con\r\ncepts"
+	ev.HeaderPath = "Workspace >\nOverview"
+	ev.SourcePath = "concepts/\nworkspace.md"
+	res := retrieval.Result{Query: "two\nlines", Status: retrieval.StatusAmbiguous, Reply: "Which one?",
+		Results: []retrieval.Evidence{ev}, Rule: "ambi\nguous",
+		Options: []retrieval.Option{{Label: "Work\nspace", DocSlug: "a", Category: "con\ncepts"}, {Label: "Other", DocSlug: "b"}}}
+	b := &fakeBackend{results: map[string]retrieval.Result{"q": res}}
+	h := newHarness(t, b, 120, 40)
+	h.ask("q")
+	h.key('e', tea.ModCtrl)
+	h.key('d', tea.ModCtrl)
+	out := ansi.Strip(h.content())
+	for _, want := range []string{"▸[1 Work space (con cepts)]  [2 Other]", "1 Work space · con cepts · score",
+		"Workspace › Overview", "concepts/ workspace.md", "query     two lines", "rule ambi guous"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q is not on one line:\n%s", want, out)
+		}
 	}
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // The backend runs in tea.Cmds; these messages bring its results back to
@@ -105,4 +107,25 @@ func waitStream(root context.Context, s *answerStream) tea.Cmd {
 			return nil
 		}
 	}
+}
+
+// liveText is an answer as it streams in, cleaned of control sequences one
+// piece at a time: each piece costs its own length, where re-cleaning the
+// whole text on every piece would cost the answer's length, over and over.
+type liveText struct {
+	safe textsafe.Stream
+	text strings.Builder
+}
+
+// write adds a streamed piece and returns the clean text so far.
+func (l *liveText) write(piece string) string {
+	l.text.WriteString(l.safe.Write(piece))
+	return l.text.String()
+}
+
+// close ends the text, adding what the cleaner held back (a character cut
+// between two pieces), and returns it.
+func (l *liveText) close() string {
+	l.text.WriteString(l.safe.Flush())
+	return l.text.String()
 }

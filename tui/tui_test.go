@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"io"
+	"log/slog"
 	"regexp"
 	"strings"
 	"sync"
@@ -17,11 +18,13 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/llm/extractive"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/tui"
-	"github.com/docent-sh/docent/tui/internal/enginebackend"
 )
 
 // demoDocs is the demo knowledge base, loaded once.
@@ -58,31 +61,99 @@ var (
 	expect     *retrieval.Engine
 )
 
-// pinnedLatency replaces the measured retrieval latency, which differs on
-// every run, so the status bar and debug pane are stable in goldens.
-const pinnedLatency = 0.25
+var quiet = slog.New(slog.DiscardHandler)
 
-// demoBackend is the engine backend with the latency pinned.
-type demoBackend struct{ *enginebackend.Backend }
+// noEnv is an empty environment, so no API key on the test machine picks
+// a provider.
+func noEnv(string) string { return "" }
+
+// offline selects the built-in offline (extractive) responder.
+func offline(t testing.TB) llm.Selection {
+	t.Helper()
+	sel, err := llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, noEnv)
+	if err != nil {
+		t.Fatalf("resolve the extractive provider: %v", err)
+	}
+	return sel
+}
+
+// newSession is docent's real chat session on the demo knowledge base,
+// with the real responder for sel. The offline responder streams one word
+// a piece: many small pieces, and the answer must still come out whole.
+func newSession(t testing.TB, sel llm.Selection) *assistant.Session {
+	t.Helper()
+	writer, err := llm.NewResponder(sel, llm.WithLogger(quiet), llm.WithExtractive(extractive.WithPieceWords(1)))
+	if err != nil {
+		t.Fatalf("responder for %s: %v", sel, err)
+	}
+	return assistant.New(newEngine(t), writer, assistant.Options{
+		Glossary: kb.Glossary(),
+		Corpus:   "embedded demo knowledge base",
+		Log:      quiet,
+	})
+}
+
+// Measured figures differ on every run; they are pinned so that the
+// status bar and the debug pane are stable in goldens.
+const (
+	pinnedLatency = 0.25
+	pinnedTTFT    = 12 * time.Millisecond
+	pinnedRate    = 80
+)
+
+// demoBackend is the real session behind the TUI's adapter, with the
+// measured figures pinned.
+type demoBackend struct{ *tui.SessionBackend }
 
 func (b demoBackend) Retrieve(ctx context.Context, req tui.Request) (retrieval.Result, error) {
-	res, err := b.Backend.Retrieve(ctx, req)
+	res, err := b.SessionBackend.Retrieve(ctx, req)
 	res.Metrics.RetrievalMS = pinnedLatency
 	return res, err
 }
 
+func (b demoBackend) Answer(ctx context.Context, res retrieval.Result, emit func(string)) (tui.AnswerInfo, error) {
+	info, err := b.SessionBackend.Answer(ctx, res, emit)
+	if info.TTFT > 0 {
+		info.TTFT, info.TokensPerSec = pinnedTTFT, pinnedRate
+	}
+	return info, err
+}
+
 func (b demoBackend) Stats() retrieval.Stats {
-	st := b.Backend.Stats()
+	st := b.SessionBackend.Stats()
 	st.P50MS, st.P95MS = pinnedLatency, pinnedLatency
 	return st
 }
 
+func demoStatus(t testing.TB, sel llm.Selection) tui.Status {
+	docs, chunks := engine(t).Size()
+	return tui.Status{Docs: docs, Chunks: chunks, Store: "embedded", Provider: sel.Provider, Model: sel.Model, Phase: 2}
+}
+
+// newDemoBackend is the real session answering with the offline responder.
 func newDemoBackend(t testing.TB) (demoBackend, tui.Status) {
-	eng := newEngine(t)
-	docs, chunks := eng.Size()
-	b := enginebackend.New(eng)
-	b.ChunkRunes = 5 // many small pieces: the answer must still come out whole
-	return demoBackend{b}, tui.Status{Docs: docs, Chunks: chunks, Store: "embedded", Phase: 2}
+	sel := offline(t)
+	return demoBackend{tui.NewSessionBackend(newSession(t, sel))}, demoStatus(t, sel)
+}
+
+// expectAnswer is what a fresh session answers to req, to know what the
+// screen must show. The offline responder writes the same answer from the
+// same evidence, whatever came before in the conversation.
+func expectAnswer(t testing.TB, req tui.Request) string {
+	t.Helper()
+	b := tui.NewSessionBackend(newSession(t, offline(t)))
+	res, err := b.Retrieve(context.Background(), req)
+	if err != nil {
+		t.Fatalf("retrieve %+v: %v", req, err)
+	}
+	if res.Status != retrieval.StatusFound && res.Status != retrieval.StatusMulti {
+		t.Fatalf("demo KB: %+v is %s, want an answer from the docs", req, res.Status)
+	}
+	info, err := b.Answer(context.Background(), res, nil)
+	if err != nil || info.Text == "" || info.Provider != llm.ProviderExtractive {
+		t.Fatalf("answer %+v: %q from %q, %v", req, info.Text, info.Provider, err)
+	}
+	return info.Text
 }
 
 // screen records the last frame the program drew, as plain text, and
@@ -249,18 +320,21 @@ func opening(reply string, words int) string {
 
 func TestAskShowsAnswer(t *testing.T) {
 	b, st := newDemoBackend(t)
-	want := engine(t).Ask(retrieval.Query{Text: "what is quick links"})
-	if want.Status != retrieval.StatusFound {
-		t.Fatalf("demo KB: %q is %s, want found", want.Query, want.Status)
+	want := expectAnswer(t, tui.Request{Query: "what is quick links"})
+	if !strings.Contains(want, "[widgets/quick-links#chunk-") {
+		t.Fatalf("the offline answer cites no chunk: %q", want)
 	}
 	s := start(t, b, st, 80, 24)
 	s.typeText("what is quick links")
 	s.enter()
-	s.waitIdle("› what is quick links", opening(want.Reply, 3))
+	s.waitIdle("› what is quick links", opening(want, 3))
 
 	out := s.final()
-	if got := strings.Join(strings.Fields(out), " "); !strings.Contains(got, strings.Join(strings.Fields(want.Reply), " ")) {
-		t.Errorf("the whole reply is not on screen:\nwant %q\nscreen:\n%s", want.Reply, out)
+	if got := strings.Join(strings.Fields(out), " "); !strings.Contains(got, strings.Join(strings.Fields(want), " ")) {
+		t.Errorf("the whole answer is not on screen:\nwant %q\nscreen:\n%s", want, out)
+	}
+	if !strings.Contains(out, "extractive │ embedded") {
+		t.Errorf("the status bar does not name the offline responder:\n%s", out)
 	}
 	golden.RequireEqual(t, out)
 }
@@ -278,7 +352,7 @@ func workspaceOptions(t *testing.T) []retrieval.Option {
 
 func TestWorkspacePillsArrowThenEnterPicksSecond(t *testing.T) {
 	opts := workspaceOptions(t)
-	second := engine(t).Lookup(opts[1].DocSlug)
+	second := expectAnswer(t, tui.Request{DocSlug: opts[1].DocSlug})
 	b, st := newDemoBackend(t)
 	s := start(t, b, st, 80, 24)
 	s.typeText("workspace")
@@ -288,7 +362,7 @@ func TestWorkspacePillsArrowThenEnterPicksSecond(t *testing.T) {
 	s.press(tea.KeyRight, 0)
 	s.waitText("▸[2 " + opts[1].Label)
 	s.enter()
-	s.waitIdle("› → "+opts[1].Label, opening(second.Reply, 3))
+	s.waitIdle("› → "+opts[1].Label, opening(second, 3), "["+opts[1].DocSlug+"#chunk-")
 
 	out := s.final()
 	if strings.Contains(out, "Pick:") {
@@ -299,7 +373,7 @@ func TestWorkspacePillsArrowThenEnterPicksSecond(t *testing.T) {
 
 func TestWorkspacePillsDigitPicksSecond(t *testing.T) {
 	opts := workspaceOptions(t)
-	second := engine(t).Lookup(opts[1].DocSlug)
+	second := expectAnswer(t, tui.Request{DocSlug: opts[1].DocSlug})
 	b, st := newDemoBackend(t)
 	s := start(t, b, st, 80, 24)
 	s.typeText("workspace")
@@ -307,7 +381,7 @@ func TestWorkspacePillsDigitPicksSecond(t *testing.T) {
 	s.waitIdle("Pick:")
 
 	s.typeText("2")
-	s.waitIdle("› → "+opts[1].Label, opening(second.Reply, 3))
+	s.waitIdle("› → "+opts[1].Label, opening(second, 3), "["+opts[1].DocSlug+"#chunk-")
 
 	out := s.final()
 	if strings.Contains(out, "› 2") {
@@ -353,7 +427,7 @@ func TestPanesToggle(t *testing.T) {
 	s := start(t, b, st, 80, 30)
 	s.typeText("what is quick links")
 	s.enter()
-	s.waitIdle(opening(want.Reply, 3))
+	s.waitIdle(opening(expectAnswer(t, tui.Request{Query: want.Query}), 3))
 
 	top := want.Results[0]
 	t.Run("evidence", func(t *testing.T) {
@@ -365,6 +439,18 @@ func TestPanesToggle(t *testing.T) {
 		s.press('d', tea.ModCtrl)
 		s.waitText("Evidence · ", "Debug", "what is quick links", "rule "+want.Rule)
 		golden.RequireEqual(t, s.screen.current())
+	})
+	t.Run("debug scrolled to the answer", func(t *testing.T) {
+		// The answer's part of the debug pane: who wrote it and the
+		// prompt the session built for it.
+		s.press(tea.KeyTab, 0)
+		s.press(tea.KeyTab, 0)
+		for range 30 {
+			s.press(tea.KeyDown, 0)
+		}
+		s.waitText("model     extractive", "ttft      12 ms · 80.0 tokens/s", "prompt: ", "core ")
+		golden.RequireEqual(t, s.screen.current())
+		s.press(tea.KeyEscape, 0)
 	})
 	t.Run("closed", func(t *testing.T) {
 		s.press('e', tea.ModCtrl)
@@ -382,7 +468,7 @@ func TestPanesWide(t *testing.T) {
 	s := start(t, b, st, 120, 30)
 	s.typeText("what is quick links")
 	s.enter()
-	s.waitIdle(opening(want.Reply, 3))
+	s.waitIdle(opening(expectAnswer(t, tui.Request{Query: want.Query}), 3))
 	s.press('e', tea.ModCtrl)
 	s.press('d', tea.ModCtrl)
 	s.waitText("│─ Evidence · ", "│─ Debug")
@@ -396,11 +482,10 @@ func TestPanesWide(t *testing.T) {
 
 func TestResizeTo40Columns(t *testing.T) {
 	b, st := newDemoBackend(t)
-	want := engine(t).Ask(retrieval.Query{Text: "what is quick links"})
 	s := start(t, b, st, 100, 30)
 	s.typeText("what is quick links")
 	s.enter()
-	s.waitIdle(opening(want.Reply, 3))
+	s.waitIdle(opening(expectAnswer(t, tui.Request{Query: "what is quick links"}), 3))
 	s.press('e', tea.ModCtrl)
 	s.waitText("│─ Evidence · ")
 
@@ -487,14 +572,14 @@ func TestCtrlCQuitsWhileStreaming(t *testing.T) {
 
 func TestCopyLastAnswer(t *testing.T) {
 	b, st := newDemoBackend(t)
-	want := engine(t).Ask(retrieval.Query{Text: "what is quick links"})
+	want := expectAnswer(t, tui.Request{Query: "what is quick links"})
 	s := start(t, b, st, 80, 24)
 	s.typeText("what is quick links")
 	s.enter()
-	s.waitIdle(opening(want.Reply, 3))
+	s.waitIdle(opening(want, 3))
 
 	s.press('y', tea.ModCtrl)
-	osc52 := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(want.Reply))
+	osc52 := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(want))
 	teatest.WaitFor(t, s.tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(osc52)) },
 		teatest.WithDuration(5*time.Second))
 	s.waitText("Copied the last answer")

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/docent-sh/docent/tui/sanitize"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // View draws the screen. It only reads state prepared by Update and looks
@@ -118,25 +118,36 @@ func (m Model) pane(title string, focused bool, body []string, r rect) []string 
 	return append(out, fitBlock(body, r.w, r.h-1)...)
 }
 
-// helpLines lays out every key binding, in columns when they fit and one
-// group under the other when they do not.
+// helpLines lays out every key binding, then the typed commands. The
+// groups of keys go side by side, as many to a row as the width takes, so
+// that everything fits on a small terminal.
 func (m Model) helpLines(width int) []string {
-	title := m.st.paneActive.Render("Keys") + m.st.dim.Render("  (? or esc closes)")
 	h := m.help
 	h.ShowAll = true
 	h.SetWidth(0) // measure untruncated: help cuts what does not fit with "…"
 	groups := m.keys.FullHelp()
-	full := h.FullHelpView(groups)
-	if lipgloss.Width(full) <= width {
-		return append([]string{title, ""}, strings.Split(full, "\n")...)
+	var rows [][][]key.Binding
+	for perRow := len(groups); perRow >= 1; perRow-- {
+		rows = rows[:0]
+		fits := true
+		for i := 0; i < len(groups); i += perRow {
+			row := groups[i:min(i+perRow, len(groups))]
+			rows = append(rows, row)
+			fits = fits && lipgloss.Width(h.FullHelpView(row)) <= width
+		}
+		if fits {
+			break
+		}
 	}
-	h.SetWidth(width)
-	out := []string{title}
-	for _, g := range groups {
+	h.SetWidth(width) // one group wider than the screen is cut with "…"
+
+	out := []string{m.st.paneActive.Render("Keys") + m.st.dim.Render("  (? or esc closes)")}
+	for _, row := range rows {
 		out = append(out, "")
-		out = append(out, strings.Split(h.FullHelpView([][]key.Binding{g}), "\n")...)
+		out = append(out, strings.Split(h.FullHelpView(row), "\n")...)
 	}
-	return out
+	out = append(out, "", m.st.paneActive.Render("Commands")+m.st.dim.Render("  (type, then enter)"))
+	return append(out, strings.Split(h.FullHelpView([][]key.Binding{commandBindings()}), "\n")...)
 }
 
 // statusBar shows the knowledge base, store, model, phase and the last
@@ -162,7 +173,7 @@ func (m Model) statusBar(width int) string {
 	if store == "" {
 		store = "embedded"
 	}
-	provider, store = oneLine(sanitize.String(provider)), oneLine(sanitize.String(store))
+	provider, store = textsafe.Line(provider), textsafe.Line(store)
 	// In order of importance: the first ones survive on narrow screens.
 	parts := []string{
 		fmt.Sprintf("%d docs · %d chunks", st.Docs, st.Chunks),

@@ -55,14 +55,6 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	case err != nil:
 		return nil, usageErrorf("%v", err)
 	}
-	var appState *promptctx.AppState
-	if e.cfg.contextPath != "" {
-		st, err := loadAppState(e.cfg.contextPath)
-		if err != nil {
-			return nil, err
-		}
-		appState = &st
-	}
 
 	res, err := e.loadDocs(ctx)
 	if err != nil {
@@ -106,7 +98,6 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	session := assistant.New(engine, writer, assistant.Options{
 		Glossary: kb.Glossary(),
 		Corpus:   corpusName,
-		App:      appState,
 		Builder:  promptctx.Builder{Budgets: promptctx.DefaultBudgets(), Counter: tokens.ForModel(sel.Model), Cache: promptctx.NewCountCache(countCacheSize)},
 		Log:      e.log,
 		Events:   st,
@@ -154,27 +145,4 @@ func (e *env) retrievalConfig() (retrieval.Config, error) {
 		return c, usageErrorf("%v", err)
 	}
 	return c, nil
-}
-
-// maxAppStateSize bounds --context files: app state is a page and its
-// widgets, never megabytes, and the prompt budget is a few hundred tokens.
-const maxAppStateSize = 1 << 20
-
-func loadAppState(path string) (promptctx.AppState, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return promptctx.AppState{}, usageErrorf("app state: %v", err)
-	}
-	if info.Size() > maxAppStateSize {
-		return promptctx.AppState{}, usageErrorf("app state %s: %d bytes is over the %d-byte limit", path, info.Size(), maxAppStateSize)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return promptctx.AppState{}, usageErrorf("app state: %v", err)
-	}
-	st, err := promptctx.ParseAppState(path, data)
-	if err != nil {
-		return promptctx.AppState{}, usageErrorf("%v", err)
-	}
-	return st, nil
 }

@@ -73,6 +73,13 @@ func newAskCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer a.Close()
+			if e.cfg.contextPath != "" {
+				st, err := assistant.ReadAppState(ctx, e.cfg.contextPath)
+				if err != nil {
+					return usageErrorf("--context: %v", err)
+				}
+				a.session.SetApp(&st)
+			}
 
 			res := a.session.Retrieve(ctx, req)
 			out := cmd.OutOrStdout()

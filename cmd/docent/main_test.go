@@ -341,3 +341,20 @@ func TestAskRecordsARetrievalEvent(t *testing.T) {
 		t.Fatalf("event = %+v", ev)
 	}
 }
+
+func TestAskWithAppState(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state.json")
+	writeFile(t, state, `{"page": "dashboard", "widgets": [{"name": "Recent", "state": "collapsed"}]}`)
+	o := newCLI(t, "DOCENT_CONTEXT", state).askJSON("explain workspace")
+	if o.Context == nil || o.Context.Tokens.UI == 0 || o.Context.Tokens.Widgets == 0 {
+		t.Fatalf("context = %+v, want UI and widget tokens from the app state", o.Context)
+	}
+
+	broken := filepath.Join(dir, "broken.json")
+	writeFile(t, broken, `{"page": `)
+	_, errOut, code := newCLI(t).run("ask", "--context", broken, "explain workspace")
+	if code != 2 || !strings.Contains(errOut, broken) {
+		t.Fatalf("broken app state: exit %d, stderr %q; want 2 naming the file", code, errOut)
+	}
+}

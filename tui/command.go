@@ -1,0 +1,123 @@
+package tui
+
+import (
+	"context"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/docent-sh/docent/textsafe"
+)
+
+// Commands are typed into the input like questions. There is one: /context
+// attaches the customer's app state (the page they are on, their widgets)
+// so the following answers take it into account.
+const (
+	contextCmd = "/context"
+	contextOff = "off"
+)
+
+// command is one form of a typed command, for the help.
+type command struct {
+	usage, desc string
+}
+
+// commands are listed by `?` next to the key bindings; runContext handles
+// exactly these forms.
+var commands = []command{
+	{contextCmd + " FILE", "attach the customer's app state (JSON or text)"},
+	{contextCmd, "show the attached app state"},
+	{contextCmd + " " + contextOff, "detach it"},
+}
+
+// commandBindings presents the commands to the help view, which lays out
+// bindings. They are never matched against keys.
+func commandBindings() []key.Binding {
+	out := make([]key.Binding, len(commands))
+	for i, c := range commands {
+		out[i] = key.NewBinding(key.WithKeys(c.usage), key.WithHelp(c.usage, c.desc))
+	}
+	return out
+}
+
+// contextCommand reports whether q is a /context command and returns its
+// argument, without surrounding quotes (a dragged-in path often has them).
+func contextCommand(q string) (arg string, ok bool) {
+	rest, ok := strings.CutPrefix(q, contextCmd)
+	if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+		return "", false
+	}
+	arg = strings.TrimSpace(rest)
+	if len(arg) >= 2 && (arg[0] == '"' || arg[0] == '\'') && arg[len(arg)-1] == arg[0] {
+		arg = arg[1 : len(arg)-1]
+	}
+	return arg, true
+}
+
+// contextMsg is the outcome of a /context command, as one transcript line.
+type contextMsg struct {
+	text   string
+	failed bool
+}
+
+// runContext starts a /context command. Loading reads a file, so it runs
+// in a Cmd; no question is taken meanwhile, so the next answer is sure to
+// see the new state.
+func (m *Model) runContext(arg string) tea.Cmd {
+	loader, ok := m.backend.(ContextLoader)
+	if !ok {
+		m.transcript.append(&message{role: roleError, text: "/context is not available: this backend cannot attach app state."})
+		return nil
+	}
+	m.activity = attaching
+	m.started = m.clock()
+	m.now = m.started
+	m.transcript.bottom()
+	return tea.Batch(contextCmdFor(m.ctx, loader, arg), m.spin.Tick)
+}
+
+func contextCmdFor(ctx context.Context, loader ContextLoader, arg string) tea.Cmd {
+	switch arg {
+	case "":
+		return func() tea.Msg {
+			path, summary := loader.AttachedContext()
+			if path == "" {
+				return contextMsg{text: "No context attached: " + contextCmd + " FILE attaches the customer's app state."}
+			}
+			return contextMsg{text: "Context attached from " + textsafe.Line(path) + ": " + textsafe.Line(summary)}
+		}
+	case contextOff:
+		return func() tea.Msg {
+			path, _ := loader.AttachedContext()
+			loader.DetachContext()
+			if path == "" {
+				return contextMsg{text: "No context was attached."}
+			}
+			return contextMsg{text: "Context from " + textsafe.Line(path) + " detached."}
+		}
+	}
+	return func() tea.Msg {
+		summary, err := loader.LoadContext(ctx, arg)
+		if err != nil {
+			text := "Context not loaded: " + textsafe.Line(errorText(err))
+			if path, _ := loader.AttachedContext(); path != "" {
+				text += " (" + textsafe.Line(path) + " stays attached)"
+			}
+			return contextMsg{text: text, failed: true}
+		}
+		return contextMsg{text: "Context loaded from " + textsafe.Line(arg) + ": " + textsafe.Line(summary)}
+	}
+}
+
+func (m *Model) handleContext(msg contextMsg) {
+	if m.activity != attaching {
+		return
+	}
+	m.activity = idle
+	role := roleInfo
+	if msg.failed {
+		role = roleError
+	}
+	m.transcript.append(&message{role: role, text: msg.text})
+}

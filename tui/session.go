@@ -1,0 +1,114 @@
+package tui
+
+import (
+	"cmp"
+	"context"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/docent-sh/docent/assistant"
+	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/textsafe"
+)
+
+// SessionBackend is the Backend over docent's chat session. The session
+// stays free of TUI types; this adapter translates between them, reports
+// the session's rolling figures (StatsReporter) and attaches the
+// customer's app state for /context (ContextLoader).
+type SessionBackend struct {
+	s *assistant.Session
+
+	mu       sync.Mutex
+	attached attachment // what /context last attached
+}
+
+// attachment is the app state on the session, as /context shows it.
+type attachment struct {
+	path    string
+	summary string
+}
+
+// NewSessionBackend wraps a session for the TUI.
+func NewSessionBackend(s *assistant.Session) *SessionBackend {
+	return &SessionBackend{s: s}
+}
+
+// Retrieve runs retrieval for one turn.
+func (b *SessionBackend) Retrieve(ctx context.Context, req Request) (retrieval.Result, error) {
+	return b.s.Retrieve(ctx, assistant.Request{Query: req.Query, DocSlug: req.DocSlug}), nil
+}
+
+// Answer writes and streams the answer for a result.
+func (b *SessionBackend) Answer(ctx context.Context, res retrieval.Result, emit func(string)) (AnswerInfo, error) {
+	ans, err := b.s.Answer(ctx, res, emit)
+	info := AnswerInfo{
+		Text: ans.Text, Provider: ans.Provider, Model: ans.Model, Notice: ans.Notice,
+		Fallback: ans.Fallback, Stopped: ans.Stopped, TTFT: ans.TTFT, TokensPerSec: ans.TokensPerSec,
+	}
+	// A clarification has no prompt, so there is no build report to show.
+	if ans.ModelCalled {
+		info.ContextLines = ans.Context.Lines()
+	}
+	return info, err
+}
+
+// Stats returns the session's rolling retrieval figures.
+func (b *SessionBackend) Stats() retrieval.Stats { return b.s.Stats() }
+
+// LoadContext reads the app state in path (JSON or text, at most
+// promptctx.MaxAppStateBytes), attaches it to the session for the
+// following answers and returns a one-line summary of it. On any error the
+// previous attachment stays: a half-read file never reaches the prompt.
+func (b *SessionBackend) LoadContext(ctx context.Context, path string) (string, error) {
+	st, err := assistant.ReadAppState(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	summary := describeAppState(st)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.s.SetApp(&st)
+	b.attached = attachment{path: path, summary: summary}
+	return summary, nil
+}
+
+// DetachContext removes the attached app state, if any.
+func (b *SessionBackend) DetachContext() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.s.SetApp(nil)
+	b.attached = attachment{}
+}
+
+// AttachedContext returns the file and summary of the attached app state;
+// path is "" when none is attached.
+func (b *SessionBackend) AttachedContext() (path, summary string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.attached.path, b.attached.summary
+}
+
+// summaryLead is how much of the first app-state line the summary quotes.
+const summaryLead = 60
+
+// describeAppState says in one line what was attached: the first line of
+// the state (the page, when the JSON names one, since ParseAppState puts
+// it first) and how many lines and widgets there are.
+func describeAppState(st promptctx.AppState) string {
+	var counts []string
+	if len(st.UI) > 0 {
+		counts = append(counts, plural(len(st.UI), "line"))
+	}
+	if st.Format == "json" || len(st.Widgets) > 0 {
+		counts = append(counts, plural(len(st.Widgets), "widget"))
+	}
+	count := strings.Join(counts, ", ")
+	if len(st.UI) == 0 {
+		return cmp.Or(count, "nothing to show the model")
+	}
+	lead := ansi.Truncate(textsafe.Line(st.UI[0].Text), summaryLead, "…")
+	return lead + " (" + count + ")"
+}
