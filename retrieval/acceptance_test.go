@@ -1,46 +1,14 @@
 package retrieval_test
 
 import (
-	"context"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/docent-sh/docent/ingest"
-	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/internal/demo"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval"
 )
-
-var (
-	demoOnce sync.Once
-	demoDocs []knowledge.Doc
-	demoErr  error
-)
-
-// loadDemo ingests the embedded demo knowledge base once per test binary.
-func loadDemo(tb testing.TB) []knowledge.Doc {
-	tb.Helper()
-	demoOnce.Do(func() {
-		var r ingest.Result
-		r, demoErr = ingest.Load(context.Background(), kb.Docs(), ".")
-		demoDocs = r.Docs
-	})
-	if demoErr != nil {
-		tb.Fatalf("load demo KB: %v", demoErr)
-	}
-	return demoDocs
-}
-
-func demoEngine(tb testing.TB) *retrieval.Engine {
-	tb.Helper()
-	e, err := retrieval.New(loadDemo(tb), kb.Glossary(), retrieval.DefaultConfig())
-	if err != nil {
-		tb.Fatalf("New: %v", err)
-	}
-	return e
-}
 
 func slugs(res retrieval.Result) []string {
 	var out []string
@@ -65,9 +33,9 @@ const bodyOnlyWord = "snapshot"
 // TestAcceptance runs the retrieval issue's acceptance table on the demo
 // knowledge base.
 func TestAcceptance(t *testing.T) {
-	docs := loadDemo(t)
+	docs := demo.Docs(t)
 	checkBodyOnly(t, docs, bodyOnlyWord)
-	e := demoEngine(t)
+	e := demo.Engine(t)
 
 	type check func(t *testing.T, res retrieval.Result)
 	status := func(want ...retrieval.Status) check {
@@ -246,7 +214,7 @@ func docByChunk(docs []knowledge.Doc, c knowledge.Chunk) knowledge.Doc {
 // Definitions come first in docs: for "what is X" the concept doc's lead
 // chunk is the first evidence, though its later sections repeat X more.
 func TestDefinitionalQuestionsLeadWithTheDefinition(t *testing.T) {
-	e := demoEngine(t)
+	e := demo.Engine(t)
 	for _, tc := range []struct{ query, slug string }{
 		{"explain workspace", "concepts/workspace"},
 		{"what is a workspace", "concepts/workspace"},

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docent-sh/docent/internal/demo"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval"
@@ -25,7 +26,7 @@ var demoQueries = []string{
 }
 
 func BenchmarkAskDemoKB(b *testing.B) {
-	e := demoEngine(b)
+	e := demo.Engine(b)
 	benchAsk(b, e, demoQueries)
 }
 

@@ -19,7 +19,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/docent-sh/docent/assistant"
-	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/internal/demo"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/extractive"
@@ -27,26 +27,10 @@ import (
 	"github.com/docent-sh/docent/tui"
 )
 
-// demoDocs is the demo knowledge base, loaded once.
-var demoDocs = sync.OnceValues(func() (ingest.Result, error) {
-	return ingest.Load(context.Background(), kb.Docs(), "kb")
-})
-
 // newEngine builds the real retrieval engine on the demo knowledge base.
 // Each session gets its own, so the rolling figures in the debug pane
 // count that session's turns only.
-func newEngine(t testing.TB) *retrieval.Engine {
-	t.Helper()
-	loaded, err := demoDocs()
-	if err != nil {
-		t.Fatalf("load demo KB: %v", err)
-	}
-	eng, err := retrieval.New(loaded.Docs, kb.Glossary(), retrieval.DefaultConfig())
-	if err != nil {
-		t.Fatalf("build demo engine: %v", err)
-	}
-	return eng
-}
+func newEngine(t testing.TB) *retrieval.Engine { return demo.Engine(t) }
 
 // engine answers the tests' own questions, to know what the screen must
 // show; it is separate from the sessions' engines.

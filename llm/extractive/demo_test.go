@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	promptctx "github.com/docent-sh/docent/context"
-	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/internal/demo"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/retrieval"
 )
@@ -51,26 +51,12 @@ var demoCases = []demoCase{
 	{question: "how do I restore an archived workspace", doc: "actions/workspaces", mentions: "Restore"},
 }
 
-// demoEngine is the engine on the embedded demo knowledge base.
-func demoEngine(t *testing.T) *retrieval.Engine {
-	t.Helper()
-	loaded, err := ingest.Load(context.Background(), kb.Docs(), "kb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := retrieval.New(loaded.Docs, kb.Glossary(), retrieval.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return eng
-}
-
 var markdownLeft = regexp.MustCompile("\\*\\*|\\]\\(|`|(?m)^#|<[a-z/]")
 
 // TestAnswerOnDemoKB runs the whole pipeline docent runs:
 // retrieval on the demo knowledge base, the prompt, the extractive answer.
 func TestAnswerOnDemoKB(t *testing.T) {
-	eng := demoEngine(t)
+	eng := demo.Engine(t)
 	m := New()
 	for _, tt := range demoCases {
 		t.Run(tt.question, func(t *testing.T) {

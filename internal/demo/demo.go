@@ -1,0 +1,70 @@
+// Package demo gives tests and benchmarks the embedded demo knowledge base
+// as docent runs it: ingested once per test binary, and an engine built
+// on it with the default configuration.
+package demo
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/retrieval"
+)
+
+var (
+	once sync.Once
+	docs []knowledge.Doc
+	err  error
+)
+
+// Docs returns the ingested demo knowledge base. Callers must not modify
+// it: the slice is shared by every test of the binary.
+func Docs(tb testing.TB) []knowledge.Doc {
+	tb.Helper()
+	once.Do(func() {
+		var res ingest.Result
+		res, err = ingest.Load(context.Background(), kb.Docs(), "kb")
+		docs = res.Docs
+	})
+	if err != nil {
+		tb.Fatalf("load the demo knowledge base: %v", err)
+	}
+	return docs
+}
+
+// Engine returns a new engine on the demo knowledge base with cfg, or the
+// default configuration when cfg is omitted.
+func Engine(tb testing.TB, cfg ...retrieval.Config) *retrieval.Engine {
+	tb.Helper()
+	c := retrieval.DefaultConfig()
+	if len(cfg) > 0 {
+		c = cfg[0]
+	}
+	e, err := retrieval.New(Docs(tb), kb.Glossary(), c)
+	if err != nil {
+		tb.Fatalf("build the demo engine: %v", err)
+	}
+	return e
+}
+
+// WorkspacePrompt is a prompt as docent builds it for a how-to question on
+// the demo knowledge base: the glossary and every chunk of the two
+// workspace docs, more than the docs budget holds.
+func WorkspacePrompt(tb testing.TB) promptctx.Prompt {
+	tb.Helper()
+	var ev []retrieval.Evidence
+	for _, d := range Docs(tb) {
+		if d.Slug != "concepts/workspace" && d.Slug != "actions/workspaces" {
+			continue
+		}
+		for _, c := range d.Chunks {
+			ev = append(ev, retrieval.Evidence{DocSlug: d.Slug, Title: d.Title, ChunkID: c.ID(),
+				HeaderPath: c.HeaderPath, Content: c.Content, Score: float64(len(ev))})
+		}
+	}
+	return promptctx.Builder{}.Build(promptctx.Input{Question: "How do I archive a workspace?", Glossary: kb.Glossary(), Evidence: ev})
+}
