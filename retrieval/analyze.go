@@ -128,6 +128,10 @@ func stemPlural(w string, known map[string]bool) string {
 	return w
 }
 
+// Singular is the engine's plural stemmer without the known-term guard,
+// for other packages that match words the way retrieval does.
+func Singular(w string) string { return stemPlural(w, nil) }
+
 // analyzer turns document text into index terms with exactly the rules the
 // query side uses, so a query term and a document term meet whenever the
 // words are the same modulo case, punctuation and plural.

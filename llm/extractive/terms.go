@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/docent-sh/docent/retrieval"
 )
 
 // stopwords carry no topic: matching on them would pick sentences for
@@ -53,7 +55,7 @@ func normWord(w string) string {
 	if base, ok := actionBase(w); ok {
 		return base
 	}
-	return stem(w)
+	return retrieval.Singular(w)
 }
 
 // termSet returns the distinct normalized content words of s.
@@ -103,20 +105,4 @@ func actionBase(w string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func stem(w string) string {
-	switch {
-	case len(w) <= 3:
-		return w
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		return w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "xes"):
-		return w[:len(w)-2]
-	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
-		return w
-	case strings.HasSuffix(w, "s"):
-		return w[:len(w)-1]
-	}
-	return w
 }
