@@ -462,22 +462,11 @@ func (bl *build) fillSections(component string, budget int, sections []section) 
 // reportItem names a state line in the report: its label, or the start of
 // its text when it has none.
 func reportItem(line StateLine) string {
-	item := textsafe.Line(line.Label)
+	item := textsafe.Clip(line.Label, 60)
 	if item == "" {
-		item = textsafe.Line(line.Text)
+		item = textsafe.Clip(line.Text, 60)
 	}
-	return truncateRunes(item, 60)
-}
-
-func truncateRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return item
 }
 
 // recent keeps the newest whole turns that fit the recent budget, at most
@@ -527,7 +516,7 @@ func (bl *build) recent(messages []Message) ([]Message, int) {
 		if len(turns)-i > MaxRecentTurns {
 			reason = fmt.Sprintf("older than the %d newest turns", MaxRecentTurns)
 		}
-		bl.drop("recent", fmt.Sprintf("turn %d %q", i+1, truncateRunes(textsafe.Line(turns[i].first), 40)), reason)
+		bl.drop("recent", fmt.Sprintf("turn %d %q", i+1, textsafe.Clip(turns[i].first, 40)), reason)
 	}
 	var history []Message
 	for _, t := range turns[keepFrom:] {

@@ -10,7 +10,7 @@ import (
 	"net/url"
 	"syscall"
 
-	"github.com/docent-sh/docent/llm/internal/oneline"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // failure is why a model call gave no answer, worded for the one line the
@@ -52,13 +52,13 @@ func (r *Responder) classify(err error, res attemptResult, cause error) *failure
 	case res.status >= 500:
 		f.detail, f.retryable = fmt.Sprintf("server error (%d)", res.status), true
 	case res.status >= 400:
-		f.detail = fmt.Sprintf("request rejected (%d): %s", res.status, oneline.Clip(Redact(err.Error(), r.sel.apiKey), 120))
+		f.detail = fmt.Sprintf("request rejected (%d): %s", res.status, textsafe.Clip(Redact(err.Error(), r.sel.apiKey), 120))
 	case res.streamErr != nil:
 		f.detail = describeStreamErr(res.streamErr)
 	case errors.Is(err, errEmptyAnswer):
 		f.detail = "the model returned an empty answer"
 	default:
-		f.detail = "request failed: " + oneline.Clip(Redact(err.Error(), r.sel.apiKey), 120)
+		f.detail = "request failed: " + textsafe.Clip(Redact(err.Error(), r.sel.apiKey), 120)
 	}
 	f.notice = r.sel.Provider + ": " + f.detail
 	if hint != "" {
@@ -72,9 +72,9 @@ func (r *Responder) classify(err error, res attemptResult, cause error) *failure
 func describeStreamErr(err error) string {
 	var reported *streamFailure
 	if errors.As(err, &reported) {
-		return "the server reported an error in the stream: " + oneline.Clip(reported.message, 100)
+		return "the server reported an error in the stream: " + textsafe.Clip(reported.message, 100)
 	}
-	return oneline.Clip(err.Error(), 140)
+	return textsafe.Clip(err.Error(), 140)
 }
 
 // describeDialErr says why the server could not be reached, naming the
@@ -98,5 +98,5 @@ func (r *Responder) describeDialErr(err error) string {
 	case errors.As(err, &netErr) && netErr.Timeout():
 		return fmt.Sprintf("cannot connect to %s within %s (connect timeout)", host, r.sel.ConnectTimeout)
 	}
-	return fmt.Sprintf("cannot reach %s: %s", host, oneline.Clip(Redact(err.Error(), r.sel.apiKey), 100))
+	return fmt.Sprintf("cannot reach %s: %s", host, textsafe.Clip(Redact(err.Error(), r.sel.apiKey), 100))
 }

@@ -17,7 +17,6 @@ import (
 
 	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/llm/extractive"
-	"github.com/docent-sh/docent/llm/internal/oneline"
 	"github.com/docent-sh/docent/textsafe"
 	"github.com/docent-sh/docent/tokens"
 )
@@ -215,7 +214,7 @@ func (r *Responder) Stream(ctx context.Context, p promptctx.Prompt, emit func(ch
 	}
 
 	if fail != nil && !ans.Stopped {
-		ans.Notice = oneline.Clip(Redact(fail.notice, r.sel.apiKey), 240)
+		ans.Notice = textsafe.Clip(Redact(fail.notice, r.sel.apiKey), 240)
 		ans.Fallback = true
 		ans.Provider, ans.Model = ProviderExtractive, extractive.ModelName
 		r.log.Warn("llm: falling back to the extractive answer", "llm", r.sel, "notice", ans.Notice)

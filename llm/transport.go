@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/docent-sh/docent/llm/internal/oneline"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // The langchaingo clients flatten HTTP failures into strings (and the
@@ -259,7 +259,7 @@ func sseData(line []byte) ([]byte, bool, error) {
 // excerpt shows the start of a bad frame in a notice: enough to recognize
 // it, cleaned of anything a terminal would interpret.
 func excerpt(b []byte) string {
-	return "(" + oneline.Clip(string(b), 32) + ")"
+	return "(" + textsafe.Clip(string(b), 32) + ")"
 }
 
 // validatingBody passes a stream through line by line, releasing a line to

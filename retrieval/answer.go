@@ -338,7 +338,7 @@ func (e *Engine) lookup(slug string) Result {
 	i, ok := e.bySlug[strings.TrimSpace(slug)]
 	if !ok {
 		res := e.noMatch(RuleUnknown)
-		res.Notes = []string{fmt.Sprintf("no doc with slug %q", clip(textsafe.Line(slug), 80))}
+		res.Notes = []string{fmt.Sprintf("no doc with slug %q", textsafe.Clip(slug, 80))}
 		return res
 	}
 	c, ok := firstBodyChunk(e.docs[i].doc, -1, nil)
@@ -355,7 +355,7 @@ func (e *Engine) continueFrom(chunkID string, shown []string) Result {
 	i, known := e.bySlug[slug]
 	if !ok || !known {
 		res := e.noMatch(RuleUnknown)
-		res.Notes = []string{fmt.Sprintf("no chunk with id %q", clip(textsafe.Line(chunkID), 80))}
+		res.Notes = []string{fmt.Sprintf("no chunk with id %q", textsafe.Clip(chunkID, 80))}
 		return res
 	}
 	c, ok := firstBodyChunk(e.docs[i].doc, idx, shown)

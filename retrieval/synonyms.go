@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // Synonyms rewrites words and phrases of a query into the vocabulary the
@@ -65,7 +67,7 @@ func ParseSynonyms(src []byte) (Synonyms, error) {
 		}
 		left, right, ok := strings.Cut(text, "=>")
 		if !ok {
-			return Synonyms{}, fmt.Errorf("synonyms line %d: %q: want \"from => to\"", line, clip(text, 60))
+			return Synonyms{}, fmt.Errorf("synonyms line %d: %q: want \"from => to\"", line, textsafe.Clip(text, 60))
 		}
 		to := tokenize(right)
 		if len(to) == 0 {
@@ -119,12 +121,4 @@ func compileSynonyms(s Synonyms) synonymTable {
 	}
 	slices.SortStableFunc(t.phrases, func(a, b synonymRule) int { return len(b.from) - len(a.from) })
 	return t
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

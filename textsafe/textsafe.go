@@ -141,3 +141,17 @@ func isDropped(r rune) bool {
 func isBidiControl(r rune) bool {
 	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
+
+// Clip is Line cut to at most max runes, the last being "…" when it was
+// cut: for quoting untrusted text in one-line notices and reports.
+func Clip(s string, max int) string {
+	s = Line(s)
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	if max < 1 {
+		return ""
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:max-1])) + "…"
+}

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	promptctx "github.com/docent-sh/docent/context"
-	"github.com/docent-sh/docent/llm/internal/oneline"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // An answer is 1–3 sentences, each followed by the id of its block. A
@@ -46,7 +46,7 @@ func composeAnswer(in intent, blocks []promptctx.DocBlock) string {
 	if len(candidates) == 0 {
 		b := blocks[0]
 		return fmt.Sprintf("The closest documentation is %q [%s], but it has no explanatory text to quote.",
-			oneline.Clip(cmp.Or(b.Title, b.Path, b.ID), maxTitleRunes), oneline.Clip(b.ID, maxCitedIDRunes))
+			textsafe.Clip(cmp.Or(b.Title, b.Path, b.ID), maxTitleRunes), textsafe.Clip(b.ID, maxCitedIDRunes))
 	}
 	var chosen []sentence
 	if in.kind == askExplanation {
@@ -71,7 +71,7 @@ func render(chosen []sentence, blocks []promptctx.DocBlock) string {
 		}
 		out.WriteString(finishSentence(s.text))
 		out.WriteString(" [")
-		out.WriteString(oneline.Clip(blocks[s.block].ID, maxCitedIDRunes))
+		out.WriteString(textsafe.Clip(blocks[s.block].ID, maxCitedIDRunes))
 		out.WriteString("]")
 	}
 	return out.String()

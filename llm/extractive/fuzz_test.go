@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	promptctx "github.com/docent-sh/docent/context"
-	"github.com/docent-sh/docent/llm/internal/oneline"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // The extractive responder reads prompts it did not build too; whatever it
@@ -33,7 +33,7 @@ func FuzzAnswer(f *testing.F) {
 		blocks := promptctx.ParseDocBlocks(user)
 		given := map[string]bool{}
 		for _, b := range blocks {
-			given[oneline.Clip(b.ID, maxCitedIDRunes)] = true
+			given[textsafe.Clip(b.ID, maxCitedIDRunes)] = true
 		}
 		cited := 0
 		for gid := range given {
