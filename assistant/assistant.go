@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	promptctx "github.com/docent-sh/docent/context"
@@ -60,15 +61,22 @@ type Options struct {
 	Log      *slog.Logger        // nil: slog.Default()
 	Events   EventSink           // nil: events are only logged
 	Now      func() time.Time    // nil: time.Now
+	Refresh  Refresh             // zero: the engine never changes
 }
 
 // Session is one conversation. Its methods are safe for concurrent use, but
 // turns are meant to come one at a time, as a person asks them.
 type Session struct {
-	engine Engine
+	// loaded is swapped whole when the knowledge base changes: a turn
+	// answers from one engine throughout, and Stats never waits for a
+	// rebuild.
+	loaded atomic.Pointer[loadedEngine]
 	writer Writer
 	opts   Options
 	log    *slog.Logger
+
+	refreshMu        sync.Mutex // one generation check or rebuild at a time
+	failedGeneration int64      // the generation whose rebuild failed, else noGeneration
 
 	mu          sync.Mutex
 	lastChunkID string   // the chunk the last answer came from ("tell me more" continues it)
@@ -87,7 +95,9 @@ func New(engine Engine, writer Writer, opts Options) *Session {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Session{engine: engine, writer: writer, opts: opts, log: log, app: opts.App}
+	s := &Session{writer: writer, opts: opts, log: log, app: opts.App, failedGeneration: noGeneration}
+	s.loaded.Store(&loadedEngine{engine: engine, generation: opts.Refresh.Generation})
+	return s
 }
 
 // SetApp attaches (or, with nil, detaches) the customer's app state.
@@ -97,23 +107,29 @@ func (s *Session) SetApp(app *promptctx.AppState) {
 	s.mu.Unlock()
 }
 
-// Stats returns the engine's rolling figures.
-func (s *Session) Stats() retrieval.Stats { return s.engine.Stats() }
+// Stats returns the current engine's rolling figures. They start afresh
+// when the engine is rebuilt for a changed knowledge base.
+func (s *Session) Stats() retrieval.Stats { return s.loaded.Load().engine.Stats() }
 
 // Retrieve runs retrieval for one turn, remembers what it showed and
-// records the event. Recording is best effort: a telemetry failure is
-// logged, never shown as a failed turn.
+// records the event. With Options.Refresh set it first rebuilds the engine
+// if the knowledge base changed since the last turn. Recording and
+// refreshing are best effort: a failure is logged, never shown as a failed
+// turn.
 func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
+	engine := s.currentEngine(ctx)
 	s.mu.Lock()
+	// The follow-up state survives a rebuild as chunk ids: if the last
+	// chunk's doc is gone, "tell me more" gets whatever the engine says.
 	var res retrieval.Result
 	switch {
 	case req.DocSlug != "":
-		res = s.engine.Lookup(req.DocSlug)
+		res = engine.Lookup(req.DocSlug)
 		s.lastPill = req.DocSlug
 	case req.AfterChunkID != "":
-		res = s.engine.Continue(req.AfterChunkID, append([]string(nil), s.shown...))
+		res = engine.Continue(req.AfterChunkID, append([]string(nil), s.shown...))
 	default:
-		res = s.engine.Ask(retrieval.Query{Text: req.Query, LastChunkID: s.lastChunkID, Shown: append([]string(nil), s.shown...)})
+		res = engine.Ask(retrieval.Query{Text: req.Query, LastChunkID: s.lastChunkID, Shown: append([]string(nil), s.shown...)})
 	}
 	if id := answeredChunk(res); id != "" {
 		s.lastChunkID = id

@@ -10,20 +10,21 @@ import (
 	"github.com/docent-sh/docent/assistant"
 	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/extractive"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/tokens"
 )
 
-// app is a running docent: the store, the engine built from it and the
-// chat session on top. Both the TUI and `docent ask` start one.
+// app is a running docent: the store and the chat session on top, whose
+// engine is built from what the store holds. Both the TUI and `docent ask`
+// start one.
 type app struct {
 	store     docStore
-	engine    *retrieval.Engine
 	session   *assistant.Session
 	selection llm.Selection
-	docs      int
+	docs      int // at start-up; the session rebuilds its engine when a seed changes the store
 	chunks    int
 	warnings  int
 	started   time.Duration
@@ -31,7 +32,8 @@ type app struct {
 
 // startApp ingests the knowledge base into the store (a no-op write when
 // nothing changed), builds the engine from what the store holds and
-// resolves the answer writer.
+// resolves the answer writer. The session rebuilds the engine when another
+// docent seeds the same database with different docs.
 // Interactive use paces the offline responder so its answer reads as it
 // streams; `docent ask` gets it at once.
 func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
@@ -70,15 +72,29 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		return nil, fmt.Errorf("seed %s: %w", st.Describe(), err)
 	}
 	e.log.Info("knowledge base loaded", "store", st.Describe(), "report", report.String(), "warnings", len(res.Warnings))
+	// The generation before the corpus: a seed committing in between then
+	// costs one needless rebuild on the first turn, never a missed one.
+	generation, err := st.Generation(ctx)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("read knowledge generation from %s: %w", st.Describe(), err)
+	}
 	corpus, err := st.Corpus(ctx)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("read corpus from %s: %w", st.Describe(), err)
 	}
-	engine, err := retrieval.New(corpus, kb.Glossary(), rcfg)
+	buildEngine := func(corpus []knowledge.Doc) (assistant.Engine, error) {
+		engine, err := retrieval.New(corpus, kb.Glossary(), rcfg)
+		if err != nil {
+			return nil, fmt.Errorf("build retrieval index: %w", err)
+		}
+		return engine, nil
+	}
+	engine, err := buildEngine(corpus)
 	if err != nil {
 		st.Close()
-		return nil, fmt.Errorf("build retrieval index: %w", err)
+		return nil, err
 	}
 	opts := []llm.Option{llm.WithLogger(e.log)}
 	if interactive {
@@ -90,7 +106,10 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		return nil, fmt.Errorf("answer writer %s: %w", sel, err)
 	}
 	e.log.Info("answer writer", "selection", sel)
-	docs, chunks := engine.Size()
+	docs, chunks := len(corpus), 0
+	for _, d := range corpus {
+		chunks += len(d.Chunks)
+	}
 	corpusName := "embedded demo knowledge base"
 	if e.cfg.docsDir != "" {
 		corpusName = e.cfg.docsDir
@@ -101,9 +120,10 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		Builder:  promptctx.Builder{Budgets: promptctx.DefaultBudgets(), Counter: tokens.ForModel(sel.Model), Cache: promptctx.NewCountCache(countCacheSize)},
 		Log:      e.log,
 		Events:   st,
+		Refresh:  assistant.Refresh{Knowledge: st, Build: buildEngine, Generation: generation},
 	})
 	return &app{
-		store: st, engine: engine, session: session, selection: sel,
+		store: st, session: session, selection: sel,
 		docs: docs, chunks: chunks, warnings: len(res.Warnings), started: time.Since(began),
 	}, nil
 }

@@ -1,14 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/docent-sh/docent/assistant"
+	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/store/postgres/pgtest"
 )
 
@@ -32,6 +40,11 @@ func TestSeedTwiceAndListOnPostgres(t *testing.T) {
 	}
 	if !strings.Contains(out, "0 inserted, 0 updated, 19 unchanged, 0 deleted") {
 		t.Fatalf("second seed report, want 19 docs unchanged:\n%s", out)
+	}
+	// Only the seed that wrote moved the knowledge generation, so running
+	// sessions rebuild once, not after every start-up's re-seed.
+	if gen := knowledgeGeneration(t, dbURL); gen != 1 {
+		t.Errorf("knowledge generation after a writing and an unchanged seed = %d, want 1", gen)
 	}
 
 	out, errOut, code = c.run("docs", "list")
@@ -110,5 +123,135 @@ func TestAskRecordsRetrievalEventsInPostgres(t *testing.T) {
 	}
 	if query != "explain workspace" || action != "found" || len(tokens) == 0 || phase != 2 {
 		t.Fatalf("event: query %q, action %q, tokens %v, phase %d", query, action, tokens, phase)
+	}
+}
+
+func knowledgeGeneration(t *testing.T, dbURL string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var gen int64
+	if err := conn.QueryRow(ctx, `SELECT generation FROM docs_knowledge_generation`).Scan(&gen); err != nil {
+		t.Fatalf("read the knowledge generation: %v", err)
+	}
+	return gen
+}
+
+// lockedBuffer collects the app's log, which the session writes from the
+// goroutine running the turn.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// calendarDoc is a doc the demo knowledge base lacks: no demo doc mentions
+// a calendar, so "explain calendar" finds nothing until it is seeded.
+const calendarDoc = `---
+title: Calendar
+keywords: [calendar, due dates, agenda]
+---
+## Calendar
+
+The Calendar widget shows the notes that have a due date on a month grid.
+
+## Overview
+
+Open the Calendar widget from the Home page to see which notes are due this week. Pick a day to list its notes, and drag a note onto another day to move its due date.
+`
+
+// startTestApp starts docent on dbURL the way the TUI does, on the
+// embedded demo knowledge base, with its log in logs.
+func startTestApp(t *testing.T, dbURL string, logs *lockedBuffer) *app {
+	t.Helper()
+	root, e := newRoot(func(string) string { return "" })
+	if err := root.ParseFlags([]string{"--db", dbURL}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.cfg.validate(); err != nil {
+		t.Fatal(err)
+	}
+	e.log = slog.New(slog.NewTextHandler(logs, nil))
+	a, err := e.startApp(t.Context(), true)
+	if err != nil {
+		t.Fatalf("startApp: %v", err)
+	}
+	t.Cleanup(a.Close)
+	return a
+}
+
+// A colleague runs `docent seed` against the database a chat is open on:
+// the chat's next turn answers from the new docs, and a seed that changes
+// nothing costs it no rebuild.
+func TestRunningAppSeesAColleaguesSeed(t *testing.T) {
+	dbURL := pgtest.NewDatabase(t)
+	logs := &lockedBuffer{}
+	a := startTestApp(t, dbURL, logs)
+	ask := func(q string) retrieval.Result {
+		return a.session.Retrieve(t.Context(), assistant.Request{Query: q})
+	}
+	topSlug := func(res retrieval.Result) string {
+		if len(res.Results) == 0 {
+			return ""
+		}
+		return res.Results[0].DocSlug
+	}
+	if res := ask("explain workspace"); res.Status != retrieval.StatusFound || topSlug(res) != "concepts/workspace" {
+		t.Fatalf("explain workspace = %s (%s), want found concepts/workspace", res.Status, topSlug(res))
+	}
+	if res := ask("explain calendar"); res.Status != retrieval.StatusNoMatch {
+		t.Fatalf("before the seed: explain calendar = %s (%s), want no_match", res.Status, topSlug(res))
+	}
+
+	// The colleague's knowledge base: the demo one plus a calendar doc.
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, kb.Docs()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "widgets", "calendar.md"), []byte(calendarDoc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	colleague := newCLI(t, "DATABASE_URL", dbURL)
+	out, errOut, code := colleague.run("--docs", dir, "seed")
+	if code != 0 || !strings.Contains(out, "1 inserted, 0 updated, 19 unchanged, 0 deleted") {
+		t.Fatalf("the colleague's seed: exit %d, want 1 doc inserted and 19 unchanged:\n%s%s", code, out, errOut)
+	}
+
+	res := ask("explain calendar")
+	if res.Status != retrieval.StatusFound || topSlug(res) != "widgets/calendar" {
+		t.Fatalf("after the seed: explain calendar = %s (%s), want found widgets/calendar", res.Status, topSlug(res))
+	}
+	if !strings.Contains(logs.String(), "retrieval index rebuilt") || !strings.Contains(logs.String(), "docs=20") {
+		t.Errorf("no rebuild record for 20 docs in the log:\n%s", logs)
+	}
+
+	before := knowledgeGeneration(t, dbURL)
+	out, errOut, code = colleague.run("--docs", dir, "seed")
+	if code != 0 || !strings.Contains(out, "0 inserted, 0 updated, 20 unchanged, 0 deleted") {
+		t.Fatalf("the unchanged re-seed: exit %d, want 20 docs unchanged:\n%s%s", code, out, errOut)
+	}
+	if after := knowledgeGeneration(t, dbURL); after != before {
+		t.Errorf("an unchanged re-seed moved the knowledge generation from %d to %d", before, after)
+	}
+	if res := ask("explain calendar"); topSlug(res) != "widgets/calendar" {
+		t.Errorf("after the unchanged re-seed: explain calendar = %s (%s)", res.Status, topSlug(res))
+	}
+	if n := strings.Count(logs.String(), "retrieval index rebuilt"); n != 1 {
+		t.Errorf("%d rebuilds, want 1: the unchanged re-seed must not cause one", n)
 	}
 }

@@ -26,6 +26,7 @@ type docStore interface {
 	Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedReport, error)
 	ListDocs(ctx context.Context) ([]knowledge.DocSummary, error)
 	Corpus(ctx context.Context) ([]knowledge.Doc, error)
+	Generation(ctx context.Context) (int64, error)
 	RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error
 	Describe() string
 	Close()

@@ -42,6 +42,9 @@ type Store struct {
 type snapshot struct {
 	docs  map[string]*entry
 	slugs []string // sorted, for ordered reads
+	// generation counts the seeds that wrote; it travels with the content
+	// so a reader never sees one without the other.
+	generation int64
 }
 
 // entry is one stored doc (chunks sorted by index) with its planning summary.
@@ -85,7 +88,7 @@ func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedRepor
 		return plan.Report(time.Since(start)), nil
 	}
 
-	next := &snapshot{docs: make(map[string]*entry, len(docs))}
+	next := &snapshot{docs: make(map[string]*entry, len(docs)), generation: current.generation + 1}
 	for slug, e := range current.docs {
 		next.docs[slug] = e // entries are immutable, so sharing is safe
 	}
@@ -123,6 +126,15 @@ func newEntry(d knowledge.Doc) *entry {
 	d = cloneDoc(d)
 	slices.SortFunc(d.Chunks, func(a, b knowledge.Chunk) int { return a.Index - b.Index })
 	return &entry{doc: d, stored: store.StoredDocOf(d)}
+}
+
+// Generation returns the knowledge generation: the number of seeds that
+// wrote anything. An unchanged re-seed leaves it alone.
+func (s *Store) Generation(ctx context.Context) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("read knowledge generation: %w", err)
+	}
+	return s.state.Load().generation, nil
 }
 
 // ListDocs summarizes every doc, ordered by slug.

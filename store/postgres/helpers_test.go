@@ -43,15 +43,19 @@ func mustCorpus(tb testing.TB, s *Store) []knowledge.Doc {
 	return docs
 }
 
-// rowVersions maps every doc and chunk row to its physical version (ctid,
-// xmin) and updated_at: any UPDATE, or DELETE and re-INSERT, changes it.
+// rowVersions maps every doc and chunk row, and the knowledge generation
+// row, to its physical version (ctid, xmin) and updated_at: any UPDATE, or
+// DELETE and re-INSERT, changes it.
 func rowVersions(tb testing.TB, s *Store) map[string]string {
 	tb.Helper()
 	rows, err := s.pool.Query(context.Background(), `
 		SELECT 'doc ' || slug, ctid::text || ' ' || xmin::text || ' ' || updated_at::text FROM docs_knowledge
 		UNION ALL
 		SELECT 'chunk ' || doc_slug || '#' || chunk_index, ctid::text || ' ' || xmin::text || ' ' || updated_at::text
-		FROM docs_knowledge_chunks`)
+		FROM docs_knowledge_chunks
+		UNION ALL
+		SELECT 'generation', generation::text || ' ' || ctid::text || ' ' || xmin::text || ' ' || updated_at::text
+		FROM docs_knowledge_generation`)
 	if err != nil {
 		tb.Fatalf("read row versions: %v", err)
 	}
@@ -64,4 +68,13 @@ func rowVersions(tb testing.TB, s *Store) map[string]string {
 		tb.Fatalf("read row versions: %v", err)
 	}
 	return out
+}
+
+func mustGeneration(tb testing.TB, s *Store) int64 {
+	tb.Helper()
+	gen, err := s.Generation(context.Background())
+	if err != nil {
+		tb.Fatalf("Generation: %v", err)
+	}
+	return gen
 }

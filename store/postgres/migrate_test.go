@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/docent-sh/docent/store/storetest"
 )
 
 func tablesIn(t *testing.T, url string) []string {
@@ -52,8 +54,8 @@ func checkStatus(t *testing.T, url string, wantVersion uint) MigrationStatus {
 	if st.Version != wantVersion || st.Dirty {
 		t.Errorf("status version %d dirty %v, want version %d, clean", st.Version, st.Dirty, wantVersion)
 	}
-	if st.Latest != 3 {
-		t.Errorf("latest = %d, want 3", st.Latest)
+	if st.Latest != 4 {
+		t.Errorf("latest = %d, want 4", st.Latest)
 	}
 	if len(st.Applied)+len(st.Pending) != int(st.Latest) {
 		t.Errorf("applied %v + pending %v do not cover all %d migrations", st.Applied, st.Pending, st.Latest)
@@ -74,19 +76,24 @@ func checkStatus(t *testing.T, url string, wantVersion uint) MigrationStatus {
 func TestMigrationsRoundTrip(t *testing.T) {
 	t.Parallel()
 	url := newDatabase(t)
-	all := []string{"docs_knowledge", "docs_knowledge_chunks", "retrieval_events"}
+	// In version order; tablesIn lists them sorted by name, which here is the same.
+	all := []string{"docs_knowledge", "docs_knowledge_chunks", "docs_knowledge_generation", "retrieval_events"}
 
 	st := checkStatus(t, url, 0)
-	if !slices.Equal(versions(st.Pending), []uint{1, 2, 3}) {
-		t.Errorf("pending on a fresh database = %v, want [1 2 3]", st.Pending)
+	if !slices.Equal(versions(st.Pending), []uint{1, 2, 3, 4}) {
+		t.Errorf("pending on a fresh database = %v, want [1 2 3 4]", st.Pending)
 	}
 
 	if err := MigrateUp(t.Context(), url); err != nil {
 		t.Fatalf("MigrateUp: %v", err)
 	}
-	st = checkStatus(t, url, 3)
-	if got := []string{st.Applied[0].Name, st.Applied[1].Name, st.Applied[2].Name}; !slices.Equal(got, []string{"docs_knowledge", "docs_knowledge_chunks", "retrieval_events"}) {
-		t.Errorf("applied names = %v", got)
+	st = checkStatus(t, url, 4)
+	var names []string
+	for _, m := range st.Applied {
+		names = append(names, m.Name)
+	}
+	if want := []string{"docs_knowledge", "docs_knowledge_chunks", "retrieval_events", "docs_knowledge_generation"}; !slices.Equal(names, want) {
+		t.Errorf("applied names = %v, want %v", names, want)
 	}
 	if got := tablesIn(t, url); !slices.Equal(got, all) {
 		t.Fatalf("tables after up = %v, want %v", got, all)
@@ -98,9 +105,10 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	if err := MigrateDown(t.Context(), url, 1); err != nil {
 		t.Fatalf("MigrateDown 1: %v", err)
 	}
-	checkStatus(t, url, 2)
-	if got := tablesIn(t, url); !slices.Equal(got, all[:2]) {
-		t.Fatalf("tables after one down = %v, want %v", got, all[:2])
+	checkStatus(t, url, 3)
+	withoutGeneration := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == "docs_knowledge_generation" })
+	if got := tablesIn(t, url); !slices.Equal(got, withoutGeneration) {
+		t.Fatalf("tables after one down = %v, want %v", got, withoutGeneration)
 	}
 
 	if err := MigrateDown(t.Context(), url, 0); err != nil {
@@ -117,13 +125,19 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	if err := MigrateUp(t.Context(), url); err != nil {
 		t.Fatalf("MigrateUp again: %v", err)
 	}
-	checkStatus(t, url, 3)
+	checkStatus(t, url, 4)
 	if got := tablesIn(t, url); !slices.Equal(got, all) {
 		t.Fatalf("tables after up again = %v, want %v", got, all)
 	}
-	// The schema works after the round trip.
+	// The schema works after the round trip, the generation row included.
 	s := openStore(t, url)
-	mustSeed(t, s, nil)
+	if gen := mustGeneration(t, s); gen != 0 {
+		t.Errorf("knowledge generation of a fresh schema = %d, want 0", gen)
+	}
+	mustSeed(t, s, storetest.Fixture())
+	if gen := mustGeneration(t, s); gen != 1 {
+		t.Errorf("knowledge generation after the first seed = %d, want 1", gen)
+	}
 
 	// Asking for more downs than applied rolls everything back.
 	s.Close()
@@ -144,15 +158,15 @@ func TestDirtySchemaIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatalf("MigrateStatus: %v", err)
 	}
-	if !st.Dirty || st.Version != 3 {
-		t.Errorf("status = %+v, want dirty at 3", st)
+	if !st.Dirty || st.Version != 4 {
+		t.Errorf("status = %+v, want dirty at 4", st)
 	}
 	for name, err := range map[string]error{
 		"MigrateUp":   MigrateUp(t.Context(), url),
 		"MigrateDown": MigrateDown(t.Context(), url, 1),
 	} {
-		if err == nil || !strings.Contains(err.Error(), "dirty at version 3") {
-			t.Errorf("%s on a dirty schema: error = %v, want one saying it is dirty at version 3", name, err)
+		if err == nil || !strings.Contains(err.Error(), "dirty at version 4") {
+			t.Errorf("%s on a dirty schema: error = %v, want one saying it is dirty at version 4", name, err)
 		}
 	}
 	if _, err := Open(t.Context(), url, Options{Migrate: true}); err == nil || !strings.Contains(err.Error(), "dirty") {

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -32,6 +33,21 @@ func (s *Store) ListDocs(ctx context.Context) ([]knowledge.DocSummary, error) {
 		return nil, s.fail(ctx, "list docs", err)
 	}
 	return out, nil
+}
+
+// Generation returns the knowledge generation: a number every seed that
+// writes anything raises, in the transaction that writes. It is one
+// primary-key lookup, cheap enough to ask before every question.
+func (s *Store) Generation(ctx context.Context) (int64, error) {
+	var gen int64
+	err := s.pool.QueryRow(ctx, `SELECT generation FROM docs_knowledge_generation WHERE id = true`).Scan(&gen)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil // the next writing seed recreates the row
+	}
+	if err != nil {
+		return 0, s.fail(ctx, "read knowledge generation", err)
+	}
+	return gen, nil
 }
 
 // Corpus returns every doc with its chunks, ordered by slug and chunk

@@ -71,6 +71,11 @@ func (s *Store) seed(ctx context.Context, docs []knowledge.Doc) (store.SeedPlan,
 		if err := apply(ctx, tx, plan); err != nil {
 			return store.SeedPlan{}, err
 		}
+		// In the same transaction: a reader that sees the new generation
+		// sees the new content, and a failed seed bumps nothing.
+		if _, err := tx.Exec(ctx, bumpGenerationSQL); err != nil {
+			return store.SeedPlan{}, fmt.Errorf("bump knowledge generation: %w", err)
+		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return store.SeedPlan{}, fmt.Errorf("commit: %w", err)
@@ -116,6 +121,10 @@ func readStored(ctx context.Context, tx pgx.Tx) (map[string]store.StoredDoc, err
 }
 
 const (
+	// The migration inserts the row; the upsert only matters if someone
+	// deleted it, and then the knowledge base still registers as changed.
+	bumpGenerationSQL = `INSERT INTO docs_knowledge_generation AS g (id, generation) VALUES (true, 1)
+		ON CONFLICT (id) DO UPDATE SET generation = g.generation + 1, updated_at = now()`
 	updateDocSQL = `UPDATE docs_knowledge
 		SET category = $2, title = $3, content = $4, content_hash = $5, version = $6, keywords = $7, source_path = $8, updated_at = now()
 		WHERE slug = $1`

@@ -24,6 +24,7 @@ type Store interface {
 	Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedReport, error)
 	ListDocs(ctx context.Context) ([]knowledge.DocSummary, error)
 	Corpus(ctx context.Context) ([]knowledge.Doc, error)
+	Generation(ctx context.Context) (int64, error)
 	RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error
 	Describe() string
 }
@@ -51,6 +52,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Store, readEvents ReadEvents)
 		{"InvalidSnapshotWritesNothing", testInvalidSnapshotWritesNothing},
 		{"CancelledSeedWritesNothing", testCancelledSeedWritesNothing},
 		{"ConcurrentSeeds", testConcurrentSeeds},
+		{"Generation", testGeneration},
 		{"RetrievalEvents", func(t *testing.T, s Store) { testRetrievalEvents(t, s, readEvents) }},
 		{"Describe", testDescribe},
 	}
@@ -408,6 +410,63 @@ func testConcurrentSeeds(t *testing.T, s Store) {
 	checkCounts(t, "second seeder's docs", second.Docs, store.Counts{Unchanged: len(docs)})
 	checkCounts(t, "second seeder's chunks", second.Chunks, store.Counts{Unchanged: chunkCount(docs)})
 	checkCorpus(t, s, expectedCorpus(docs, nil))
+	// Only the seed that wrote counts as a new generation.
+	checkGeneration(t, s, "after two concurrent seeds of the same snapshot", 1)
+}
+
+func checkGeneration(t *testing.T, s Store, when string, want int64) {
+	t.Helper()
+	got, err := s.Generation(t.Context())
+	if err != nil {
+		t.Fatalf("Generation %s: %v", when, err)
+	}
+	if got != want {
+		t.Errorf("Generation %s = %d, want %d", when, got, want)
+	}
+}
+
+// testGeneration pins exact numbers so every store counts alike: a new
+// store is at 0 and each seed that writes anything adds one, whatever it
+// wrote; seeds that write nothing (unchanged, invalid, cancelled) add none.
+func testGeneration(t *testing.T, s Store) {
+	checkGeneration(t, s, "of a new store", 0)
+	seed(t, s, nil)
+	checkGeneration(t, s, "after seeding nothing into an empty store", 0)
+
+	v1 := Fixture()
+	seed(t, s, v1)
+	checkGeneration(t, s, "after the first seed", 1)
+	if r := seed(t, s, Fixture()); r.Changed() {
+		t.Fatalf("re-seed report %q says something changed", r)
+	}
+	checkGeneration(t, s, "after an unchanged re-seed", 1)
+
+	v2 := CloneDocs(v1)
+	inv := bySlug(v2, "billing/invoices")
+	inv.Chunks[1].Content += " Older invoices stay available for 7 years."
+	*inv = Finish(*inv)
+	seed(t, s, v2)
+	checkGeneration(t, s, "after a seed that changed one chunk", 2)
+
+	metadata := CloneDocs(v2)
+	bySlug(metadata, "guides/reset-password").Keywords = []string{"password", "login", "sign-in"}
+	seed(t, s, metadata)
+	checkGeneration(t, s, "after a metadata-only change", 3)
+
+	invalid := append(CloneDocs(metadata), CloneDoc(metadata[0]))
+	invalid[0].Title = "changed, so a partial write would show"
+	if _, err := s.Seed(t.Context(), invalid); err == nil {
+		t.Fatal("Seed with a duplicate slug succeeded")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := s.Seed(ctx, GenerateDocs(5)); err == nil {
+		t.Fatal("Seed with a cancelled context succeeded")
+	}
+	checkGeneration(t, s, "after an invalid and a cancelled seed", 3)
+
+	seed(t, s, nil)
+	checkGeneration(t, s, "after a seed that deleted everything", 4)
 }
 
 func testRetrievalEvents(t *testing.T, s Store, readEvents ReadEvents) {

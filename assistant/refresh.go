@@ -1,0 +1,101 @@
+package assistant
+
+import (
+	"context"
+	"time"
+
+	"github.com/docent-sh/docent/knowledge"
+)
+
+// Knowledge is the store a session answers from, as far as keeping its
+// engine current goes: a generation that every seed writing anything
+// raises, and the corpus to rebuild from.
+type Knowledge interface {
+	Generation(ctx context.Context) (int64, error)
+	Corpus(ctx context.Context) ([]knowledge.Doc, error)
+}
+
+// BuildEngine builds an engine from a corpus. The command injects it, so
+// the session knows nothing of retrieval settings or the glossary.
+type BuildEngine func(corpus []knowledge.Doc) (Engine, error)
+
+// Refresh keeps a session's engine in step with a shared store: a colleague
+// seeding the same database must not leave a running session answering
+// from the old docs. The zero value never refreshes.
+type Refresh struct {
+	Knowledge Knowledge
+	Build     BuildEngine
+	// Generation is the one the session's first engine was built from. Read
+	// it before the corpus: a seed landing in between then only costs one
+	// needless rebuild, never a missed one.
+	Generation int64
+}
+
+func (r Refresh) enabled() bool { return r.Knowledge != nil && r.Build != nil }
+
+// generationCheckTimeout bounds the per-turn lookup, so a stalled database
+// delays a turn by at most this before the current engine answers anyway.
+const generationCheckTimeout = 2 * time.Second
+
+// noGeneration marks that no rebuild has failed: generations start at 0.
+const noGeneration = -1
+
+// loadedEngine is an engine and the knowledge generation it was built
+// from; it is replaced whole, never modified.
+type loadedEngine struct {
+	engine     Engine
+	generation int64
+}
+
+// currentEngine returns the engine for this turn, rebuilding it first when
+// the store's generation moved. Nothing here fails a turn: a failed check
+// or rebuild is logged and the engine already loaded answers.
+func (s *Session) currentEngine(ctx context.Context) Engine {
+	r := s.opts.Refresh
+	if !r.enabled() {
+		return s.loaded.Load().engine
+	}
+	// One check and rebuild at a time: concurrent turns that all saw the
+	// new generation must not each read the corpus.
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	cur := s.loaded.Load()
+
+	checkCtx, cancel := context.WithTimeout(ctx, generationCheckTimeout)
+	gen, err := r.Knowledge.Generation(checkCtx)
+	cancel()
+	switch {
+	case err != nil:
+		s.log.Warn("check knowledge generation; answering from the loaded index", "err", err)
+		return cur.engine
+	// Any difference counts, not just a higher number: a database that was
+	// dropped and re-seeded starts counting again.
+	case gen == cur.generation, gen == s.failedGeneration:
+		return cur.engine
+	}
+
+	began := time.Now()
+	corpus, err := r.Knowledge.Corpus(ctx)
+	if err != nil {
+		// Possibly transient: the next turn tries again.
+		s.log.Warn("reload knowledge base; answering from the loaded index",
+			"generation", gen, "loaded_generation", cur.generation, "err", err)
+		return cur.engine
+	}
+	engine, err := r.Build(corpus)
+	if err != nil {
+		// The same corpus would fail the same way: wait for the next seed.
+		s.failedGeneration = gen
+		s.log.Warn("rebuild retrieval index; answering from the loaded index",
+			"generation", gen, "loaded_generation", cur.generation, "err", err)
+		return cur.engine
+	}
+	s.loaded.Store(&loadedEngine{engine: engine, generation: gen})
+	chunks := 0
+	for _, d := range corpus {
+		chunks += len(d.Chunks)
+	}
+	s.log.Info("retrieval index rebuilt", "generation", gen, "previous_generation", cur.generation,
+		"docs", len(corpus), "chunks", chunks, "took", time.Since(began))
+	return engine
+}
