@@ -23,6 +23,7 @@ type Engine interface {
 	Lookup(slug string) retrieval.Result
 	Continue(chunkID string, shown []string) retrieval.Result
 	Stats() retrieval.Stats
+	Size() (docs, chunks int)
 }
 
 // EventSink records one retrieval event per turn.
@@ -110,6 +111,10 @@ func (s *Session) SetApp(app *promptctx.AppState) {
 // Stats returns the current engine's rolling figures. They start afresh
 // when the engine is rebuilt for a changed knowledge base.
 func (s *Session) Stats() retrieval.Stats { return s.loaded.Load().engine.Stats() }
+
+// Size is the docs and chunks of the knowledge base the session answers
+// from now, which changes when a seed elsewhere rebuilds the engine.
+func (s *Session) Size() (docs, chunks int) { return s.loaded.Load().engine.Size() }
 
 // Retrieve runs retrieval for one turn, remembers what it showed and
 // records the event. With Options.Refresh set it first rebuilds the engine

@@ -38,6 +38,13 @@ type StatsReporter interface {
 	Stats() retrieval.Stats
 }
 
+// SizeReporter is implemented by backends whose knowledge base can change
+// while the TUI runs (a colleague seeds the shared store); the status bar
+// follows it after each retrieval.
+type SizeReporter interface {
+	Size() (docs, chunks int)
+}
+
 // AnswerInfo describes one finished (or stopped) answer.
 type AnswerInfo struct {
 	Text         string

@@ -451,6 +451,9 @@ func (m *Model) handleRetrieved(msg retrievedMsg) tea.Cmd {
 	m.lastResult = &res
 	m.lastInfo = nil
 	m.lastStats = msg.stats
+	if msg.size != nil {
+		m.status.Docs, m.status.Chunks = msg.size.docs, msg.size.chunks
+	}
 	m.evidence.setItems(res.Results, m.st)
 	m.rebuildDebug()
 

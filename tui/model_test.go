@@ -533,3 +533,27 @@ func TestThemeFollowsTerminalBackground(t *testing.T) {
 		t.Error("a forced light theme changed with the background")
 	}
 }
+
+// growingBackend's knowledge base grows, as when a colleague seeds the
+// shared store while the TUI runs.
+type growingBackend struct {
+	*fakeBackend
+	docs int
+}
+
+func (g *growingBackend) Size() (docs, chunks int) {
+	g.docs++
+	return g.docs, 5 * g.docs
+}
+
+func TestStatusBarFollowsTheKnowledgeBase(t *testing.T) {
+	b := &growingBackend{fakeBackend: cannedBackend(), docs: 19}
+	h := newHarness(t, b, 80, 24)
+	if out := ansi.Strip(h.content()); !strings.Contains(out, "3 docs · 9 chunks") {
+		t.Fatalf("start-up status bar:\n%s", out)
+	}
+	h.ask("workspace")
+	if out := ansi.Strip(h.content()); !strings.Contains(out, "20 docs · 100 chunks") {
+		t.Fatalf("after a turn the status bar does not show the backend's new size:\n%s", out)
+	}
+}

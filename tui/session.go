@@ -58,6 +58,9 @@ func (b *SessionBackend) Answer(ctx context.Context, res retrieval.Result, emit 
 // Stats returns the session's rolling retrieval figures.
 func (b *SessionBackend) Stats() retrieval.Stats { return b.s.Stats() }
 
+// Size reports the knowledge base the session answers from now.
+func (b *SessionBackend) Size() (docs, chunks int) { return b.s.Size() }
+
 // LoadContext reads the app state in path (JSON or text, at most
 // promptctx.MaxAppStateBytes), attaches it to the session for the
 // following answers and returns a one-line summary of it. On any error the

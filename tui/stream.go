@@ -20,8 +20,11 @@ type retrievedMsg struct {
 	turn  int
 	res   retrieval.Result
 	stats *retrieval.Stats // nil when the backend keeps none
+	size  *corpusSize      // nil when the backend does not say
 	err   error
 }
+
+type corpusSize struct{ docs, chunks int }
 
 type streamChunkMsg struct {
 	turn   int
@@ -58,6 +61,10 @@ func retrieveCmd(ctx context.Context, b Backend, turn int, req Request) tea.Cmd 
 		if r, ok := b.(StatsReporter); ok {
 			st := r.Stats()
 			msg.stats = &st
+		}
+		if r, ok := b.(SizeReporter); ok {
+			docs, chunks := r.Size()
+			msg.size = &corpusSize{docs, chunks}
 		}
 		return msg
 	}
