@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -42,7 +43,7 @@ func newSeedCmd(e *env) *cobra.Command {
 			fmt.Fprintf(tw, "files\t%d read, %d skipped\n", res.Files, len(res.Warnings))
 			fmt.Fprintf(tw, "docs\t%s\n", report.Docs)
 			fmt.Fprintf(tw, "chunks\t%s\n", report.Chunks)
-			fmt.Fprintf(tw, "took\t%s\n", report.Duration)
+			fmt.Fprintf(tw, "took\t%s\n", report.Duration.Round(time.Microsecond))
 			if err := tw.Flush(); err != nil {
 				return err
 			}
