@@ -211,8 +211,8 @@ func docByChunk(docs []knowledge.Doc, c knowledge.Chunk) knowledge.Doc {
 	return knowledge.Doc{}
 }
 
-// Definitions come first in docs: for "what is X" the concept doc's lead
-// chunk is the first evidence, though its later sections repeat X more.
+// Definitions come first in docs: for "what is X" the lead chunk of X's
+// doc is the first evidence, though its later sections repeat X more.
 func TestDefinitionalQuestionsLeadWithTheDefinition(t *testing.T) {
 	e := demo.Engine(t)
 	for _, tc := range []struct{ query, slug string }{
@@ -220,6 +220,8 @@ func TestDefinitionalQuestionsLeadWithTheDefinition(t *testing.T) {
 		{"what is a workspace", "concepts/workspace"},
 		{"what are panels", "concepts/panels"},
 		{"tell me about widgets", "concepts/widgets"},
+		{"what is quick links", "widgets/quick-links"},
+		{"explain the widget manager", "widgets/widget-manager"},
 	} {
 		res := e.Ask(retrieval.Query{Text: tc.query})
 		lead := e.Lookup(tc.slug) // the doc's first chunk with body text

@@ -304,13 +304,14 @@ func (ix *index) scoreUnit(id int32, u unitAcc, terms []string, sc scoring) hit 
 		h.rank += sc.bias * sc.rankUnit
 		h.score += sc.bias
 		h.biased = true
-		// "What is X" is answered by the definition, which docs put first:
-		// the lead chunk of the concept doc outranks its longer sections,
-		// whose bodies repeat the term more often. Only the rank moves; the
-		// match score, and so the decision, is the same for every chunk.
-		if un.lead {
-			h.rank += sc.bias * sc.rankUnit
-		}
+	}
+	// "What is X" is answered by the definition, which docs put first: the
+	// lead chunk of X's doc (a concept doc the bias picked, or the doc
+	// titled exactly X) outranks its longer sections, whose bodies repeat the term
+	// more often. Only the rank moves; the match score, and so the
+	// decision, is the same for every chunk.
+	if sc.biasedDoc != nil && un.lead && (h.biased || h.phrase && slices.Equal(sc.titleTerms(un.doc), terms)) {
+		h.rank += sc.bias * sc.rankUnit
 	}
 	return h
 }
