@@ -1,7 +1,6 @@
 package assistant_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/internal/demo"
+	"github.com/docent-sh/docent/internal/syncbuf"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval"
@@ -58,41 +59,6 @@ func (k *fakeKnowledge) reads() int {
 	return k.corpusReads
 }
 
-// lockedBuffer is a log destination the session may write from several
-// goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// calendarDoc is a doc the demo knowledge base lacks: no demo doc mentions
-// a calendar (a kb test guards that), so "explain calendar" finds nothing
-// until it is seeded.
-const calendarDoc = `---
-title: Calendar
-keywords: [calendar, due dates, agenda]
----
-## Calendar
-
-The Calendar widget shows the notes that have a due date on a month grid.
-
-## Overview
-
-Open the Calendar widget from the Home page to see which notes are due this week. Pick a day to list its notes, and drag a note onto another day to move its due date.
-`
-
 func demoDocs(t testing.TB) []knowledge.Doc {
 	t.Helper()
 	res, err := ingest.Load(context.Background(), kb.Docs(), "kb")
@@ -104,7 +70,7 @@ func demoDocs(t testing.TB) []knowledge.Doc {
 
 func withCalendar(t testing.TB, docs []knowledge.Doc) []knowledge.Doc {
 	t.Helper()
-	cal, err := ingest.ParseDoc("widgets/calendar.md", []byte(calendarDoc))
+	cal, err := ingest.ParseDoc("widgets/calendar.md", []byte(demo.CalendarDoc))
 	if err != nil {
 		t.Fatalf("parse the calendar doc: %v", err)
 	}
@@ -145,7 +111,7 @@ func (b *engineBuilder) count() int {
 }
 
 // refreshingSession is a session on the demo KB at generation 1, watching k.
-func refreshingSession(t *testing.T) (*assistant.Session, *fakeKnowledge, *engineBuilder, *lockedBuffer) {
+func refreshingSession(t *testing.T) (*assistant.Session, *fakeKnowledge, *engineBuilder, *syncbuf.Buffer) {
 	t.Helper()
 	docs := demoDocs(t)
 	k := &fakeKnowledge{generation: 1, corpus: docs}
@@ -154,7 +120,7 @@ func refreshingSession(t *testing.T) (*assistant.Session, *fakeKnowledge, *engin
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuffer{}
+	logs := &syncbuf.Buffer{}
 	s := assistant.New(first, &recordingWriter{}, assistant.Options{
 		Glossary: kb.Glossary(), Corpus: "demo",
 		Log:     slog.New(slog.NewTextHandler(logs, nil)),

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/url"
@@ -9,12 +8,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/docent-sh/docent/assistant"
+	"github.com/docent-sh/docent/internal/demo"
+	"github.com/docent-sh/docent/internal/syncbuf"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/store/postgres/pgtest"
@@ -141,43 +141,9 @@ func knowledgeGeneration(t *testing.T, dbURL string) int64 {
 	return gen
 }
 
-// lockedBuffer collects the app's log, which the session writes from the
-// goroutine running the turn.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// calendarDoc is a doc the demo knowledge base lacks: no demo doc mentions
-// a calendar, so "explain calendar" finds nothing until it is seeded.
-const calendarDoc = `---
-title: Calendar
-keywords: [calendar, due dates, agenda]
----
-## Calendar
-
-The Calendar widget shows the notes that have a due date on a month grid.
-
-## Overview
-
-Open the Calendar widget from the Home page to see which notes are due this week. Pick a day to list its notes, and drag a note onto another day to move its due date.
-`
-
 // startTestApp starts docent on dbURL the way the TUI does, on the
 // embedded demo knowledge base, with its log in logs.
-func startTestApp(t *testing.T, dbURL string, logs *lockedBuffer) *app {
+func startTestApp(t *testing.T, dbURL string, logs *syncbuf.Buffer) *app {
 	t.Helper()
 	root, e := newRoot(func(string) string { return "" })
 	if err := root.ParseFlags([]string{"--db", dbURL}); err != nil {
@@ -200,7 +166,7 @@ func startTestApp(t *testing.T, dbURL string, logs *lockedBuffer) *app {
 // nothing costs it no rebuild.
 func TestRunningAppSeesAColleaguesSeed(t *testing.T) {
 	dbURL := pgtest.NewDatabase(t)
-	logs := &lockedBuffer{}
+	logs := &syncbuf.Buffer{}
 	a := startTestApp(t, dbURL, logs)
 	ask := func(q string) retrieval.Result {
 		return a.session.Retrieve(t.Context(), assistant.Request{Query: q})
@@ -223,7 +189,7 @@ func TestRunningAppSeesAColleaguesSeed(t *testing.T) {
 	if err := os.CopyFS(dir, kb.Docs()); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "widgets", "calendar.md"), []byte(calendarDoc), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "widgets", "calendar.md"), []byte(demo.CalendarDoc), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	colleague := newCLI(t, "DATABASE_URL", dbURL)

@@ -68,3 +68,19 @@ func WorkspacePrompt(tb testing.TB) promptctx.Prompt {
 	}
 	return promptctx.Builder{}.Build(promptctx.Input{Question: "How do I archive a workspace?", Glossary: kb.Glossary(), Evidence: ev})
 }
+
+// CalendarDoc is a doc the demo knowledge base lacks: no demo doc mentions
+// a calendar (a kb test guards that), so "explain calendar" finds nothing
+// until a test seeds it.
+const CalendarDoc = `---
+title: Calendar
+keywords: [calendar, due dates, agenda]
+---
+## Calendar
+
+The Calendar widget shows the notes that have a due date on a month grid.
+
+## Overview
+
+Open the Calendar widget from the Home page to see which notes are due this week. Pick a day to list its notes, and drag a note onto another day to move its due date.
+`
