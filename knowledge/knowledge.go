@@ -4,7 +4,10 @@
 // stores persist them and the retrieval engine indexes them.
 package knowledge
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Doc is one document of the knowledge base.
 type Doc struct {
@@ -49,4 +52,15 @@ type DocSummary struct {
 	ChunkCount  int
 	ContentHash string
 	Version     int
+}
+
+// Clone deep-copies a doc, so one snapshot can be kept or edited without
+// touching another.
+func (d Doc) Clone() Doc {
+	d.Keywords = slices.Clone(d.Keywords)
+	d.Chunks = slices.Clone(d.Chunks)
+	for i := range d.Chunks {
+		d.Chunks[i].Keywords = slices.Clone(d.Chunks[i].Keywords)
+	}
+	return d
 }

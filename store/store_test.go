@@ -198,13 +198,13 @@ func TestDocFingerprintCoversStoredFields(t *testing.T) {
 		"source path":  func(d *knowledge.Doc) { d.SourcePath = "other.md" },
 		"keywords":     func(d *knowledge.Doc) { d.Keywords = []string{"other"} },
 	} {
-		d := storetest.CloneDoc(base)
+		d := base.Clone()
 		edit(&d)
 		if store.DocFingerprint(d) == basePrint {
 			t.Errorf("changing the %s leaves the fingerprint unchanged", name)
 		}
 	}
-	d := storetest.CloneDoc(base)
+	d := base.Clone()
 	d.Version = 9
 	d.Content = "the content hash stands for the content"
 	if store.DocFingerprint(d) != basePrint {

@@ -123,7 +123,7 @@ func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedRepor
 
 // newEntry copies d so later edits by the caller cannot reach the store.
 func newEntry(d knowledge.Doc) *entry {
-	d = cloneDoc(d)
+	d = d.Clone()
 	slices.SortFunc(d.Chunks, func(a, b knowledge.Chunk) int { return a.Index - b.Index })
 	return &entry{doc: d, stored: store.StoredDocOf(d)}
 }
@@ -163,7 +163,7 @@ func (s *Store) Corpus(ctx context.Context) ([]knowledge.Doc, error) {
 	snap := s.state.Load()
 	out := make([]knowledge.Doc, 0, len(snap.slugs))
 	for _, slug := range snap.slugs {
-		out = append(out, cloneDoc(snap.docs[slug].doc))
+		out = append(out, snap.docs[slug].doc.Clone())
 	}
 	return out, nil
 }
@@ -218,12 +218,3 @@ func (s *Store) Describe() string { return "embedded (in-memory)" }
 // Close releases nothing: the store holds no handles. It exists so the
 // memory and postgres stores are interchangeable.
 func (s *Store) Close() {}
-
-func cloneDoc(d knowledge.Doc) knowledge.Doc {
-	d.Keywords = slices.Clone(d.Keywords)
-	d.Chunks = slices.Clone(d.Chunks)
-	for i := range d.Chunks {
-		d.Chunks[i].Keywords = slices.Clone(d.Chunks[i].Keywords)
-	}
-	return d
-}

@@ -60,7 +60,7 @@ func NewDoc(slug, title string, sections ...Section) knowledge.Doc {
 // hash, body character count and heading-only flag. It returns a copy and
 // leaves d untouched.
 func Finish(d knowledge.Doc) knowledge.Doc {
-	d = CloneDoc(d)
+	d = d.Clone()
 	parts := make([]string, 0, len(d.Chunks))
 	for i := range d.Chunks {
 		c := &d.Chunks[i]
@@ -97,22 +97,11 @@ func sha256Hex(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// CloneDoc deep-copies a doc so a test can edit one snapshot without
-// touching another (or a store's state).
-func CloneDoc(d knowledge.Doc) knowledge.Doc {
-	d.Keywords = slices.Clone(d.Keywords)
-	d.Chunks = slices.Clone(d.Chunks)
-	for i := range d.Chunks {
-		d.Chunks[i].Keywords = slices.Clone(d.Chunks[i].Keywords)
-	}
-	return d
-}
-
 // CloneDocs deep-copies a snapshot.
 func CloneDocs(docs []knowledge.Doc) []knowledge.Doc {
 	out := make([]knowledge.Doc, len(docs))
 	for i, d := range docs {
-		out[i] = CloneDoc(d)
+		out[i] = d.Clone()
 	}
 	return out
 }

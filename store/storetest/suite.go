@@ -199,7 +199,7 @@ func diffDocs(want, got []knowledge.Doc) string {
 }
 
 func normalizeDoc(d knowledge.Doc) knowledge.Doc {
-	d = CloneDoc(d)
+	d = d.Clone()
 	if len(d.Keywords) == 0 {
 		d.Keywords = nil
 	}
@@ -348,7 +348,7 @@ func testInvalidSnapshotWritesNothing(t *testing.T, s Store) {
 	duplicate := CloneDocs(docs)
 	duplicate[0].Chunks[0].Content = "# Workspace\n\nchanged, so a partial write would show"
 	duplicate[0] = Finish(duplicate[0])
-	duplicate = append(duplicate, CloneDoc(duplicate[1]))
+	duplicate = append(duplicate, duplicate[1].Clone())
 
 	nul := CloneDocs(docs)
 	nul[2].Chunks[1].Content = "bad\x00byte"
@@ -453,7 +453,7 @@ func testGeneration(t *testing.T, s Store) {
 	seed(t, s, metadata)
 	checkGeneration(t, s, "after a metadata-only change", 3)
 
-	invalid := append(CloneDocs(metadata), CloneDoc(metadata[0]))
+	invalid := append(CloneDocs(metadata), metadata[0].Clone())
 	invalid[0].Title = "changed, so a partial write would show"
 	if _, err := s.Seed(t.Context(), invalid); err == nil {
 		t.Fatal("Seed with a duplicate slug succeeded")
