@@ -264,12 +264,17 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, in
 		send(s.proto.streamError(s.script.StreamError))
 		return
 	}
-	if !send(s.proto.end(model, includeUsage)) {
-		return
-	}
+	// Count the stream before its end marker goes out: a client returns as
+	// soon as it reads the marker, and a test asking Completed right then
+	// must not race the handler's bookkeeping.
 	s.mu.Lock()
 	s.completed++
 	s.mu.Unlock()
+	if !send(s.proto.end(model, includeUsage)) {
+		s.mu.Lock()
+		s.completed--
+		s.mu.Unlock()
+	}
 }
 
 func (s *Server) markDisconnected() { s.once.Do(func() { close(s.disconnected) }) }
