@@ -95,6 +95,15 @@ key Escape
 wait_for "Esc dismisses the pills" "!Pick:"
 pass "Esc dismisses the pills"
 
+STATE=$(mktemp --suffix=.json)
+trap 'cleanup; rm -f "$STATE"' EXIT
+printf '{"page": "billing", "widgets": [{"name": "Recent", "state": "collapsed"}]}' >"$STATE"
+type_line "/context $STATE"
+wait_for "/context loads the app state" "Context loaded from" "page: billing"
+type_line "/context off"
+wait_for "/context off detaches it" "detached."
+pass "/context FILE attaches the app state, /context off detaches it"
+
 type_line "workspace"
 wait_for "pills again" "Pick:" "${IDLE[@]}"
 picks_before=$(screen | grep -cF "› → " || true)
