@@ -19,6 +19,9 @@ func main() {
 	os.Exit(code)
 }
 
+// exitInterrupted is the shell's convention for a command ended by SIGINT.
+const exitInterrupted = 130
+
 // run is main without the process: tests call it with their own arguments,
 // streams and environment.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -28,6 +31,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
 	err := cmd.ExecuteContext(ctx)
+	if ctx.Err() != nil {
+		// Ctrl+C (or SIGTERM) stopped a command: whatever it printed last
+		// is partial, and scripts must be able to tell.
+		fmt.Fprintln(stderr, "docent: interrupted")
+		return exitInterrupted
+	}
 	if err == nil {
 		return 0
 	}

@@ -358,3 +358,14 @@ func TestAskWithAppState(t *testing.T) {
 		t.Fatalf("broken app state: exit %d, stderr %q; want 2 naming the file", code, errOut)
 	}
 }
+
+func TestInterruptedCommandExits130(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // as if Ctrl+C arrived while the command ran
+	var out, errOut bytes.Buffer
+	env := map[string]string{"XDG_STATE_HOME": t.TempDir()}
+	code := run(ctx, []string{"ask", "explain workspace"}, strings.NewReader(""), &out, &errOut, func(k string) string { return env[k] })
+	if code != exitInterrupted || !strings.Contains(errOut.String(), "interrupted") {
+		t.Fatalf("exit %d, stderr %q; want %d and a word that it was interrupted", code, errOut.String(), exitInterrupted)
+	}
+}
