@@ -34,6 +34,7 @@ type app struct {
 // nothing changed), builds the engine from what the store holds and
 // resolves the answer writer. The session rebuilds the engine when another
 // docent seeds the same database with different docs.
+//
 // Interactive use paces the offline responder so its answer reads as it
 // streams; `docent ask` gets it at once.
 func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
@@ -66,9 +67,14 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	started := false
+	defer func() {
+		if !started {
+			st.Close()
+		}
+	}()
 	report, err := st.Seed(ctx, res.Docs)
 	if err != nil {
-		st.Close()
 		return nil, fmt.Errorf("seed %s: %w", st.Describe(), err)
 	}
 	e.log.Info("knowledge base loaded", "store", st.Describe(), "report", report.String(), "warnings", len(res.Warnings))
@@ -76,12 +82,10 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	// costs one needless rebuild on the first turn, never a missed one.
 	generation, err := st.Generation(ctx)
 	if err != nil {
-		st.Close()
 		return nil, fmt.Errorf("read knowledge generation from %s: %w", st.Describe(), err)
 	}
 	corpus, err := st.Corpus(ctx)
 	if err != nil {
-		st.Close()
 		return nil, fmt.Errorf("read corpus from %s: %w", st.Describe(), err)
 	}
 	buildEngine := func(corpus []knowledge.Doc) (assistant.Engine, error) {
@@ -93,7 +97,6 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	}
 	engine, err := buildEngine(corpus)
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
 	opts := []llm.Option{llm.WithLogger(e.log)}
@@ -102,14 +105,9 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	}
 	writer, err := llm.NewResponder(sel, opts...)
 	if err != nil {
-		st.Close()
 		return nil, fmt.Errorf("answer writer %s: %w", sel, err)
 	}
 	e.log.Info("answer writer", "selection", sel)
-	docs, chunks := len(corpus), 0
-	for _, d := range corpus {
-		chunks += len(d.Chunks)
-	}
 	corpusName := "embedded demo knowledge base"
 	if e.cfg.docsDir != "" {
 		corpusName = e.cfg.docsDir
@@ -122,6 +120,8 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		Events:   st,
 		Refresh:  assistant.Refresh{Knowledge: st, Build: buildEngine, Generation: generation},
 	})
+	docs, chunks := session.Size()
+	started = true
 	return &app{
 		store: st, session: session, selection: sel,
 		docs: docs, chunks: chunks, warnings: len(res.Warnings), started: time.Since(began),
