@@ -53,6 +53,11 @@ func (e *Engine) rank(ix *index, q normalizedQuery, capped bool) ranking {
 			if len(r.hits) == k {
 				break
 			}
+			// Evidence must say why it was chosen: a unit that holds
+			// only variants of the question's words has no match to show.
+			if h.matched == 0 {
+				continue
+			}
 			doc := ix.units[h.unit].doc
 			if capped && perDoc[doc] >= perDocCap {
 				r.trimmed++

@@ -76,3 +76,18 @@ func FuzzAsk(f *testing.F) {
 		e.Continue(text, nil)
 	})
 }
+
+// FuzzStemKey feeds the Porter stemmer what tokenize can produce from any
+// text: it runs on every word of every doc and question.
+func FuzzStemKey(f *testing.F) {
+	for _, s := range []string{"running", "ies", "s", "é", "ßss", "sses", "yyyy", "eed", "x9ing", "ational"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, w := range tokenize(text) {
+			if k := stemKey(w, nil); !strings.HasPrefix(k, "~") || len(k) == 1 {
+				t.Fatalf("stemKey(%q) = %q", w, k)
+			}
+		}
+	})
+}

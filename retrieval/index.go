@@ -29,16 +29,25 @@ var fieldNames = [numFields]string{"title", "keywords", "header_path", "body"}
 // usual short-passage settings; the weights mirror the match score's
 // title 3, keywords 2, body 1, with the header path (which repeats the
 // title) in between.
+//
+// variants weighs a second body score computed over word stems (see
+// stemKey), so "archiving" in a question also ranks a body that says
+// "archive". It moves only the rank: the match score, the matched-terms
+// count and so every decision read the exact terms alone. At 1 a variant
+// is worth half of what the word itself is (the exact term scores in
+// both), the usual equal weighting of an exact and a stemmed field.
 type bm25f struct {
-	k1     float64
-	weight [numFields]float64
-	b      [numFields]float64
+	k1       float64
+	weight   [numFields]float64
+	b        [numFields]float64
+	variants float64
 }
 
 var defaultBM25F = bm25f{
-	k1:     0.9,
-	weight: [numFields]float64{fieldTitle: 3.0, fieldKeywords: 2.0, fieldHeader: 0.5, fieldBody: 1.0},
-	b:      [numFields]float64{fieldTitle: 0.3, fieldKeywords: 0.3, fieldHeader: 0.3, fieldBody: 0.4},
+	k1:       0.9,
+	weight:   [numFields]float64{fieldTitle: 3.0, fieldKeywords: 2.0, fieldHeader: 0.5, fieldBody: 1.0},
+	b:        [numFields]float64{fieldTitle: 0.3, fieldKeywords: 0.3, fieldHeader: 0.3, fieldBody: 0.4},
+	variants: 1.0,
 }
 
 // unit is what the index retrieves: a chunk in Phase 2, a whole doc in
@@ -53,7 +62,8 @@ type unit struct {
 }
 
 // posting is one unit that contains a term. rank is the term's whole BM25F
-// contribution, computed at build time so a query only adds numbers.
+// contribution, computed at build time so a query only adds numbers. Under
+// a stem key, flags is 0: the posting ranks but matches nothing.
 type posting struct {
 	unit  int32
 	rank  float32
@@ -65,7 +75,8 @@ type index struct {
 	units    []unit
 	postings map[string][]posting
 	idf      map[string]float64
-	scratch  sync.Pool // *accumulator
+	known    map[string]bool // terms stemKey leaves whole, as the analyzer does
+	scratch  sync.Pool       // *accumulator
 	// display caches each unit's sanitized content and plain text the
 	// first time a result shows it: converting markdown is the costliest
 	// step of a turn, and popular chunks are shown again and again.
@@ -152,7 +163,70 @@ func buildIndex(units []unit, texts func(i int) fieldText, an *analyzer, p bm25f
 		ix.postings[t] = out
 		ix.idf[t] = idf
 	}
+	ix.known = an.known
+	if p.variants > 0 {
+		ix.addVariantPostings(table.names, raw, lens, avg, p)
+	}
 	return ix
+}
+
+type unitTF struct {
+	unit int32
+	tf   int
+}
+
+// addVariantPostings adds, under each stem key, the body score of every
+// unit that contains any term with that stem: its term frequencies summed,
+// then saturated and length-normalized like the body field itself.
+func (ix *index) addVariantPostings(names []string, raw [][]buildPosting, lens [][numFields]int32, avg [numFields]float64, p bm25f) {
+	groups := map[string][]int{} // stem key → term ids
+	for id, t := range names {
+		if len(raw[id]) > 0 {
+			k := stemKey(t, ix.known)
+			groups[k] = append(groups[k], id)
+		}
+	}
+	n := float64(len(ix.units))
+	b := p.b[fieldBody]
+	var merged []unitTF
+	for key, ids := range groups {
+		merged = merged[:0]
+		for _, id := range ids {
+			for _, bp := range raw[id] {
+				if bp.tf[fieldBody] > 0 {
+					merged = append(merged, unitTF{bp.unit, int(bp.tf[fieldBody])})
+				}
+			}
+		}
+		if len(merged) == 0 {
+			continue
+		}
+		// Each term's postings are in unit order already; only a group of
+		// several terms needs sorting and summing.
+		if len(ids) > 1 {
+			slices.SortFunc(merged, func(x, y unitTF) int { return int(x.unit - y.unit) })
+			j := 0
+			for _, m := range merged[1:] {
+				if m.unit == merged[j].unit {
+					merged[j].tf += m.tf
+				} else {
+					j++
+					merged[j] = m
+				}
+			}
+			merged = merged[:j+1]
+		}
+		df := float64(len(merged))
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		w := idf * p.variants * p.weight[fieldBody]
+		out := make([]posting, len(merged))
+		for j, m := range merged {
+			f := float64(m.tf)
+			norm := 1 - b + b*float64(lens[m.unit][fieldBody])/avg[fieldBody]
+			out[j] = posting{unit: m.unit, rank: float32(w * f * (p.k1 + 1) / (f + p.k1*norm))}
+		}
+		ix.postings[key] = out
+	}
 }
 
 // fieldFlags returns the fields of unit that contain term (bit f for field
@@ -177,6 +251,7 @@ type accumulator struct {
 }
 
 type unitAcc struct {
+	seen    bool
 	rank    float64
 	matched uint16 // query terms found in any field
 	title   uint16 // query terms found in the title
@@ -235,8 +310,9 @@ type searchResult struct {
 	bestByScore []hit
 }
 
-// search scores every unit that contains a query term and returns the
-// depth best by rank score. The match score follows the product's formula:
+// search scores every unit that contains a query term, or a variant of
+// one, and returns the depth best by rank score. A unit with only variants
+// has matched 0 and a match score of 0. The match score follows the product's formula:
 // exact phrase in title +5, each term in title +3, in keywords +2, in body
 // +1, divided by sqrt(body length), a divisor halved when the phrase is in
 // the title; matched terms count the phrase as at least 2.
@@ -244,9 +320,18 @@ func (ix *index) search(terms []string, depth int, sc scoring, less func(a, b hi
 	a := ix.getScratch()
 	defer ix.putScratch(a)
 	for _, t := range terms {
+		for _, p := range ix.postings[stemKey(t, ix.known)] {
+			u := &a.acc[p.unit]
+			if !u.seen {
+				u.seen = true
+				a.touched = append(a.touched, p.unit)
+			}
+			u.rank += float64(p.rank)
+		}
 		for _, p := range ix.postings[t] {
 			u := &a.acc[p.unit]
-			if u.matched == 0 {
+			if !u.seen {
+				u.seen = true
 				a.touched = append(a.touched, p.unit)
 			}
 			u.rank += float64(p.rank)
