@@ -5,8 +5,8 @@
 package knowledge
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 )
 
 // Doc is one document of the knowledge base.
@@ -38,7 +38,8 @@ type Chunk struct {
 
 // ChunkID is the stable identifier of a chunk: "{slug}#chunk-{index}".
 func ChunkID(slug string, index int) string {
-	return fmt.Sprintf("%s#chunk-%d", slug, index)
+	// Concatenation, not fmt: search builds an id for every hit it returns.
+	return slug + "#chunk-" + strconv.Itoa(index)
 }
 
 // ID returns the chunk's stable identifier.

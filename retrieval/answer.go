@@ -46,7 +46,7 @@ func (e *Engine) rank(ix *index, q normalizedQuery, capped bool) ranking {
 	k := e.cfg.TopK
 	depth := 4*k + 8
 	for {
-		sr := ix.search(q.terms, depth, e.scoringFor(ix, q), rankOrder)
+		sr := ix.search(q.terms, depth, e.scoringFor(ix, q))
 		r := ranking{best: sr.bestByScore}
 		perDoc := map[int32]int{}
 		for _, h := range sr.ranked {
@@ -412,14 +412,16 @@ func (e *Engine) Search(text string, limit int) []Hit {
 	if ix == nil || len(q.terms) == 0 || limit <= 0 {
 		return nil
 	}
-	sr := ix.search(q.terms, limit, e.scoringFor(ix, q), rankOrder)
+	sc := e.scoringFor(ix, q)
+	sc.rankOnly = true
+	sr := ix.search(q.terms, limit, sc)
 	out := make([]Hit, len(sr.ranked))
 	for i, h := range sr.ranked {
 		u := ix.units[h.unit]
-		d := e.docs[u.doc].doc
+		d := &e.docs[u.doc].doc
 		out[i] = Hit{DocSlug: d.Slug, ChunkIndex: -1, RankScore: h.rank, Score: h.score}
 		if u.chunk >= 0 {
-			c := d.Chunks[u.chunk]
+			c := &d.Chunks[u.chunk]
 			out[i].ChunkIndex = c.Index
 			out[i].ChunkID = c.ID()
 		}

@@ -1,7 +1,6 @@
 package retrieval
 
 import (
-	"container/heap"
 	"math"
 	"slices"
 	"strings"
@@ -298,6 +297,9 @@ type scoring struct {
 	rankUnit   float64              // rank units per match-score point (mean idf of the query terms)
 	biasedDoc  func(doc int32) bool // which units get the bias; nil for none
 	titleTerms func(doc int32) []string
+	// rankOnly says the caller reads only the ranked hits, not
+	// bestByScore, so search may skip units that cannot make the top.
+	rankOnly bool
 }
 
 // searchResult is what one query produced over one index.
@@ -316,7 +318,7 @@ type searchResult struct {
 // exact phrase in title +5, each term in title +3, in keywords +2, in body
 // +1, divided by sqrt(body length), a divisor halved when the phrase is in
 // the title; matched terms count the phrase as at least 2.
-func (ix *index) search(terms []string, depth int, sc scoring, less func(a, b hit) bool) searchResult {
+func (ix *index) search(terms []string, depth int, sc scoring) searchResult {
 	a := ix.getScratch()
 	defer ix.putScratch(a)
 	for _, t := range terms {
@@ -348,21 +350,20 @@ func (ix *index) search(terms []string, depth int, sc scoring, less func(a, b hi
 		}
 	}
 	res := searchResult{touched: len(a.touched)}
-	top := &hitHeap{less: less}
+	top := topHits{less: rankOrder, depth: depth, items: make([]hit, 0, min(depth, len(a.touched)))}
+	// Without a bias a unit's rank is what it accumulated, and the order
+	// is by rank first: once the top is full, a unit ranking below its
+	// weakest cannot enter, and only bestByScore would still read it.
+	prune := sc.rankOnly && sc.biasedDoc == nil && depth > 0
 	for _, id := range a.touched {
+		if prune && len(top.items) == depth && a.acc[id].rank < top.items[0].rank {
+			continue
+		}
 		h := ix.scoreUnit(id, a.acc[id], terms, sc)
 		res.bestByScore = keepBestDocs(res.bestByScore, h, ix.units)
-		if top.Len() < depth {
-			heap.Push(top, h)
-		} else if depth > 0 && less(h, top.items[0]) {
-			top.items[0] = h
-			heap.Fix(top, 0)
-		}
+		top.offer(h)
 	}
-	res.ranked = make([]hit, top.Len())
-	for i := len(res.ranked) - 1; i >= 0; i-- {
-		res.ranked[i] = heap.Pop(top).(hit)
-	}
+	res.ranked = top.sorted()
 	return res
 }
 
@@ -483,20 +484,71 @@ func rankOrder(a, b hit) bool {
 	return a.unit < b.unit
 }
 
-// hitHeap is a min-heap under less: the root is the weakest kept hit.
-type hitHeap struct {
+// topHits keeps the depth best hits under less in a min-heap whose root
+// is the weakest kept hit. It is typed rather than container/heap: a query
+// offers every unit it touched, thousands on a large corpus, and boxing
+// each hit in an interface cost an allocation apiece.
+type topHits struct {
 	items []hit
 	less  func(a, b hit) bool
+	depth int
 }
 
-func (h *hitHeap) Len() int           { return len(h.items) }
-func (h *hitHeap) Less(i, j int) bool { return h.less(h.items[j], h.items[i]) }
-func (h *hitHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *hitHeap) Push(x any)         { h.items = append(h.items, x.(hit)) }
-func (h *hitHeap) Pop() any {
-	x := h.items[len(h.items)-1]
-	h.items = h.items[:len(h.items)-1]
-	return x
+func (t *topHits) offer(h hit) {
+	if len(t.items) < t.depth {
+		t.items = append(t.items, h)
+		t.up(len(t.items) - 1)
+		return
+	}
+	if t.depth > 0 && t.less(h, t.items[0]) {
+		t.items[0] = h
+		t.down(0)
+	}
+}
+
+// weaker reports whether item i ranks below item j.
+func (t *topHits) weaker(i, j int) bool { return t.less(t.items[j], t.items[i]) }
+
+func (t *topHits) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !t.weaker(i, parent) {
+			return
+		}
+		t.items[i], t.items[parent] = t.items[parent], t.items[i]
+		i = parent
+	}
+}
+
+func (t *topHits) down(i int) {
+	n := len(t.items)
+	for {
+		weakest := i
+		for _, c := range [2]int{2*i + 1, 2*i + 2} {
+			if c < n && t.weaker(c, weakest) {
+				weakest = c
+			}
+		}
+		if weakest == i {
+			return
+		}
+		t.items[i], t.items[weakest] = t.items[weakest], t.items[i]
+		i = weakest
+	}
+}
+
+// sorted returns the kept hits, best first.
+func (t *topHits) sorted() []hit {
+	slices.SortFunc(t.items, func(a, b hit) int {
+		switch {
+		case t.less(a, b):
+			return -1
+		case t.less(b, a):
+			return 1
+		}
+		return 0
+	})
+	return t.items
 }
 
 // joinNonEmpty joins the non-empty parts with sep.
