@@ -1,0 +1,274 @@
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/docent-sh/docent/retrieval"
+)
+
+// ExpectClarify accepts either way of asking the user to clarify: weak
+// (one candidate, not confident) or ambiguous (several).
+const ExpectClarify = "clarify"
+
+// expectable lists what expect_status may say, in report order.
+var expectable = []string{
+	string(retrieval.StatusFound), string(retrieval.StatusWeak), string(retrieval.StatusAmbiguous),
+	string(retrieval.StatusNoMatch), string(retrieval.StatusMulti), ExpectClarify,
+}
+
+// Case is one line of a decision cases file: a question (or a pill pick,
+// Doc, or a continuation, After) and the decision expected for it.
+//
+// ExpectSlugs must all appear among the results' docs; for found, the
+// first result's doc must be one of them. An entry may list alternatives
+// as "a|b": any one of them satisfies it.
+type Case struct {
+	Query        string   `json:"query"`
+	ExpectStatus string   `json:"expect_status"`
+	ExpectSlugs  []string `json:"expect_slugs"`
+	Doc          string   `json:"doc,omitempty"`
+	After        string   `json:"after,omitempty"`
+	Line         int      `json:"-"` // 1-based line in the cases file
+}
+
+// Describe names the case in reports: its question, or the lookup it runs.
+func (c Case) Describe() string { return asked(c.Query, c.Doc, c.After) }
+
+func asked(query, doc, after string) string {
+	switch {
+	case doc != "":
+		return "--doc " + doc
+	case after != "":
+		return "--after " + after
+	}
+	return query
+}
+
+// ReadCases parses a JSON Lines cases file. name is for errors, which give
+// the line and what is wrong with it; blank lines are skipped.
+func ReadCases(r io.Reader, name string) ([]Case, error) {
+	var cases []Case
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		c, err := parseCase(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", name, n, err)
+		}
+		c.Line = n
+		cases = append(cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if len(cases) == 0 {
+		return nil, fmt.Errorf("%s: no cases", name)
+	}
+	return cases, nil
+}
+
+func parseCase(line []byte) (Case, error) {
+	var c Case
+	dec := json.NewDecoder(bytes.NewReader(line))
+	// A misspelt field ("expect_slug") would silently drop a check.
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("invalid case: %w", err)
+	}
+	if dec.More() {
+		return c, errors.New("invalid case: more than one JSON value on the line")
+	}
+	asks := 0
+	for _, s := range []string{c.Query, c.Doc, c.After} {
+		if strings.TrimSpace(s) != "" {
+			asks++
+		}
+	}
+	switch {
+	case asks == 0:
+		return c, errors.New(`the case needs "query", "doc" or "after"`)
+	case asks > 1:
+		return c, errors.New(`the case gives more than one of "query", "doc" and "after"`)
+	case !slices.Contains(expectable, c.ExpectStatus):
+		return c, fmt.Errorf("expect_status %q: want one of %s", c.ExpectStatus, strings.Join(expectable, ", "))
+	case c.ExpectStatus == string(retrieval.StatusFound) && len(c.ExpectSlugs) == 0:
+		return c, errors.New("expect_status found needs expect_slugs: the doc the answer must come from")
+	}
+	for _, s := range c.ExpectSlugs {
+		for _, alt := range strings.Split(s, "|") {
+			if strings.TrimSpace(alt) == "" {
+				return c, fmt.Errorf("expect_slugs entry %q has an empty slug", s)
+			}
+		}
+	}
+	return c, nil
+}
+
+// Outcome is what the engine decided for a case: its status and the docs
+// it showed, results first, then the options it offered.
+type Outcome struct {
+	Status retrieval.Status
+	Slugs  []string
+	First  string // the first result's doc; "" when there are no results
+}
+
+// OutcomeOf reads an engine result.
+func OutcomeOf(res retrieval.Result) Outcome {
+	o := Outcome{Status: res.Status}
+	add := func(slug string) {
+		if !slices.Contains(o.Slugs, slug) {
+			o.Slugs = append(o.Slugs, slug)
+		}
+	}
+	for _, ev := range res.Results {
+		add(ev.DocSlug)
+	}
+	for _, opt := range res.Options {
+		add(opt.DocSlug)
+	}
+	if len(res.Results) > 0 {
+		o.First = res.Results[0].DocSlug
+	}
+	return o
+}
+
+// Verdict is a case judged against its outcome.
+type Verdict struct {
+	Passed bool
+	// WrongConfident marks the worst failure for support staff: the
+	// engine answered as found where it should not have, or from the
+	// wrong doc.
+	WrongConfident bool
+	Why            string // for a failure: what did not hold
+}
+
+// Judge checks an outcome against the case.
+func (c Case) Judge(o Outcome) Verdict {
+	var why []string
+	if !c.statusMatches(o.Status) {
+		why = append(why, fmt.Sprintf("status %s, want %s", o.Status, c.ExpectStatus))
+	}
+	for _, want := range c.ExpectSlugs {
+		if !slices.ContainsFunc(strings.Split(want, "|"), func(s string) bool { return slices.Contains(o.Slugs, s) }) {
+			why = append(why, fmt.Sprintf("%s not among the results", want))
+		}
+	}
+	firstRight := c.firstIsExpected(o.First)
+	if c.ExpectStatus == string(retrieval.StatusFound) && o.Status == retrieval.StatusFound && !firstRight {
+		why = append(why, fmt.Sprintf("answered from %s, want %s", orNone(o.First), strings.Join(c.ExpectSlugs, " or ")))
+	}
+	wrongConfident := o.Status == retrieval.StatusFound &&
+		(c.ExpectStatus != string(retrieval.StatusFound) || !firstRight)
+	return Verdict{Passed: len(why) == 0, WrongConfident: wrongConfident, Why: strings.Join(why, "; ")}
+}
+
+func (c Case) statusMatches(got retrieval.Status) bool {
+	if c.ExpectStatus == ExpectClarify {
+		return got == retrieval.StatusWeak || got == retrieval.StatusAmbiguous
+	}
+	return string(got) == c.ExpectStatus
+}
+
+func (c Case) firstIsExpected(first string) bool {
+	for _, want := range c.ExpectSlugs {
+		if slices.Contains(strings.Split(want, "|"), first) {
+			return true
+		}
+	}
+	return false
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no result"
+	}
+	return s
+}
+
+// Decider is what decisions are measured on: a retrieval engine.
+type Decider interface {
+	Ask(q retrieval.Query) retrieval.Result
+	Lookup(slug string) retrieval.Result
+	Continue(chunkID string, shown []string) retrieval.Result
+}
+
+// Decide runs one case the way `docent ask` would: a question, a pill pick
+// (--doc) or a continuation (--after), each as the first turn of a fresh
+// session.
+func Decide(d Decider, c Case) retrieval.Result {
+	switch {
+	case c.Doc != "":
+		return d.Lookup(c.Doc)
+	case c.After != "":
+		return d.Continue(c.After, nil)
+	}
+	return d.Ask(retrieval.Query{Text: c.Query})
+}
+
+// DecisionReport is the outcome of a cases file; it marshals to the JSON
+// `docent eval decisions --json` prints.
+type DecisionReport struct {
+	Cases          int            `json:"cases"`
+	Passed         int            `json:"passed"`
+	Accuracy       float64        `json:"accuracy"`
+	WrongConfident int            `json:"wrong_confident"`
+	Confusion      map[string]int `json:"confusion"` // "expected/got" → cases
+	Failures       []Failure      `json:"failures"`
+}
+
+// Failure is one case that did not pass.
+type Failure struct {
+	Line         int      `json:"line"`
+	Query        string   `json:"query"`
+	Doc          string   `json:"doc,omitempty"`
+	After        string   `json:"after,omitempty"`
+	ExpectStatus string   `json:"expect_status"`
+	GotStatus    string   `json:"got_status"`
+	ExpectSlugs  []string `json:"expect_slugs"`
+	GotSlugs     []string `json:"got_slugs"`
+	Why          string   `json:"why"`
+}
+
+// RunDecisions judges every case.
+func RunDecisions(d Decider, cases []Case) DecisionReport {
+	r := DecisionReport{Cases: len(cases), Confusion: map[string]int{}, Failures: []Failure{}}
+	for _, c := range cases {
+		o := OutcomeOf(Decide(d, c))
+		v := c.Judge(o)
+		r.Confusion[c.ExpectStatus+"/"+string(o.Status)]++
+		if v.WrongConfident {
+			r.WrongConfident++
+		}
+		if v.Passed {
+			r.Passed++
+			continue
+		}
+		r.Failures = append(r.Failures, Failure{
+			Line: c.Line, Query: c.Query, Doc: c.Doc, After: c.After,
+			ExpectStatus: c.ExpectStatus, GotStatus: string(o.Status),
+			ExpectSlugs: nonNil(c.ExpectSlugs), GotSlugs: nonNil(o.Slugs), Why: v.Why,
+		})
+	}
+	if r.Cases > 0 {
+		r.Accuracy = float64(r.Passed) / float64(r.Cases)
+	}
+	return r
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,162 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/docent-sh/docent/internal/demo"
+	"github.com/docent-sh/docent/retrieval"
+)
+
+// acceptancePath holds the retrieval issue's acceptance cases; make test
+// runs them here, in retrieval and through the command line.
+const acceptancePath = "../testdata/acceptance.jsonl"
+
+func readCasesFile(t *testing.T, path string) []Case {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cases, err := ReadCases(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+func TestAcceptanceCases(t *testing.T) {
+	cases := readCasesFile(t, acceptancePath)
+	report := RunDecisions(demo.Engine(t), cases)
+	if report.Passed != report.Cases || report.WrongConfident != 0 {
+		var buf bytes.Buffer
+		report.WriteText(&buf)
+		t.Fatalf("acceptance cases: %d of %d passed, %d wrong confident\n%s", report.Passed, report.Cases, report.WrongConfident, buf.String())
+	}
+	// Every status of the issue's table, and both lookups, are covered.
+	seen := map[string]bool{}
+	for _, c := range cases {
+		seen[c.ExpectStatus] = true
+		seen["doc"] = seen["doc"] || c.Doc != ""
+		seen["after"] = seen["after"] || c.After != ""
+	}
+	for _, want := range []string{"found", "weak", "ambiguous", "no_match", "multi", "clarify", "doc", "after"} {
+		if !seen[want] {
+			t.Errorf("the acceptance cases have no %s case", want)
+		}
+	}
+}
+
+func TestReadCasesNamesTheLine(t *testing.T) {
+	for _, tc := range []struct{ name, input, want string }{
+		{"unknown field", `{"query": "a", "expect_status": "found", "expect_slug": ["x"]}`, `line 1: invalid case: json: unknown field "expect_slug"`},
+		{"bad status", "\n" + `{"query": "a", "expect_status": "maybe"}`, `line 2: expect_status "maybe": want one of found, weak, ambiguous, no_match, multi, clarify`},
+		{"no question", `{"expect_status": "weak"}`, `line 1: the case needs "query", "doc" or "after"`},
+		{"two questions", `{"query": "a", "doc": "concepts/home", "expect_status": "found", "expect_slugs": ["concepts/home"]}`, "more than one of"},
+		{"found without slugs", `{"query": "a", "expect_status": "found"}`, "found needs expect_slugs"},
+		{"empty alternative", `{"query": "a", "expect_status": "weak", "expect_slugs": ["a|"]}`, `entry "a|" has an empty slug`},
+		{"broken JSON", `{"query": "a",`, "line 1: invalid case"},
+		{"two objects", `{"query": "a", "expect_status": "weak"} {}`, "more than one JSON value"},
+		{"empty file", "\n\n", "cases.jsonl: no cases"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadCases(strings.NewReader(tc.input), "cases.jsonl")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestJudge(t *testing.T) {
+	found := func(slugs ...string) Outcome {
+		return Outcome{Status: retrieval.StatusFound, Slugs: slugs, First: slugs[0]}
+	}
+	for _, tc := range []struct {
+		name          string
+		c             Case
+		o             Outcome
+		pass, wrongly bool
+	}{
+		{"found on the expected doc", Case{ExpectStatus: "found", ExpectSlugs: []string{"a"}}, found("a", "b"), true, false},
+		{"found on another doc", Case{ExpectStatus: "found", ExpectSlugs: []string{"a"}}, found("b", "a"), false, true},
+		{"found on an alternative", Case{ExpectStatus: "found", ExpectSlugs: []string{"a|b"}}, found("b"), true, false},
+		{"found where clarify was expected", Case{ExpectStatus: "clarify"}, found("a"), false, true},
+		{"clarify accepts weak", Case{ExpectStatus: "clarify", ExpectSlugs: []string{"a"}}, Outcome{Status: retrieval.StatusWeak, Slugs: []string{"a"}, First: "a"}, true, false},
+		{"clarify accepts ambiguous", Case{ExpectStatus: "clarify"}, Outcome{Status: retrieval.StatusAmbiguous}, true, false},
+		{"clarify refuses no_match", Case{ExpectStatus: "clarify"}, Outcome{Status: retrieval.StatusNoMatch}, false, false},
+		{"every expected slug must appear", Case{ExpectStatus: "multi", ExpectSlugs: []string{"a", "c"}}, Outcome{Status: retrieval.StatusMulti, Slugs: []string{"a", "b"}}, false, false},
+		{"weak expected, ambiguous given", Case{ExpectStatus: "weak"}, Outcome{Status: retrieval.StatusAmbiguous}, false, false},
+		{"no_match where found was expected", Case{ExpectStatus: "found", ExpectSlugs: []string{"a"}}, Outcome{Status: retrieval.StatusNoMatch}, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := tc.c.Judge(tc.o)
+			if v.Passed != tc.pass || v.WrongConfident != tc.wrongly {
+				t.Errorf("Judge = %+v, want passed %v, wrong confident %v", v, tc.pass, tc.wrongly)
+			}
+			if !v.Passed && v.Why == "" {
+				t.Error("a failure must say why")
+			}
+		})
+	}
+}
+
+// A cases file with failures: the report counts them, fills the
+// confusion matrix and lists each failure, and its text is safe for a
+// terminal.
+func TestRunDecisionsReportsFailures(t *testing.T) {
+	cases, err := ReadCases(strings.NewReader(strings.Join([]string{
+		`{"query": "explain workspace", "expect_status": "found", "expect_slugs": ["concepts/workspace"]}`,
+		`{"query": "explain workspace", "expect_status": "found", "expect_slugs": ["concepts/home"]}`,
+		`{"query": "workspace", "expect_status": "found", "expect_slugs": ["concepts/workspace"]}`,
+		`{"query": "explain notes", "expect_status": "no_match"}`,
+		`{"query": "the thing \u001b[31mred", "expect_status": "weak"}`,
+	}, "\n")), "cases.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := RunDecisions(demo.Engine(t), cases)
+	if r.Cases != 5 || r.Passed != 1 || r.WrongConfident != 2 {
+		t.Fatalf("report: %d cases, %d passed, %d wrong confident; want 5, 1, 2", r.Cases, r.Passed, r.WrongConfident)
+	}
+	wantConfusion := map[string]int{"found/found": 2, "found/ambiguous": 1, "no_match/found": 1, "weak/no_match": 1}
+	if len(r.Confusion) != len(wantConfusion) {
+		t.Errorf("confusion %v, want %v", r.Confusion, wantConfusion)
+	}
+	for k, n := range wantConfusion {
+		if r.Confusion[k] != n {
+			t.Errorf("confusion[%s] = %d, want %d", k, r.Confusion[k], n)
+		}
+	}
+	if len(r.Failures) != 4 || r.Failures[0].Line != 2 || r.Failures[0].GotStatus != "found" || r.Failures[0].GotSlugs[0] != "concepts/workspace" {
+		t.Fatalf("failures %+v", r.Failures)
+	}
+
+	raw, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"cases":5`, `"passed":1`, `"accuracy":0.2`, `"wrong_confident":2`, `"confusion":{`, `"failures":[{`, `"expect_status":"found"`, `"got_status":"found"`, `"expect_slugs":["concepts/home"]`, `"got_slugs":[`} {
+		if !strings.Contains(string(raw), key) {
+			t.Errorf("JSON lacks %s: %s", key, raw)
+		}
+	}
+
+	var text bytes.Buffer
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	out := text.String()
+	for _, want := range []string{"cases 5, passed 1, accuracy 20.0%, wrong confident answers 2", "failing cases (4)", "line 2", "answered from concepts/workspace, want concepts/home"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.ContainsRune(out, 0x1b) {
+		t.Errorf("an escape sequence from the cases file reached the report:\n%q", out)
+	}
+}
