@@ -4,7 +4,7 @@ BIN     ?= bin/docent
 PKGS    ?= ./...
 BENCH   ?= .
 
-.PHONY: build run test bench lint e2e clean
+.PHONY: build run test bench eval lint e2e clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/docent
@@ -19,6 +19,20 @@ test:
 
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
+
+# Retrieval quality and speed on msmarco-5k (docent, bleve, PostgreSQL side by side) when the
+# benchmark data is beside the repository, then the decision cases. EVAL_DB is any database
+# PostgreSQL full-text search may use: the index lives in a temporary table.
+EVAL_DIR ?= ../shared/eval
+EVAL_DB  ?= $(or $(DOCENT_DB),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable)
+eval: build
+	@if [ -d "$(EVAL_DIR)/msmarco-5k" ]; then \
+		./$(BIN) eval retrieval --dataset "$(EVAL_DIR)/msmarco-5k" --engines docent,bleve,postgres --db "$(EVAL_DB)"; \
+	else \
+		echo "make eval: no benchmark data at $(EVAL_DIR)/msmarco-5k (set EVAL_DIR); skipping retrieval"; \
+	fi
+	@echo
+	./$(BIN) eval decisions --cases testdata/acceptance.jsonl
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

@@ -89,9 +89,9 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		return nil, fmt.Errorf("read corpus from %s: %w", st.Describe(), err)
 	}
 	buildEngine := func(corpus []knowledge.Doc) (assistant.Engine, error) {
-		engine, err := retrieval.New(corpus, kb.Glossary(), rcfg)
+		engine, err := newEngine(corpus, rcfg)
 		if err != nil {
-			return nil, fmt.Errorf("build retrieval index: %w", err)
+			return nil, err // not a typed nil in the interface
 		}
 		return engine, nil
 	}
@@ -138,6 +138,16 @@ const countCacheSize = 512
 const extractivePace = 15 * time.Millisecond
 
 func (a *app) Close() { a.store.Close() }
+
+// newEngine builds the retrieval engine every command answers with: the
+// chat, `docent ask` and `docent eval decisions` decide the same way.
+func newEngine(corpus []knowledge.Doc, rcfg retrieval.Config) (*retrieval.Engine, error) {
+	engine, err := retrieval.New(corpus, kb.Glossary(), rcfg)
+	if err != nil {
+		return nil, fmt.Errorf("build retrieval index: %w", err)
+	}
+	return engine, nil
+}
 
 func (e *env) retrievalConfig() (retrieval.Config, error) {
 	c := retrieval.DefaultConfig()

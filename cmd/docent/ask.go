@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -150,9 +149,7 @@ func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answe
 	if ans.ModelCalled {
 		o.Context = &askContext{Tokens: ans.Context.Tokens, Dropped: nonNil(ans.Context.Dropped)}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(o)
+	return writeJSON(w, o)
 }
 
 // writeAskText ends a streamed answer with what a person needs next: the

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/docent-sh/docent/eval"
+	"github.com/docent-sh/docent/retrieval"
 )
 
 // cli runs docent in-process with an isolated environment: its own log and
@@ -63,84 +65,38 @@ func optionSlugs(o askOutput) []string {
 	return s
 }
 
-// The retrieval acceptance table, through the command line as a script or
-// a support tool would drive it.
+// acceptanceCases is the retrieval issue's acceptance table as cases.
+const acceptanceCases = "../../testdata/acceptance.jsonl"
+
+// The retrieval acceptance cases, through `docent ask --json` as a script
+// or a support tool would drive it, judged by the same code as `docent
+// eval decisions`.
 func TestAskJSONAcceptance(t *testing.T) {
+	f, err := os.Open(acceptanceCases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := eval.ReadCases(f, acceptanceCases)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := newCLI(t)
-	type check func(t *testing.T, o askOutput)
-	status := func(want ...string) check {
-		return func(t *testing.T, o askOutput) {
-			if !slices.Contains(want, string(o.Status)) {
-				t.Errorf("status = %s, want one of %v (rule %q)", o.Status, want, o.Rule)
-			}
-		}
-	}
-	first := func(slug string) check {
-		return func(t *testing.T, o askOutput) {
-			if got := resultSlugs(o); len(got) == 0 || got[0] != slug {
-				t.Errorf("results = %v, want %s first", got, slug)
-			}
-		}
-	}
-	among := func(pred func(string) bool, what string) check {
-		return func(t *testing.T, o askOutput) {
-			if !slices.ContainsFunc(resultSlugs(o), pred) {
-				t.Errorf("results = %v, want %s among them", resultSlugs(o), what)
-			}
-		}
-	}
-	options := func(want ...string) check {
-		return func(t *testing.T, o askOutput) {
-			got := optionSlugs(o)
-			for _, w := range want {
-				if !slices.Contains(got, w) {
-					t.Errorf("options = %v, want %s among them", got, w)
-				}
-			}
-		}
-	}
-	cases := []struct {
-		query  string
-		checks []check
-	}{
-		{"explain workspace", []check{status("found"), first("concepts/workspace"), func(t *testing.T, o askOutput) {
-			if o.Results[0].HeaderPath == "" {
-				t.Error("first result has no header_path")
-			}
-		}}},
-		{"what is home", []check{status("found"), first("concepts/home")}},
-		{"what is quick links", []check{status("found"), first("widgets/quick-links")}},
-		{"explain notes", []check{status("found"), first("concepts/notes")}},
-		{"what are workspace actions", []check{status("found"), first("actions/workspaces")}},
-		{"workspace", []check{status("ambiguous"), options("concepts/workspace", "actions/workspaces")}},
-		{"wrkspace", []check{status("ambiguous"), options("concepts/workspace", "actions/workspaces")}},
-		{"home", []check{status("weak", "ambiguous")}},
-		{"shortcuts", []check{first("widgets/quick-links")}},
-		{"explain calendar", []check{status("no_match"), func(t *testing.T, o askOutput) {
-			if o.Reply != "Which part should I explain?" {
-				t.Errorf("reply = %q", o.Reply)
-			}
-		}}},
-		{"how do I do it", []check{status("no_match")}},
-		{"the thing", []check{status("no_match")}},
-		{"workspace and widgets", []check{status("multi"), func(t *testing.T, o askOutput) {
-			if len(o.Options) != 2 || o.Options[0].DocSlug == o.Options[1].DocSlug {
-				t.Errorf("options = %v, want two different docs", optionSlugs(o))
-			}
-		}}},
-		{"open notes + quick links", []check{status("multi"), options("widgets/quick-links"), func(t *testing.T, o askOutput) {
-			if !slices.ContainsFunc(optionSlugs(o), func(s string) bool { return s == "concepts/notes" || s == "actions/notes" }) {
-				t.Errorf("options = %v, want a notes doc", optionSlugs(o))
-			}
-		}}},
-		{"where are my shortcuts?", []check{among(func(s string) bool { return s == "widgets/quick-links" }, "widgets/quick-links")}},
-		{"how do I find my notes?", []check{among(func(s string) bool { return strings.HasSuffix(s, "/notes") }, "a notes doc")}},
-	}
 	for _, tc := range cases {
-		t.Run(tc.query, func(t *testing.T) {
-			o := c.askJSON(tc.query)
-			for _, ch := range tc.checks {
-				ch(t, o)
+		t.Run(tc.Describe(), func(t *testing.T) {
+			var args []string
+			switch {
+			case tc.Doc != "":
+				args = []string{"--doc", tc.Doc}
+			case tc.After != "":
+				args = []string{"--after", tc.After}
+			default:
+				args = []string{tc.Query}
+			}
+			o := c.askJSON(args...)
+			v := tc.Judge(eval.OutcomeOf(retrieval.Result{Status: o.Status, Results: o.Results, Options: o.Options}))
+			if !v.Passed {
+				t.Errorf("line %d: %s (rule %q, results %v, options %v)", tc.Line, v.Why, o.Rule, resultSlugs(o), optionSlugs(o))
 			}
 			if o.LLM.Provider != "extractive" {
 				t.Errorf("llm.provider = %q, want extractive with no keys set", o.LLM.Provider)
@@ -150,6 +106,14 @@ func TestAskJSONAcceptance(t *testing.T) {
 				t.Errorf("llm.called = %v for status %s", o.LLM.Called, o.Status)
 			}
 		})
+	}
+	// What the cases cannot say: the exact words of the no-match reply
+	// and where an answer's evidence points.
+	if o := c.askJSON("explain calendar"); o.Reply != retrieval.ReplyNoMatch {
+		t.Errorf("explain calendar: reply = %q, want %q", o.Reply, retrieval.ReplyNoMatch)
+	}
+	if o := c.askJSON("explain workspace"); len(o.Results) == 0 || o.Results[0].HeaderPath == "" {
+		t.Error("explain workspace: first result has no header_path")
 	}
 }
 
