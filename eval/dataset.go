@@ -5,6 +5,7 @@ package eval
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -67,8 +68,8 @@ func LoadDataset(dir string) (*Dataset, error) {
 	docIDs := map[string]bool{}
 	err := readJSONLines(filepath.Join(dir, "corpus.jsonl"), func(raw []byte) error {
 		var doc Document
-		if err := strictUnmarshal(raw, &doc); err != nil {
-			return err
+		if err := decodeLine(raw, &doc, false); err != nil {
+			return fmt.Errorf("invalid JSON: %w", err)
 		}
 		if doc.ID == "" {
 			return errors.New("document without _id")
@@ -90,8 +91,8 @@ func LoadDataset(dir string) (*Dataset, error) {
 	queryIDs := map[string]bool{}
 	err = readJSONLines(filepath.Join(dir, "queries.jsonl"), func(raw []byte) error {
 		var q Query
-		if err := strictUnmarshal(raw, &q); err != nil {
-			return err
+		if err := decodeLine(raw, &q, false); err != nil {
+			return fmt.Errorf("invalid JSON: %w", err)
 		}
 		if q.ID == "" {
 			return errors.New("query without _id")
@@ -118,15 +119,19 @@ func LoadDataset(dir string) (*Dataset, error) {
 	return d, nil
 }
 
-// strictUnmarshal decodes one JSON object and nothing after it. Unknown
-// fields are allowed: BEIR files often carry metadata.
-func strictUnmarshal(raw []byte, v any) error {
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
+// decodeLine decodes the one JSON value of a JSON Lines line into v and
+// fails if anything follows it. BEIR files often carry metadata, so
+// unknown fields pass unless strict says otherwise.
+func decodeLine(raw []byte, v any, strict bool) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("invalid JSON: %w", err)
+		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("invalid JSON: more than one value on the line")
+		return errors.New("more than one JSON value on the line")
 	}
 	return nil
 }

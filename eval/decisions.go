@@ -3,7 +3,6 @@ package eval
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -80,14 +79,9 @@ func ReadCases(r io.Reader, name string) ([]Case, error) {
 
 func parseCase(line []byte) (Case, error) {
 	var c Case
-	dec := json.NewDecoder(bytes.NewReader(line))
-	// A misspelt field ("expect_slug") would silently drop a check.
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
+	// Strict: a misspelt field ("expect_slug") would silently drop a check.
+	if err := decodeLine(line, &c, true); err != nil {
 		return c, fmt.Errorf("invalid case: %w", err)
-	}
-	if dec.More() {
-		return c, errors.New("invalid case: more than one JSON value on the line")
 	}
 	asks := 0
 	for _, s := range []string{c.Query, c.Doc, c.After} {
