@@ -60,7 +60,7 @@ func ParseDoc(relPath string, src []byte) (knowledge.Doc, error) {
 		return knowledge.Doc{}, Warning{Path: relPath, Msg: "empty document: no content after the front matter"}
 	}
 
-	slug := slugFor(relPath)
+	slug := SlugFor(relPath)
 	doc := knowledge.Doc{
 		Slug:       slug,
 		Category:   categoryFor(slug),
@@ -88,9 +88,9 @@ func ParseDoc(relPath string, src []byte) (knowledge.Doc, error) {
 	return doc, nil
 }
 
-// slugFor maps "Guides/Getting Started.md" to "guides/getting-started".
+// SlugFor maps "Guides/Getting Started.md" to "guides/getting-started".
 // Control characters are dropped: slugs are shown in the terminal.
-func slugFor(relPath string) string {
+func SlugFor(relPath string) string {
 	s := strings.TrimSuffix(relPath, path.Ext(relPath))
 	s = strings.ToLower(s)
 	return strings.Map(func(r rune) rune {

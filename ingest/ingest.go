@@ -30,6 +30,10 @@ type Warning struct {
 	Path string // relative to the knowledge base root
 	Line int    // 1-based; 0 when the problem is not on one line
 	Msg  string
+	// Slug is the doc the file would have become, "" when the warning is
+	// not about one markdown file (an unreadable folder). A seed keeps the
+	// stored version of that doc instead of deleting it.
+	Slug string
 }
 
 // String formats the warning the way compilers do, so editors and
@@ -90,6 +94,7 @@ func Load(ctx context.Context, fsys fs.FS, root string) (Result, error) {
 		}
 		doc, warn := loadFile(fsys, p)
 		if warn != nil {
+			warn.Slug = SlugFor(p)
 			res.Warnings = append(res.Warnings, *warn)
 			continue
 		}
@@ -97,7 +102,7 @@ func Load(ctx context.Context, fsys fs.FS, root string) (Result, error) {
 		// "my-doc.md"); a slug is a doc's identity, so the first in path
 		// order wins and the other is reported rather than silently merged.
 		if first, dup := bySlug[doc.Slug]; dup {
-			res.Warnings = append(res.Warnings, Warning{Path: p, Msg: fmt.Sprintf("duplicate slug %q (already used by %s)", doc.Slug, first)})
+			res.Warnings = append(res.Warnings, Warning{Path: p, Slug: doc.Slug, Msg: fmt.Sprintf("duplicate slug %q (already used by %s)", doc.Slug, first)})
 			continue
 		}
 		bySlug[doc.Slug] = p
