@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/textsafe"
 	"github.com/docent-sh/docent/tokens"
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
@@ -38,7 +39,9 @@ type block struct {
 	heading    string // heading text
 	node       ast.Node
 	tokens     int
-	bodyChars  int // runes of visible non-heading text
+	text       string     // plain text, rendered once
+	bodyChars  int        // runes of visible non-heading text and of code
+	extra      []ast.Node // nodes written under this block but parsed elsewhere (footnotes)
 }
 
 // chunkParsed splits a body into chunks: one per # or ## section (and one
@@ -76,8 +79,10 @@ func chunkParsed(md parsedBody, doc *knowledge.Doc) []knowledge.Chunk {
 func newChunk(doc *knowledge.Doc, index int, path []string, part []block, src []byte) knowledge.Chunk {
 	content := trimBlock(string(src[part[0].start:part[len(part)-1].end]))
 	body := 0
+	var text strings.Builder
 	for _, b := range part {
 		body += b.bodyChars
+		text.WriteString(b.text)
 	}
 	sum := md5.Sum([]byte(content))
 	return knowledge.Chunk{
@@ -87,6 +92,7 @@ func newChunk(doc *knowledge.Doc, index int, path []string, part []block, src []
 		HeaderPath:  strings.Join(path, headerPathSep),
 		Index:       index,
 		Content:     content,
+		Text:        textsafe.Line(text.String()),
 		Keywords:    slices.Clone(doc.Keywords),
 		Hash:        hex.EncodeToString(sum[:]),
 		HeadingOnly: body == 0,
@@ -97,7 +103,16 @@ func newChunk(doc *knowledge.Doc, index int, path []string, part []block, src []
 // topLevelBlocks lists the document's top-level blocks with their spans.
 func topLevelBlocks(md parsedBody) []block {
 	var blocks []block
+	var footnotes []ast.Node
 	for n := md.root.FirstChild(); n != nil; n = n.NextSibling() {
+		if n.Kind() == extast.KindFootnoteList {
+			// goldmark gathers footnotes at the end; each belongs with the
+			// block it was written under.
+			for f := n.FirstChild(); f != nil; f = f.NextSibling() {
+				footnotes = append(footnotes, f)
+			}
+			continue
+		}
 		pos := blockStart(n)
 		if pos < 0 {
 			continue // no position: its text stays in the previous block's span
@@ -106,6 +121,8 @@ func topLevelBlocks(md parsedBody) []block {
 		if len(blocks) == 0 {
 			start = 0
 		} else if start <= blocks[len(blocks)-1].start {
+			last := &blocks[len(blocks)-1]
+			last.extra = append(last.extra, n)
 			continue
 		}
 		b := block{start: start, node: n}
@@ -120,6 +137,21 @@ func topLevelBlocks(md parsedBody) []block {
 			blocks[i].end = blocks[i+1].start
 		} else {
 			blocks[i].end = len(md.src)
+		}
+	}
+	for _, f := range footnotes {
+		if pos := blockStart(f); pos >= 0 && len(blocks) > 0 {
+			i, _ := slices.BinarySearchFunc(blocks, pos, func(b block, p int) int {
+				if b.end <= p {
+					return -1
+				}
+				if b.start > p {
+					return 1
+				}
+				return 0
+			})
+			i = min(i, len(blocks)-1)
+			blocks[i].extra = append(blocks[i].extra, f)
 		}
 	}
 	return blocks
@@ -154,25 +186,22 @@ func lineStart(src []byte, pos int) int {
 	return pos
 }
 
+// measure counts a block's tokens and renders its plain text. A block
+// that renders no text (a rule, a comment) adds no body characters, so a
+// section holding only such blocks and a heading is heading-only.
 func measure(b *block, src []byte, counter *tokens.Counter) {
-	span := string(src[b.start:b.end])
-	b.tokens = counter.Count(span)
+	b.tokens = counter.Count(string(src[b.start:b.end]))
+	text, code := plainBlock(b.node, src)
+	for _, n := range b.extra {
+		t, c := plainBlock(n, src)
+		text += t
+		code += c
+	}
+	b.text = text
 	b.bodyChars = 0
-	if b.level == 0 && !invisible(b.node) {
-		b.bodyChars = utf8.RuneCountInString(strings.TrimSpace(span))
+	if b.level == 0 {
+		b.bodyChars = utf8.RuneCountInString(strings.TrimSpace(text)) + code
 	}
-}
-
-// invisible reports blocks that render no text, so a section holding only
-// them and a heading is still heading-only.
-func invisible(n ast.Node) bool {
-	switch n := n.(type) {
-	case *ast.ThematicBreak:
-		return true
-	case *ast.HTMLBlock:
-		return n.HTMLBlockType == ast.HTMLBlockType2 // <!-- comment -->
-	}
-	return false
 }
 
 // splitSections groups blocks into sections, each starting at a # or ##
@@ -212,6 +241,9 @@ func expandLists(blocks []block, md parsedBody, counter *tokens.Counter) []block
 				out[len(out)-1].end = start
 			}
 			out = append(out, block{start: start, end: b.end, node: item})
+		}
+		if len(out) > first {
+			out[len(out)-1].extra = b.extra
 		}
 		for i := first; i < len(out); i++ {
 			measure(&out[i], md.src, counter)

@@ -63,11 +63,11 @@ func TestChunkGolden(t *testing.T) {
 // engine sees of a doc, one field a line, then each chunk.
 func renderDoc(doc knowledge.Doc) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "slug: %s\ncategory: %s\ntitle: %s\nsource: %s\nkeywords: %s\ncontent_hash: %s\n",
-		doc.Slug, doc.Category, doc.Title, doc.SourcePath, strings.Join(doc.Keywords, " | "), doc.ContentHash)
+	fmt.Fprintf(&b, "slug: %s\ncategory: %s\ntitle: %s\ndescription: %s\nsource: %s\nkeywords: %s\ncontent_hash: %s\n",
+		doc.Slug, doc.Category, doc.Title, doc.Description, doc.SourcePath, strings.Join(doc.Keywords, " | "), doc.ContentHash)
 	for _, c := range doc.Chunks {
-		fmt.Fprintf(&b, "\n=== %s\nheader_path: %s\nheading_only: %t\nbody_chars: %d\ntokens: %d\nhash: %s\n---\n%s\n",
-			c.ID(), c.HeaderPath, c.HeadingOnly, c.BodyChars, tokens.Default().Count(c.Content), c.Hash, c.Content)
+		fmt.Fprintf(&b, "\n=== %s\nheader_path: %s\nheading_only: %t\nbody_chars: %d\ntokens: %d\nhash: %s\ntext: %s\n---\n%s\n",
+			c.ID(), c.HeaderPath, c.HeadingOnly, c.BodyChars, tokens.Default().Count(c.Content), c.Hash, c.Text, c.Content)
 	}
 	return b.String()
 }

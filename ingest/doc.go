@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // rootCategory is the category of files at the top of the knowledge base.
@@ -20,76 +23,159 @@ const rootCategory = "docs"
 // the file's slash-separated path relative to the knowledge base root; it
 // gives the slug, the category and the fallback title. A file that cannot
 // be ingested yields a Warning as the error (use errors.As), naming the
-// file and, for front matter, the line.
+// file and, for front matter, the line; its Kind is Excluded when the file
+// is left out on purpose (a draft, a page without a body).
 func ParseDoc(relPath string, src []byte) (knowledge.Doc, error) {
+	doc, _, err := parseDoc(relPath, src)
+	return doc, err
+}
+
+// parseDoc is ParseDoc that also returns the notes about an ingested
+// file: what its markup referred to and docent could not include.
+func parseDoc(relPath string, src []byte) (knowledge.Doc, []Warning, error) {
 	relPath = path.Clean(relPath)
+	fail := func(line int, kind Kind, format string, args ...any) (knowledge.Doc, []Warning, error) {
+		return knowledge.Doc{}, nil, Warning{Path: relPath, Line: line, Kind: kind, Msg: fmt.Sprintf(format, args...)}
+	}
+	if !utf8.ValidString(relPath) {
+		return fail(0, Problem, "file name is not valid UTF-8: rename the file")
+	}
 	if !fs.ValidPath(relPath) || relPath == "." {
-		return knowledge.Doc{}, Warning{Path: relPath, Msg: "invalid path: must be relative to the knowledge base, without .."}
+		return fail(0, Problem, "invalid path: must be relative to the knowledge base, without ..")
 	}
 	if !isMarkdown(relPath) {
-		return knowledge.Doc{}, Warning{Path: relPath, Msg: "not a markdown file (want " + strings.Join(markdownExts, ", ") + ")"}
+		return fail(0, Problem, "not a markdown file (want %s)", strings.Join(markdownExts, ", "))
 	}
-	name := strings.TrimSuffix(path.Base(relPath), path.Ext(relPath))
-	if strings.TrimSpace(name) == "" {
-		return knowledge.Doc{}, Warning{Path: relPath, Msg: "file name is empty"}
+	var notes []Warning
+	if msg := fileNameProblem(relPath); msg != "" {
+		return fail(0, Problem, "%s", msg)
+	}
+	if strings.ContainsFunc(relPath, unicode.IsControl) {
+		notes = append(notes, Warning{Path: relPath, Kind: Note, Msg: "control characters in the file name were left out of its slug"})
 	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
-		return knowledge.Doc{}, Warning{Path: relPath, Line: lineAt(src, i), Msg: "binary file (contains NUL bytes)"}
+		return fail(lineAt(src, i), Problem, "binary file (contains NUL bytes)")
 	}
 	if i := invalidUTF8(src); i >= 0 {
-		return knowledge.Doc{}, Warning{Path: relPath, Line: lineAt(src, i), Msg: "invalid UTF-8"}
+		return fail(lineAt(src, i), Problem, "invalid UTF-8")
 	}
 
 	lines := normalizeLines(string(src))
 	source := trimBlankLines(lines)
 	if len(source) == 0 {
-		return knowledge.Doc{}, Warning{Path: relPath, Msg: "empty file"}
+		return fail(0, Problem, "empty file")
 	}
 	fm, bodyLines, fmErr := splitFrontMatter(lines)
 	if fmErr != nil {
-		return knowledge.Doc{}, Warning{Path: relPath, Line: fmErr.line, Msg: "broken front matter: " + fmErr.msg}
+		return fail(fmErr.line, Problem, "broken front matter: %s", fmErr.msg)
 	}
-	body := strings.Join(bodyLines, "\n")
+	if fm.draft {
+		return fail(0, Excluded, "draft: left out, as the site generator leaves it out")
+	}
+	bodyStart := len(lines) - len(bodyLines) // lines before the body, for notes' line numbers
+	if line, depth := deepestNesting(bodyLines); depth > maxNesting {
+		return fail(bodyStart+line, Problem, "markdown nested %d levels deep (lists or quotes), over the limit of %d: not read, it would take too long to parse", depth, maxNesting)
+	}
+	body, markupNotes := convertMarkup(strings.Join(bodyLines, "\n"))
+	for _, n := range markupNotes {
+		notes = append(notes, Warning{Path: relPath, Line: bodyStart + n.line, Kind: Note, Msg: n.msg})
+	}
 	if strings.EqualFold(path.Ext(relPath), ".mdx") {
-		// Stripping leaves trailing spaces and blank runs behind, so the
-		// result is normalized again.
-		body = strings.Join(normalizeLines(stripMDX(body)), "\n")
+		body = stripMDX(body)
 	}
-	body = strings.Join(trimBlankLines(strings.Split(body, "\n")), "\n")
+	// Stripping leaves trailing spaces and blank runs behind, so the
+	// result is normalized again.
+	body = strings.Join(trimBlankLines(collapseBlankRuns(normalizeLines(body))), "\n")
 	if body == "" {
-		return knowledge.Doc{}, Warning{Path: relPath, Msg: "empty document: no content after the front matter"}
+		if len(bodyLines) < len(lines) && strings.TrimSpace(strings.Join(bodyLines, "")) == "" {
+			return fail(0, Excluded, "no body: front matter only, like a section page, so nothing to answer from")
+		}
+		return fail(0, Excluded, "no text: only markup that shows none (comments, shortcodes)")
 	}
 
 	slug := SlugFor(relPath)
 	doc := knowledge.Doc{
-		Slug:       slug,
-		Category:   categoryFor(slug),
-		Content:    body,
-		SourcePath: relPath,
+		Slug:        slug,
+		Category:    categoryFor(slug),
+		Content:     body,
+		SourcePath:  relPath,
+		Description: textsafe.Line(fm.description),
+		Keywords:    fm.keywordList(),
 		// Hashing the whole normalized source, front matter included, makes
 		// a title or keyword edit a new version even when the body is the
 		// same, while whitespace-only edits are not.
 		ContentHash: sha256Hex(strings.Join(source, "\n")),
 	}
 	md := parseMarkdown(body)
-	doc.Title = fm.title
-	if doc.Title == "" {
-		doc.Title = firstHeading(md)
-	}
-	if doc.Title == "" {
-		doc.Title = name
-	}
-	if kw := fm.keywords(); len(kw) > 0 {
-		doc.Keywords = kw
-	} else {
-		doc.Keywords = extractKeywords(md, doc.Title)
-	}
+	doc.Title = firstNonEmpty(textsafe.Line(fm.title), textsafe.Line(fm.linkTitle), firstHeading(md), titleFromPath(relPath))
 	doc.Chunks = chunkParsed(md, &doc)
-	return doc, nil
+	if !slices.ContainsFunc(doc.Chunks, func(c knowledge.Chunk) bool { return c.Text != "" || c.BodyChars > 0 }) {
+		return fail(0, Excluded, "no text: only markup that shows none (comments, shortcodes)")
+	}
+	return doc, notes, nil
 }
 
-// SlugFor maps "Guides/Getting Started.md" to "guides/getting-started".
-// Control characters are dropped: slugs are shown in the terminal.
+// fileNameProblem says why a file's path cannot name a doc, or "": every
+// folder and the file name (without its extension) must have something
+// printable left once control characters are dropped from the slug.
+func fileNameProblem(relPath string) string {
+	parts := strings.Split(strings.TrimSuffix(relPath, path.Ext(relPath)), "/")
+	for i, part := range parts {
+		if strings.IndexFunc(part, func(r rune) bool { return !unicode.IsControl(r) && !unicode.IsSpace(r) }) < 0 {
+			if i == len(parts)-1 {
+				return "file name has no printable characters: rename the file"
+			}
+			return "folder name has no printable characters: rename the folder"
+		}
+	}
+	return ""
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// indexNames are the file names site generators serve as their folder's
+// page: Hugo's _index.md, MkDocs' and Hugo bundles' index.md, GitHub's
+// README.md.
+var indexNames = []string{"_index", "index", "readme"}
+
+// isIndexPage reports a folder's page.
+func isIndexPage(relPath string) bool {
+	name := strings.TrimSuffix(path.Base(relPath), path.Ext(relPath))
+	return slices.ContainsFunc(indexNames, func(n string) bool { return strings.EqualFold(n, name) })
+}
+
+// titleFromPath names a doc whose front matter and headings do not: the
+// file name, or for a folder's page the folder's, with dashes and
+// underscores as spaces ("Manage_notes.md" is "Manage notes").
+func titleFromPath(relPath string) string {
+	name := strings.TrimSuffix(path.Base(relPath), path.Ext(relPath))
+	if dir := path.Dir(relPath); dir != "." && isIndexPage(relPath) {
+		name = path.Base(dir)
+	}
+	name = strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' {
+			return ' '
+		}
+		return r
+	}, name)
+	if t := textsafe.Line(name); t != "" {
+		return t
+	}
+	return textsafe.Line(path.Base(relPath)) // "_.md": the dashes were the whole name
+}
+
+// SlugFor maps "Guides/Getting Started.md" to "guides/getting-started":
+// the path without its extension, lower-cased, spaces as dashes. A
+// folder's page keeps its file name ("user/_index"), which is how doc sets
+// label them. Control characters are dropped: slugs are shown in the
+// terminal.
 func SlugFor(relPath string) string {
 	s := strings.TrimSuffix(relPath, path.Ext(relPath))
 	s = strings.ToLower(s)
@@ -97,7 +183,7 @@ func SlugFor(relPath string) string {
 		switch {
 		case unicode.IsSpace(r):
 			return '-'
-		case unicode.IsControl(r):
+		case unicode.IsControl(r), r == utf8.RuneError:
 			return -1
 		}
 		return r
@@ -135,6 +221,22 @@ func normalizeLines(s string) []string {
 		lines[i] = strings.TrimRightFunc(l, unicode.IsSpace)
 	}
 	return lines
+}
+
+// collapseBlankRuns keeps at most one blank line in a row outside fenced
+// code: removed markup leaves runs of them behind.
+func collapseBlankRuns(lines []string) []string {
+	out := lines[:0]
+	var fence codeFence
+	for _, l := range lines {
+		inCode := fence.open()
+		fence.update(l)
+		if !inCode && l == "" && len(out) > 0 && out[len(out)-1] == "" {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // trimBlankLines drops leading and trailing empty lines; lines are

@@ -3,8 +3,11 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 func mustParse(t *testing.T, path, src string) (doc docView) {
@@ -27,12 +30,23 @@ func TestSlugCategoryAndTitle(t *testing.T) {
 		path, src                   string
 		slug, category, title, from string
 	}{
-		{"concepts/workspace.md", "---\ntitle: The Workspace\n---\n## Workspace\n\nText.", "concepts/workspace", "concepts", "The Workspace", "front matter"},
-		{"Guides/Getting Started.md", "## Getting started\n\nText.", "guides/getting-started", "guides", "Getting started", "first ## heading"},
+		{"concepts/workspace.md", "---\ntitle: The Workspace\n---\n# Workspace\n\nText.", "concepts/workspace", "concepts", "The Workspace", "front matter"},
+		{"concepts/short.md", "---\nlinkTitle: Short\n---\nText.", "concepts/short", "concepts", "Short", "front matter linkTitle"},
+		{"guides/toml.md", "+++\ntitle = \"From TOML\"\n+++\nText.", "guides/toml", "guides", "From TOML", "TOML front matter"},
+		{"Guides/Getting Started.md", "## Getting started\n\nText.", "guides/getting-started", "guides", "Getting Started", "file name: a ## heading is a section"},
 		{"faq.markdown", "Intro.\n\n# Frequently Asked\n\n## Billing\n\nText.", "faq", "docs", "Frequently Asked", "first # heading"},
+		{"setext.md", "Frequently Asked\n================\n\nText.", "setext", "docs", "Frequently Asked", "setext # heading"},
 		{"a/b/Deep Doc.mdx", "Just text, **no** heading.\n\n### Not a title\n\nMore.", "a/b/deep-doc", "a", "Deep Doc", "file name"},
+		{"notes/Manage notes.md", "Text.", "notes/manage-notes", "notes", "Manage notes", "file name with a space"},
+		{"notes/manage_shared-notes.md", "Text.", "notes/manage_shared-notes", "notes", "manage shared notes", "dashes and underscores in the file name"},
 		{"notes.MD", "---\ntitle: \"\"\n---\nText only.", "notes", "docs", "notes", "file name, empty front matter title"},
-		{"./x/y.md", "## `docent` *setup*\n\nText.", "x/y", "x", "docent setup", "heading markup removed"},
+		{"./x/y.md", "# `docent` *setup* {#setup}\n\nText.", "x/y", "x", "docent setup", "heading markup and attributes removed"},
+		{"user/_index.md", "Text.", "user/_index", "user", "user", "a folder's page: the folder name"},
+		{"Getting-Started/index.md", "Text.", "getting-started/index", "getting-started", "Getting Started", "a folder's page: the folder name"},
+		{"guides/README.md", "---\ntitle: All guides\n---\nText.", "guides/readme", "guides", "All guides", "a folder's page: front matter"},
+		{"guides/sub/Readme.markdown", "# Sub guides\n\nText.", "guides/sub/readme", "guides", "Sub guides", "a folder's page: its # heading"},
+		{"_index.md", "Text.", "_index", "docs", "index", "the root page keeps its file name"},
+		{"bell\a name.md", "Text.", "bell-name", "docs", "bell name", "control characters dropped"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
@@ -85,19 +99,21 @@ func TestKeywords(t *testing.T) {
 		want      []string
 	}{
 		{
-			name: "front matter keywords, aliases and tags merged, lower-cased and deduped",
-			src:  "---\nkeywords: [Home, \" Start Page \"]\naliases:\n  - start page\n  - Landing\ntags: home, Dashboard\n---\n## Home\n\n**Bold** is ignored here.",
-			want: []string{"home", "start page", "landing", "dashboard"},
+			name: "front matter keywords and tags merged, lower-cased and deduped; aliases are URLs, not keywords",
+			src:  "---\nkeywords: [Home, \" Start Page \"]\naliases:\n  - /start-page\n  - Landing\ntags: home, Dashboard\n---\n## Home\n\n**Bold** is ignored here.",
+			want: []string{"home", "start page", "dashboard"},
 		},
 		{
-			name: "extracted: headings beyond the title, bold, inline code, link texts",
-			src:  "## Home\n\nPress `Ctrl+H` or **Go > Home**. See [Quick Links](q.md) and [click here](x.md).\n\n### Customize Home\n\nA **very long bold phrase that is not a keyword at all**.",
-			want: []string{"customize home", "go > home", "ctrl+h", "quick links"},
+			// A page that mentions **X** must not compete with X's own page,
+			// and headings are already indexed through header paths.
+			name: "nothing is guessed from the body",
+			src:  "## Home\n\nPress `Ctrl+H` or **Go > Home**. See [Quick Links](q.md).\n\n### Customize Home\n\nText.",
+			want: nil,
 		},
 		{
-			name: "empty front matter keywords fall back to extraction",
+			name: "empty front matter keywords",
 			src:  "---\nkeywords: []\n---\n## Home\n\n## Widgets",
-			want: []string{"widgets"},
+			want: nil,
 		},
 	}
 	for _, tt := range tests {
@@ -107,21 +123,6 @@ func TestKeywords(t *testing.T) {
 				t.Errorf("keywords %q, want %q", d.Keywords, tt.want)
 			}
 		})
-	}
-}
-
-func TestExtractedKeywordsAreCapped(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("## Doc\n\n")
-	for i := range 40 {
-		fmt.Fprintf(&b, "### Topic %d\n\nUse `cmd-%d`.\n\n", i, i)
-	}
-	d := mustParse(t, "cap.md", b.String())
-	if len(d.Keywords) != maxKeywords {
-		t.Fatalf("got %d keywords, want the cap of %d", len(d.Keywords), maxKeywords)
-	}
-	if d.Keywords[0] != "topic 0" || d.Keywords[maxKeywords-1] != fmt.Sprintf("topic %d", maxKeywords-1) {
-		t.Errorf("headings should fill the cap first, got %q", d.Keywords)
 	}
 }
 
@@ -136,9 +137,11 @@ func TestParseDocRejectsBadInput(t *testing.T) {
 		{"invalid utf-8", "u.md", []byte("# T\n\nline\n\xff\xfe broken"), 4, "invalid UTF-8"},
 		{"empty", "e.md", []byte(""), 0, "empty file"},
 		{"whitespace only", "w.md", []byte(" \n\t\r\n  \n"), 0, "empty file"},
-		{"front matter only", "f.md", []byte("---\ntitle: T\n---\n\n"), 0, "empty document"},
 		{"unclosed front matter", "c.md", []byte("---\ntitle: T\n## T\n"), 1, "broken front matter: no closing --- line"},
-		{"bad front matter line", "l.md", []byte("---\ntitle: T\nnot a key\n---\nText."), 3, "broken front matter: line is not `key: value`"},
+		{"bad front matter line", "l.md", []byte("---\ntitle: T\nnot a key\n---\nText."), 3, "broken front matter: could not find expected ':'"},
+		{"file name of control characters", "dir/\x1b\x07.md", []byte("Text."), 0, "file name has no printable characters"},
+		{"folder name of control characters", "\x1b/a.md", []byte("Text."), 0, "folder name has no printable characters"},
+		{"file name not UTF-8", "caf\xe9.md", []byte("Text."), 0, "not valid UTF-8"},
 		{"not markdown", "t.txt", []byte("text"), 0, "not a markdown file"},
 		{"escaping path", "../x.md", []byte("text"), 0, "invalid path"},
 	}
@@ -149,11 +152,37 @@ func TestParseDocRejectsBadInput(t *testing.T) {
 			if !errors.As(err, &w) {
 				t.Fatalf("got error %v (%T), want a Warning", err, err)
 			}
-			if w.Line != tt.line || !strings.Contains(w.Msg, tt.msg) {
-				t.Errorf("got %q, want line %d and message containing %q", w, tt.line, tt.msg)
+			if w.Line != tt.line || !strings.Contains(w.Msg, tt.msg) || w.Kind != Problem {
+				t.Errorf("got %q (kind %d), want line %d and message containing %q", w, w.Kind, tt.line, tt.msg)
 			}
-			if !strings.HasPrefix(w.String(), w.Path+":") {
+			if !strings.HasPrefix(w.String(), w.Path+":") && !strings.HasPrefix(w.String(), strconv.Quote(w.Path)+":") {
 				t.Errorf("%q does not start with the file name", w)
+			}
+			if strings.ContainsFunc(w.String(), func(r rune) bool { return unicode.IsControl(r) || r == utf8.RuneError }) {
+				t.Errorf("%q carries a control character or a stray byte", w)
+			}
+		})
+	}
+}
+
+// TestParseDocExcludes covers the files a site generator leaves out on
+// purpose: they are reported, but not as problems.
+func TestParseDocExcludes(t *testing.T) {
+	tests := []struct{ name, src, msg string }{
+		{"hugo draft", "---\ntitle: WIP\ndraft: true\n---\nText.", "draft"},
+		{"toml draft", "+++\ndraft = true\n+++\nText.", "draft"},
+		{"jekyll unpublished", "---\npublished: false\n---\nText.", "draft"},
+		{"section page without a body", "---\ntitle: admin API methods\nmenu:\n  docs:\n    parent: methods\n---\n", "no body"},
+		{"front matter and blank lines", "---\ntitle: T\n---\n\n\n", "no body"},
+		{"nothing shown once markup is removed", "{{< toc >}}\n\n<!-- todo -->\n", "no text"},
+		{"only a shortcode", "---\ntitle: Methods\n---\n{{% children %}}\n", "no text"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseDoc("methods/admin/_index.md", []byte(tt.src))
+			var w Warning
+			if !errors.As(err, &w) || w.Kind != Excluded || !strings.Contains(w.Msg, tt.msg) {
+				t.Errorf("got %v (kind %d), want an Excluded warning saying %q", err, w.Kind, tt.msg)
 			}
 		})
 	}

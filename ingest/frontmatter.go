@@ -1,31 +1,41 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	toml "github.com/pelletier/go-toml/v2"
+	"gopkg.in/yaml.v3"
 )
 
-// Front matter is YAML, but docs only ever use a sliver of it: scalars,
-// quoted strings, flow lists and block lists. This parser accepts that
-// sliver (plus nested blocks and block scalars under keys it ignores) and
-// rejects the rest with the line number, because a silently misread title
-// is worse than a skipped file with a precise warning.
+// Front matter is what site generators put before the body: YAML between
+// "---" lines (Hugo, Jekyll, MkDocs, Docusaurus, Obsidian) or TOML between
+// "+++" lines (Hugo). Both are parsed by maintained parsers; docent reads
+// the keys below and ignores every other key, whatever its shape, since
+// each generator and theme adds its own.
 
-const fmDelimiter = "---"
-
-// frontMatter holds the keys docent uses; all others are ignored.
+// frontMatter holds the keys docent understands.
 type frontMatter struct {
-	title string
-	terms []string // keywords, aliases and tags, in that order, as written
+	title       string
+	linkTitle   string // Hugo's short title for menus: the title when there is no other
+	description string
+	keywords    []string // as written
+	tags        []string
+	aliases     []string // Hugo: former URLs of the page, not topics
+	weight      int
+	draft       bool // Hugo and Jekyll drafts; Jekyll's "published: false" too
 }
 
-// keywords returns the front matter keywords lower-cased, trimmed and
-// deduplicated.
-func (fm frontMatter) keywords() []string {
+// keywordList returns the declared keywords lower-cased, with whitespace
+// collapsed and duplicates dropped.
+func (fm frontMatter) keywordList() []string {
 	var out []string
-	seen := make(map[string]bool, len(fm.terms))
-	for _, k := range fm.terms {
+	seen := make(map[string]bool, len(fm.keywords)+len(fm.tags))
+	for _, k := range append(slices.Clip(fm.keywords), fm.tags...) {
 		k = strings.ToLower(strings.Join(strings.Fields(k), " "))
 		if k == "" || seen[k] {
 			continue
@@ -43,6 +53,18 @@ type fmError struct {
 	msg  string
 }
 
+// fmFormat is one front matter syntax: its delimiter line and its parser.
+type fmFormat struct {
+	delimiter string
+	name      string
+	parse     func(lines []string, firstLine int) (frontMatter, *fmError)
+}
+
+var fmFormats = []fmFormat{
+	{"---", "YAML", parseYAMLFrontMatter},
+	{"+++", "TOML", parseTOMLFrontMatter},
+}
+
 // splitFrontMatter separates the front matter from the body. lines are the
 // normalized lines of the whole file, so indexes map to line numbers.
 func splitFrontMatter(lines []string) (frontMatter, []string, *fmError) {
@@ -50,479 +72,307 @@ func splitFrontMatter(lines []string) (frontMatter, []string, *fmError) {
 	for start < len(lines) && lines[start] == "" {
 		start++
 	}
-	if start == len(lines) || lines[start] != fmDelimiter {
+	if start == len(lines) {
 		return frontMatter{}, lines, nil
 	}
-	for end := start + 1; end < len(lines); end++ {
-		if lines[end] == fmDelimiter {
-			p := fmParser{lines: lines[start+1 : end], firstLine: start + 2}
-			fm, err := p.parse()
-			if err != nil {
-				return frontMatter{}, nil, err
-			}
-			return fm, lines[end+1:], nil
-		}
-	}
-	return frontMatter{}, nil, &fmError{line: start + 1, msg: "no closing --- line"}
-}
-
-// fmValue is a parsed value: a scalar, a list of scalars, or something
-// nested that docent has no use for.
-type fmValue struct {
-	scalar string
-	list   []string
-	isList bool
-	nested bool // a mapping or a list of non-scalars
-}
-
-type fmParser struct {
-	lines     []string
-	firstLine int // line number of lines[0]
-	i         int // next line to read
-}
-
-func (p *fmParser) errorf(i int, format string, args ...any) *fmError {
-	return &fmError{line: p.firstLine + i, msg: fmt.Sprintf(format, args...)}
-}
-
-func (p *fmParser) parse() (frontMatter, *fmError) {
-	var fm frontMatter
-	seen := map[string]int{}
-	for p.i < len(p.lines) {
-		at := p.i
-		line := p.lines[at]
-		if isBlankOrComment(line) {
-			p.i++
+	for _, f := range fmFormats {
+		if lines[start] != f.delimiter {
 			continue
 		}
-		if indent(line) > 0 || isListItem(line) {
-			return fm, p.errorf(at, "%s without a key above it: %s", describeLine(line), quoteLine(line))
+		for end := start + 1; end < len(lines); end++ {
+			if lines[end] == f.delimiter || f.delimiter == "---" && lines[end] == "..." {
+				fm, err := f.parse(lines[start+1:end], start+2)
+				if err != nil {
+					return frontMatter{}, nil, err
+				}
+				return fm, lines[end+1:], nil
+			}
 		}
-		key, rest, ok := splitKey(line)
-		if !ok {
-			return fm, p.errorf(at, "line is not `key: value` or a list item: %s", quoteLine(line))
-		}
-		lower := strings.ToLower(key)
-		if first, dup := seen[lower]; dup {
-			return fm, p.errorf(at, "duplicate key %q (first on line %d)", key, first)
-		}
-		seen[lower] = p.firstLine + at
-		p.i++
+		return frontMatter{}, nil, &fmError{line: start + 1, msg: fmt.Sprintf("no closing %s line (%s front matter)", f.delimiter, f.name)}
+	}
+	return frontMatter{}, lines, nil
+}
 
-		v, err := p.value(at, rest)
-		if err != nil {
-			return fm, err
+// yamlLine finds the "line N" yaml.v3 puts in its messages.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+func parseYAMLFrontMatter(lines []string, firstLine int) (fm frontMatter, fe *fmError) {
+	// yaml.v3 is mature, but a parser of outside input must not take the
+	// load down: a panic on some input becomes that file's warning.
+	defer func() {
+		if r := recover(); r != nil {
+			fe = &fmError{line: firstLine - 1, msg: fmt.Sprintf("YAML parser failed: %v", r)}
 		}
-		switch lower {
-		case "title":
-			if v.isList || v.nested {
-				return fm, p.errorf(at, "title must be a string")
-			}
-			fm.title = strings.Join(strings.Fields(v.scalar), " ")
-		case "keywords", "aliases", "tags":
-			if v.nested {
-				return fm, p.errorf(at, "%s must be a list of strings", key)
-			}
-			if v.isList {
-				fm.terms = append(fm.terms, v.list...)
-			} else {
-				// "keywords: a, b" is one YAML string, but authors mean two.
-				fm.terms = append(fm.terms, strings.Split(v.scalar, ",")...)
-			}
+	}()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(strings.Join(lines, "\n")), &doc); err != nil {
+		return fm, yamlError(err, lines, firstLine)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return fm, nil // empty or only comments
+	}
+	root := resolveAlias(doc.Content[0])
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return fm, nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return fm, &fmError{line: firstLine + root.Line - 1, msg: "front matter must be a mapping of keys to values (key: value)"}
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], resolveAlias(root.Content[i+1])
+		key := strings.ToLower(k.Value)
+		if !isKnownKey(key) {
+			continue
+		}
+		line := firstLine + k.Line - 1
+		if first, dup := seen[key]; dup {
+			return fm, &fmError{line: line, msg: fmt.Sprintf("duplicate key %q (first on line %d)", k.Value, first)}
+		}
+		seen[key] = line
+		if err := fm.set(key, k.Value, yamlValue(v)); err != "" {
+			return fm, &fmError{line: line, msg: err}
 		}
 	}
 	return fm, nil
 }
 
-// value parses what follows "key:" on line at, consuming any indented
-// lines that belong to it.
-func (p *fmParser) value(at int, rest string) (fmValue, *fmError) {
-	rest = strings.TrimSpace(rest)
-	switch {
-	case rest == "" || strings.HasPrefix(rest, "#"):
-		return p.block()
-	case isBlockScalarHeader(rest):
-		return fmValue{scalar: p.blockScalar(rest[0] == '>')}, nil
-	}
-	v, msg := parseInline(rest)
-	if msg != "" {
-		return v, p.errorf(at, "%s", msg)
-	}
-	if !v.isList && !v.nested && !isQuoted(rest) {
-		// A plain scalar may continue on indented lines.
-		for p.i < len(p.lines) && p.lines[p.i] != "" && indent(p.lines[p.i]) > 0 {
-			cont, msg := parsePlain(strings.TrimSpace(p.lines[p.i]))
-			if msg != "" {
-				return v, p.errorf(p.i, "%s", msg)
-			}
-			v.scalar += " " + cont
-			p.i++
+// yamlError places a yaml.v3 error on a line of the file. yaml.v3 numbers
+// lines from 1 in scanner errors but from 0 in parser errors (those that
+// "did not find expected" something), and names no line when the problem
+// is on the first one.
+func yamlError(err error, lines []string, firstLine int) *fmError {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	n := 1
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		n, _ = strconv.Atoi(m[1])
+		msg = err.Error()[len(m[0]):]
+		if strings.HasPrefix(msg, "did not find expected") {
+			n++
 		}
 	}
-	return v, nil
+	n = min(max(n, 1), max(len(lines), 1))
+	if n <= len(lines) && strings.Contains(lines[n-1][:indent(lines[n-1])], "\t") {
+		msg += " (YAML does not allow tabs for indentation)"
+	}
+	return &fmError{line: firstLine + n - 1, msg: msg}
 }
 
-// block parses the indented lines (or unindented list items, which YAML
-// allows) under a key with no inline value.
-func (p *fmParser) block() (fmValue, *fmError) {
-	var v fmValue
-	var scalar []string // lines of a plain scalar written below its key
-	itemIndent := -1
-	for p.i < len(p.lines) {
-		line := p.lines[p.i]
-		if isBlankOrComment(line) {
-			p.i++
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for range 8 { // an alias of an alias is legal; a cycle is not, but bound it anyway
+		if n.Kind != yaml.AliasNode || n.Alias == nil {
+			return n
+		}
+		n = n.Alias
+	}
+	return n
+}
+
+// fmValue is a front matter value as docent sees it: a scalar, a list of
+// scalars, or something else (nested) that no key docent reads may hold.
+type fmValue struct {
+	scalar string
+	list   []string
+	isNull bool
+	isList bool
+	nested bool
+	kind   string // for messages: "string", "number", "boolean", "list", "mapping"
+}
+
+func yamlValue(n *yaml.Node) fmValue {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return fmValue{isNull: true}
+		case "!!bool":
+			return fmValue{scalar: n.Value, kind: "boolean"}
+		case "!!int", "!!float":
+			return fmValue{scalar: n.Value, kind: "number"}
+		}
+		return fmValue{scalar: n.Value, kind: "string"}
+	case yaml.SequenceNode:
+		v := fmValue{isList: true, kind: "list"}
+		for _, item := range n.Content {
+			item = resolveAlias(item)
+			if item.Kind != yaml.ScalarNode {
+				return fmValue{nested: true, kind: "list of lists or mappings"}
+			}
+			if item.Tag != "!!null" {
+				v.list = append(v.list, item.Value)
+			}
+		}
+		return v
+	}
+	return fmValue{nested: true, kind: "mapping"}
+}
+
+func parseTOMLFrontMatter(lines []string, firstLine int) (fm frontMatter, fe *fmError) {
+	defer func() {
+		if r := recover(); r != nil {
+			fe = &fmError{line: firstLine - 1, msg: fmt.Sprintf("TOML parser failed: %v", r)}
+		}
+	}()
+	var doc map[string]any
+	if err := toml.Unmarshal([]byte(strings.Join(lines, "\n")), &doc); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, _ := de.Position()
+			return fm, &fmError{line: firstLine + row - 1, msg: de.Error()}
+		}
+		return fm, &fmError{line: firstLine - 1, msg: err.Error()}
+	}
+	seen := map[string]string{}
+	for key, raw := range doc {
+		lower := strings.ToLower(key)
+		if !isKnownKey(lower) {
 			continue
 		}
-		ind := indent(line)
-		if ind == 0 && !isListItem(line) {
-			break // the next key
-		}
-		if strings.Contains(line[:ind], "\t") {
-			return v, p.errorf(p.i, "tabs are not allowed for indentation")
-		}
-		text := line[ind:]
-		switch {
-		case itemIndent < 0 && !v.nested && isListItem(text):
-			itemIndent = ind
-			v.isList = true
-			fallthrough
-		case itemIndent == ind && isListItem(text):
-			item, err := p.listItem(text)
-			if err != nil {
-				return v, err
+		// The map has lost the positions: find the key's line again, for
+		// the message only.
+		line := firstLine - 1
+		for i, l := range lines {
+			k, _, ok := strings.Cut(l, "=")
+			if !ok {
+				k = strings.Trim(strings.TrimSpace(l), "[]")
 			}
-			if item.isList || item.nested {
-				v.nested = true
-			} else {
-				v.list = append(v.list, item.scalar)
-			}
-		case itemIndent >= 0 && ind > itemIndent:
-			// Lines nested under a list item: a list of mappings or lists.
-			if err := p.checkNestedLine(text); err != nil {
-				return v, err
-			}
-			v.nested = true
-		case itemIndent < 0 && ind > 0:
-			if _, _, isKey := splitKey(text); !isKey && !isListItem(text) && !v.nested {
-				// "title:" then the value on the next, indented line(s).
-				str, msg := parsePlain(strings.TrimSpace(text))
-				if msg != "" {
-					return v, p.errorf(p.i, "%s", msg)
-				}
-				scalar = append(scalar, str)
+			if strings.EqualFold(strings.Trim(strings.TrimSpace(k), `"'`), key) {
+				line = firstLine + i
 				break
 			}
-			if err := p.checkNestedLine(text); err != nil {
-				return v, err
+		}
+		if first, dup := seen[lower]; dup {
+			return fm, &fmError{line: line, msg: fmt.Sprintf("duplicate key %q (also written %q)", key, first)}
+		}
+		seen[lower] = key
+		if err := fm.set(lower, key, tomlValue(raw)); err != "" {
+			return fm, &fmError{line: line, msg: err}
+		}
+	}
+	return fm, nil
+}
+
+func tomlValue(v any) fmValue {
+	switch v := v.(type) {
+	case nil:
+		return fmValue{isNull: true}
+	case string:
+		return fmValue{scalar: v, kind: "string"}
+	case bool:
+		return fmValue{scalar: strconv.FormatBool(v), kind: "boolean"}
+	case int64:
+		return fmValue{scalar: strconv.FormatInt(v, 10), kind: "number"}
+	case float64:
+		return fmValue{scalar: strconv.FormatFloat(v, 'g', -1, 64), kind: "number"}
+	case []any:
+		out := fmValue{isList: true, kind: "list"}
+		for _, item := range v {
+			iv := tomlValue(item)
+			if iv.isList || iv.nested {
+				return fmValue{nested: true, kind: "list of lists or tables"}
 			}
-			v.nested = true
-		default:
-			return v, p.errorf(p.i, "bad indentation: %s", quoteLine(line))
+			if !iv.isNull {
+				out.list = append(out.list, iv.scalar)
+			}
 		}
-		p.i++
+		return out
+	case map[string]any:
+		return fmValue{nested: true, kind: "table"}
 	}
-	switch {
-	case v.nested:
-		v.isList = false
-		v.list = nil
-	case len(scalar) > 0:
-		v.scalar = strings.Join(scalar, " ")
-	}
-	return v, nil
+	// Dates and times: nothing docent reads is one.
+	return fmValue{nested: true, kind: "date"}
 }
 
-// listItem parses "- value" (the line has no indentation left).
-func (p *fmParser) listItem(text string) (fmValue, *fmError) {
-	item := strings.TrimSpace(strings.TrimPrefix(text, "-"))
-	if item == "" || strings.HasPrefix(item, "#") {
-		return fmValue{nested: true}, nil // the item's value is on the lines below
-	}
-	if _, rest, ok := splitKey(item); ok {
-		if _, msg := parseInline(strings.TrimSpace(rest)); msg != "" {
-			return fmValue{}, p.errorf(p.i, "%s", msg)
+var knownKeys = []string{"title", "linktitle", "description", "keywords", "tags", "aliases", "weight", "draft", "published"}
+
+func isKnownKey(key string) bool {
+	for _, k := range knownKeys {
+		if k == key {
+			return true
 		}
-		return fmValue{nested: true}, nil
 	}
-	v, msg := parseInline(item)
-	if msg != "" {
-		return v, p.errorf(p.i, "%s", msg)
-	}
-	return v, nil
+	return false
 }
 
-// checkNestedLine validates a line inside a nested block whose value
-// docent ignores: it must still be a key, a list item or a continuation.
-func (p *fmParser) checkNestedLine(text string) *fmError {
-	if isListItem(text) {
-		_, err := p.listItem(text)
-		return err
+// set stores one known key; it returns a message when the value has the
+// wrong shape. name is the key as written, for the message.
+func (fm *frontMatter) set(key, name string, v fmValue) string {
+	if v.isNull {
+		return ""
 	}
-	if _, rest, ok := splitKey(text); ok {
-		rest = strings.TrimSpace(rest)
-		if rest == "" || strings.HasPrefix(rest, "#") || isBlockScalarHeader(rest) {
-			return nil
+	scalar := func() (string, string) {
+		if v.isList || v.nested {
+			return "", fmt.Sprintf("%s must be a string, not a %s", name, v.kind)
 		}
-		if _, msg := parseInline(rest); msg != "" {
-			return p.errorf(p.i, "%s", msg)
-		}
-		return nil
+		return strings.Join(strings.Fields(v.scalar), " "), ""
 	}
-	if _, msg := parseInline(text); msg != "" {
-		return p.errorf(p.i, "%s", msg)
-	}
-	return nil
-}
-
-// blockScalar reads the indented lines of a "|" or ">" value.
-func (p *fmParser) blockScalar(folded bool) string {
-	var parts []string
-	base := -1
-	for p.i < len(p.lines) {
-		line := p.lines[p.i]
-		if line != "" && indent(line) == 0 {
-			break
+	var msg string
+	switch key {
+	case "title":
+		fm.title, msg = scalar()
+	case "linktitle":
+		fm.linkTitle, msg = scalar()
+	case "description":
+		fm.description, msg = scalar()
+	case "keywords", "tags":
+		list := &fm.keywords
+		if key == "tags" {
+			list = &fm.tags
 		}
-		if line != "" && base < 0 {
-			base = indent(line)
-		}
-		if line != "" && indent(line) >= base {
-			line = line[base:]
-		}
-		parts = append(parts, strings.TrimLeft(line, " \t"))
-		p.i++
-	}
-	sep := "\n"
-	if folded {
-		sep = " "
-	}
-	return strings.TrimSpace(strings.Join(parts, sep))
-}
-
-// parseInline parses a value written on the key's line. The returned
-// message is empty on success.
-func parseInline(s string) (fmValue, string) {
-	switch {
-	case s == "":
-		return fmValue{}, ""
-	case s[0] == '"' || s[0] == '\'':
-		str, rest, msg := parseQuoted(s)
-		if msg != "" {
-			return fmValue{}, msg
-		}
-		if !isBlankOrComment(rest) {
-			return fmValue{}, fmt.Sprintf("unexpected text after the closing quote: %s", quoteLine(rest))
-		}
-		return fmValue{scalar: str}, ""
-	case s[0] == '[':
-		return parseFlowList(s)
-	case s[0] == '{':
-		end := matchingClose(s, '{', '}')
-		if end < 0 {
-			return fmValue{}, "unclosed { (a flow mapping must close on the same line)"
-		}
-		if !isBlankOrComment(s[end+1:]) {
-			return fmValue{}, fmt.Sprintf("unexpected text after }: %s", quoteLine(s[end+1:]))
-		}
-		return fmValue{nested: true}, ""
-	}
-	str, msg := parsePlain(s)
-	return fmValue{scalar: str}, msg
-}
-
-// parsePlain parses an unquoted scalar, rejecting what YAML rejects in
-// one: "key: Billing: Refunds" is a nested mapping, not a title.
-func parsePlain(s string) (string, string) {
-	if i := strings.Index(s, " #"); i >= 0 {
-		s = s[:i]
-	}
-	s = strings.TrimSpace(s)
-	switch {
-	case strings.Contains(s, ": ") || strings.HasSuffix(s, ":"):
-		return "", fmt.Sprintf("unquoted value contains \": \" (put it in quotes): %s", quoteLine(s))
-	case strings.HasPrefix(s, "- "):
-		return "", fmt.Sprintf("a list item cannot follow a key on the same line: %s", quoteLine(s))
-	case strings.HasPrefix(s, "@") || strings.HasPrefix(s, "`"):
-		return "", fmt.Sprintf("a value cannot start with %q (put it in quotes)", s[:1])
-	case s == "~" || s == "null":
-		return "", ""
-	}
-	return s, ""
-}
-
-// parseQuoted parses a single- or double-quoted string at the start of s
-// and returns it with the text after the closing quote.
-func parseQuoted(s string) (str, rest, msg string) {
-	q := s[0]
-	var b strings.Builder
-	for i := 1; i < len(s); i++ {
-		c := s[i]
 		switch {
-		case c == q && q == '\'' && i+1 < len(s) && s[i+1] == '\'':
-			b.WriteByte('\'')
-			i++
-		case c == q:
-			return b.String(), s[i+1:], ""
-		case c == '\\' && q == '"':
-			if i+1 >= len(s) {
-				return "", "", "unclosed double quote"
-			}
-			i++
-			switch s[i] {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case '"', '\\', '/':
-				b.WriteByte(s[i])
-			default:
-				return "", "", fmt.Sprintf("unknown escape \\%c in double-quoted string", s[i])
-			}
+		case v.nested:
+			return fmt.Sprintf("%s must be a list of strings, not a %s", name, v.kind)
+		case v.isList:
+			*list = append(*list, v.list...)
 		default:
-			b.WriteByte(c)
+			// "keywords: a, b" is one YAML string, but authors mean two.
+			*list = append(*list, strings.Split(v.scalar, ",")...)
 		}
-	}
-	if q == '"' {
-		return "", "", "unclosed double quote (a quoted string must close on the same line)"
-	}
-	return "", "", "unclosed single quote (a quoted string must close on the same line)"
-}
-
-// parseFlowList parses "[a, 'b, c', "d"]".
-func parseFlowList(s string) (fmValue, string) {
-	v := fmValue{isList: true}
-	i := 1
-	for {
-		for i < len(s) && s[i] == ' ' {
-			i++
-		}
-		if i >= len(s) {
-			return fmValue{}, "unclosed [ (a flow list must close on the same line)"
-		}
-		if s[i] == ']' && len(v.list) == 0 {
-			i++
-			break
-		}
-		var item string
-		switch s[i] {
-		case '"', '\'':
-			str, rest, msg := parseQuoted(s[i:])
-			if msg != "" {
-				return fmValue{}, msg
-			}
-			item = str
-			i = len(s) - len(rest)
-			for i < len(s) && s[i] == ' ' {
-				i++
-			}
-		case '[', '{':
-			return fmValue{}, "nested lists and mappings are not supported in a flow list"
+	case "aliases":
+		switch {
+		case v.nested:
+			return fmt.Sprintf("%s must be a list of strings, not a %s", name, v.kind)
+		case v.isList:
+			fm.aliases = append(fm.aliases, v.list...)
 		default:
-			end := strings.IndexAny(s[i:], ",]")
-			if end < 0 {
-				return fmValue{}, "unclosed [ (a flow list must close on the same line)"
-			}
-			item = strings.TrimSpace(s[i : i+end])
-			i += end
+			fm.aliases = append(fm.aliases, v.scalar)
 		}
-		v.list = append(v.list, item)
-		if i >= len(s) {
-			return fmValue{}, "unclosed [ (a flow list must close on the same line)"
+	case "weight":
+		n, err := strconv.Atoi(strings.TrimSpace(v.scalar))
+		if err != nil || v.isList || v.nested {
+			return fmt.Sprintf("%s must be a whole number, got %s", name, describeValue(v))
 		}
-		if s[i] == ']' {
-			i++
-			break
+		fm.weight = n
+	case "draft":
+		b, err := strconv.ParseBool(strings.TrimSpace(v.scalar))
+		if err != nil || v.isList || v.nested {
+			return fmt.Sprintf("%s must be true or false, got %s", name, describeValue(v))
 		}
-		if s[i] != ',' {
-			return fmValue{}, fmt.Sprintf("expected , or ] in flow list, got %q", s[i:i+1])
-		}
-		i++
-	}
-	if !isBlankOrComment(s[i:]) {
-		return fmValue{}, fmt.Sprintf("unexpected text after ]: %s", quoteLine(s[i:]))
-	}
-	return v, ""
-}
-
-// matchingClose returns the index of the bracket closing s[0], skipping
-// quoted strings, or -1.
-func matchingClose(s string, open, closer byte) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '"', '\'':
-			_, rest, msg := parseQuoted(s[i:])
-			if msg != "" {
-				return -1
-			}
-			i = len(s) - len(rest) - 1
-		case open:
-			depth++
-		case closer:
-			depth--
-			if depth == 0 {
-				return i
-			}
+		fm.draft = fm.draft || b
+	case "published":
+		// Jekyll's flag; elsewhere "published" is often a date, which is
+		// not docent's business.
+		if b, err := strconv.ParseBool(strings.TrimSpace(v.scalar)); err == nil && v.kind == "boolean" && !b {
+			fm.draft = true
 		}
 	}
-	return -1
+	return msg
 }
 
-// splitKey splits "key: value"; the key is a plain YAML identifier.
-func splitKey(line string) (key, rest string, ok bool) {
-	i := strings.IndexByte(line, ':')
-	if i <= 0 {
-		return "", "", false
+func describeValue(v fmValue) string {
+	if v.isList || v.nested {
+		return "a " + v.kind
 	}
-	key = line[:i]
-	for _, r := range key {
-		if !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return "", "", false
-		}
-	}
-	rest = line[i+1:]
-	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-		return "", "", false // "key:value" is a plain string in YAML
-	}
-	return key, rest, true
+	return quoteLine(v.scalar)
 }
 
-func isBlockScalarHeader(s string) bool {
-	if s[0] != '|' && s[0] != '>' {
-		return false
-	}
-	h := s[1:]
-	if i := strings.Index(h, " #"); i >= 0 {
-		h = h[:i]
-	}
-	return strings.Trim(strings.TrimSpace(h), "+-0123456789") == ""
-}
-
-func isQuoted(s string) bool { return s[0] == '"' || s[0] == '\'' }
-
-func isListItem(s string) bool { return s == "-" || strings.HasPrefix(s, "- ") }
-
-func isBlankOrComment(s string) bool {
-	s = strings.TrimSpace(s)
-	return s == "" || s[0] == '#'
-}
-
-func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
-
-func describeLine(line string) string {
-	if isListItem(strings.TrimLeft(line, " \t")) {
-		return "list item"
-	}
-	return "indented line"
-}
-
-// quoteLine quotes a line for a message, shortened so a warning stays on
+// quoteLine quotes a value for a message, shortened so a warning stays on
 // one terminal line.
 func quoteLine(s string) string {
 	const max = 60
 	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) > max {
-		s = string([]rune(s)[:max]) + "…"
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max]) + "…"
 	}
-	return fmt.Sprintf("%q", s)
+	return strconv.Quote(s)
 }

@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/docent-sh/docent/knowledge"
 )
@@ -25,23 +27,43 @@ const MaxFileSize = 5 << 20
 // ErrNoDocs reports a knowledge base folder without a single usable doc.
 var ErrNoDocs = errors.New("no markdown docs found")
 
-// Warning is a file that was skipped, with the reason.
+// Kind says what a Warning means for its file.
+type Kind uint8
+
+const (
+	// Problem: the file could not be ingested (unreadable, broken front
+	// matter, not text...). `seed --strict` fails on one.
+	Problem Kind = iota
+	// Excluded: the file was left out on purpose, as its site generator
+	// would leave it out: a draft, or a page with front matter and no body
+	// (a Hugo section page). Not a problem.
+	Excluded
+	// Note: the file was ingested, but something in it could not be, such
+	// as an mdBook {{#include}} whose text lives in another file.
+	Note
+)
+
+// Warning is a file that was skipped or changed, with the reason.
 type Warning struct {
 	Path string // relative to the knowledge base root
 	Line int    // 1-based; 0 when the problem is not on one line
 	Msg  string
 	// Slug is the doc the file would have become, "" when the warning is
 	// not about one markdown file (an unreadable folder). A seed keeps the
-	// stored version of that doc instead of deleting it.
+	// stored version of that doc when the file has a Problem; an Excluded
+	// file's doc is gone on purpose.
 	Slug string
+	Kind Kind
 }
 
 // String formats the warning the way compilers do, so editors and
 // terminals can jump to it: "concepts/x.md:3: broken front matter: ...".
 func (w Warning) String() string {
 	p := w.Path
-	if strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
-		p = strconv.Quote(p) // a file name must not smuggle escape sequences to the terminal
+	if !utf8.ValidString(p) || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		// A file name must not smuggle escape sequences or stray bytes to
+		// the terminal: Quote writes them as \x1b, \xff.
+		p = strconv.Quote(p)
 	}
 	if w.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", p, w.Line, w.Msg)
@@ -55,8 +77,12 @@ func (w Warning) Error() string { return w.String() }
 // Result is what Load found.
 type Result struct {
 	Docs     []knowledge.Doc // sorted by slug
-	Warnings []Warning       // files skipped, in path order
-	Files    int             // markdown files seen, loaded or skipped
+	Warnings []Warning       // files skipped for a Problem, in path order
+	// Notices are the files left out on purpose (Excluded) and the
+	// ingested files that lost something (Note), in path order. They are
+	// not problems: --strict ignores them.
+	Notices []Warning
+	Files   int // markdown files seen, loaded or skipped
 }
 
 // markdownExts are the file extensions ingested; everything else is ignored.
@@ -67,10 +93,10 @@ func isMarkdown(name string) bool {
 }
 
 // Load reads every markdown file under fsys (recursively, hidden folders
-// skipped) and parses it into a Doc with chunks. root only names the
-// folder in messages. A missing folder wraps fs.ErrNotExist; a folder
-// without a usable doc wraps ErrNoDocs, and the Result still carries the
-// warnings that explain why.
+// skipped, symbolic links followed inside the folder) and parses it into a
+// Doc with chunks. root only names the folder in messages. A missing
+// folder wraps fs.ErrNotExist; a folder without a usable doc wraps
+// ErrNoDocs, and the Result still carries the warnings that explain why.
 func Load(ctx context.Context, fsys fs.FS, root string) (Result, error) {
 	var res Result
 	info, err := fs.Stat(fsys, ".")
@@ -80,102 +106,219 @@ func Load(ctx context.Context, fsys fs.FS, root string) (Result, error) {
 	if !info.IsDir() {
 		return res, fmt.Errorf("knowledge base %s: not a directory", root)
 	}
-	paths, walkWarnings, err := findMarkdown(fsys)
+	files, walkWarnings, err := findMarkdown(ctx, fsys)
 	if err != nil {
 		return res, fmt.Errorf("knowledge base %s: %w", root, err)
 	}
-	res.Files = len(paths)
+	res.Files = len(files)
 	res.Warnings = walkWarnings
 
-	bySlug := make(map[string]string, len(paths))
-	for _, p := range paths {
+	bySlug := make(map[string]string, len(files))
+	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return Result{}, fmt.Errorf("knowledge base %s: %w", root, err)
 		}
-		doc, warn := loadFile(fsys, p)
+		doc, notes, warn := loadFile(fsys, f)
+		res.Notices = append(res.Notices, notes...)
 		if warn != nil {
-			warn.Slug = SlugFor(p)
-			res.Warnings = append(res.Warnings, *warn)
+			warn.Slug = SlugFor(f.path)
+			if warn.Kind == Problem {
+				res.Warnings = append(res.Warnings, *warn)
+			} else {
+				res.Notices = append(res.Notices, *warn)
+			}
 			continue
 		}
 		// Two files can map to one slug ("a.md" and "a.mdx", "My Doc.md" and
 		// "my-doc.md"); a slug is a doc's identity, so the first in path
 		// order wins and the other is reported rather than silently merged.
 		if first, dup := bySlug[doc.Slug]; dup {
-			res.Warnings = append(res.Warnings, Warning{Path: p, Slug: doc.Slug, Msg: fmt.Sprintf("duplicate slug %q (already used by %s)", doc.Slug, first)})
+			res.Warnings = append(res.Warnings, Warning{Path: f.path, Slug: doc.Slug, Msg: fmt.Sprintf("duplicate slug %q (already used by %s)", doc.Slug, first)})
 			continue
 		}
-		bySlug[doc.Slug] = p
+		bySlug[doc.Slug] = f.path
 		res.Docs = append(res.Docs, doc)
 	}
 	slices.SortFunc(res.Docs, func(a, b knowledge.Doc) int { return strings.Compare(a.Slug, b.Slug) })
-	slices.SortStableFunc(res.Warnings, func(a, b Warning) int { return strings.Compare(a.Path, b.Path) })
+	byPath := func(a, b Warning) int { return strings.Compare(a.Path, b.Path) }
+	slices.SortStableFunc(res.Warnings, byPath)
+	slices.SortStableFunc(res.Notices, byPath)
 
 	if len(res.Docs) == 0 {
-		if len(res.Warnings) > 0 {
-			return res, fmt.Errorf("knowledge base %s: %w (%d file(s) skipped with warnings)", root, ErrNoDocs, len(res.Warnings))
+		if n := len(res.Warnings) + len(res.Notices); n > 0 {
+			return res, fmt.Errorf("knowledge base %s: %w (%d file(s) skipped or left out)", root, ErrNoDocs, n)
 		}
 		return res, fmt.Errorf("knowledge base %s: %w (looked for %s)", root, ErrNoDocs, strings.Join(markdownExts, ", "))
 	}
 	return res, nil
 }
 
-// findMarkdown lists the markdown files of fsys in lexical order, skipping
-// hidden files and folders (.git, .drafts) and not following symlinks.
-// Only an unreadable root is an error; an unreadable subfolder is a
-// warning, so it cannot hide the rest of the docs.
-func findMarkdown(fsys fs.FS) ([]string, []Warning, error) {
-	var paths []string
-	var warnings []Warning
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+// mdFile is a markdown file found in the knowledge base: path names the
+// doc, real is where its bytes are (they differ behind a symbolic link).
+type mdFile struct{ path, real string }
+
+// maxEntries bounds a walk: folders linked into each other can name an
+// exponential number of paths without ever forming a loop.
+const maxEntries = 1_000_000
+
+// maxLinkHops is how many symbolic links one path may go through, as
+// operating systems bound it (Linux: 40).
+const maxLinkHops = 40
+
+// walker lists the markdown files of a knowledge base in lexical order,
+// skipping hidden files and folders (.git, .drafts) and following
+// symbolic links that stay inside it. Only an unreadable root is an error;
+// an unreadable subfolder, a broken link, a link leaving the folder or
+// making a loop is a warning, so it cannot hide the rest of the docs.
+type walker struct {
+	ctx      context.Context
+	fsys     fs.FS
+	files    []mdFile
+	warnings []Warning
+	entries  int
+}
+
+func findMarkdown(ctx context.Context, fsys fs.FS) ([]mdFile, []Warning, error) {
+	w := walker{ctx: ctx, fsys: fsys}
+	if _, err := fs.ReadDir(fsys, "."); err != nil {
+		return nil, nil, err
+	}
+	w.dir(".", ".", []string{"."})
+	return w.files, w.warnings, ctx.Err()
+}
+
+func (w *walker) warn(p, msg string) {
+	w.warnings = append(w.warnings, Warning{Path: p, Msg: msg})
+}
+
+// dir walks the folder whose bytes are at real and whose docs are named
+// under name; ancestors are the real paths of the folders being walked,
+// so a link back to one of them is a loop.
+func (w *walker) dir(name, real string, ancestors []string) {
+	entries, err := fs.ReadDir(w.fsys, real)
+	if err != nil {
+		w.warn(name, "cannot read: "+bareCause(err))
+		return
+	}
+	for _, e := range entries {
+		if w.ctx.Err() != nil {
+			return
+		}
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if w.entries++; w.entries > maxEntries {
+			w.warn(name, fmt.Sprintf("more than %d files and folders: the rest of this folder was not read", maxEntries))
+			return
+		}
+		childName, childReal := path.Join(name, e.Name()), path.Join(real, e.Name())
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			hops := 0
+			target, problem := realPath(w.fsys, childReal, &hops)
+			if problem != "" {
+				if isMarkdown(childName) || !strings.Contains(path.Base(childName), ".") {
+					w.warn(childName, "symbolic link not followed: "+problem)
+				}
+				continue
+			}
+			info, err := fs.Stat(w.fsys, target)
+			if err != nil {
+				w.warn(childName, "symbolic link not followed: "+bareCause(err))
+				continue
+			}
+			childReal, mode = target, info.Mode().Type()
+			if mode.IsDir() && (target == "." || slices.ContainsFunc(ancestors, func(a string) bool { return a == target || strings.HasPrefix(a, target+"/") })) {
+				w.warn(childName, "symbolic link not followed: it loops back to "+displayDir(target))
+				continue
+			}
+		}
+		switch {
+		case mode.IsDir():
+			w.dir(childName, childReal, append(slices.Clip(ancestors), childReal))
+		case mode.IsRegular() && isMarkdown(childName):
+			w.files = append(w.files, mdFile{path: childName, real: childReal})
+		}
+	}
+}
+
+func displayDir(p string) string {
+	if p == "." {
+		return "the top of the docs folder"
+	}
+	return p
+}
+
+// realPath resolves every symbolic link in p, a path inside the knowledge
+// base, and returns the path of what it names, or why it cannot: a link
+// that leaves the folder (absolute, or climbing above it), a broken link,
+// or too many links (a loop). hops counts the links followed so far.
+func realPath(fsys fs.FS, p string, hops *int) (string, string) {
+	cur := "."
+	for _, comp := range strings.Split(p, "/") {
+		switch comp {
+		case "", ".":
+			continue
+		case "..":
+			if cur == "." {
+				return "", "it points outside the docs folder"
+			}
+			cur = path.Dir(cur)
+			continue
+		}
+		next := path.Join(cur, comp)
+		info, err := fs.Lstat(fsys, next)
 		if err != nil {
-			if p == "." {
-				return err
-			}
-			warnings = append(warnings, Warning{Path: p, Msg: "cannot read: " + bareCause(err)})
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
+			return "", "it points to nothing (" + bareCause(err) + ")"
 		}
-		if p != "." && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
+		if info.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
 		}
-		if d.Type().IsRegular() && isMarkdown(p) {
-			paths = append(paths, p)
+		if *hops++; *hops > maxLinkHops {
+			return "", "too many levels of symbolic links (a loop)"
 		}
-		return nil
-	})
-	return paths, warnings, err
+		target, err := fs.ReadLink(fsys, next)
+		if err != nil {
+			return "", "cannot read the link: " + bareCause(err)
+		}
+		target = filepath.ToSlash(target)
+		if path.IsAbs(target) || filepath.IsAbs(target) || filepath.VolumeName(target) != "" {
+			return "", "it points outside the docs folder (to an absolute path)"
+		}
+		resolved, problem := realPath(fsys, cur+"/"+target, hops)
+		if problem != "" {
+			return "", problem
+		}
+		cur = resolved
+	}
+	return cur, ""
 }
 
 // loadFile never fails the whole load: an unreadable file is reported
 // like any other bad file.
-func loadFile(fsys fs.FS, p string) (knowledge.Doc, *Warning) {
+func loadFile(fsys fs.FS, f mdFile) (knowledge.Doc, []Warning, *Warning) {
 	// Stat first so an oversized file is never read into memory.
-	info, err := fs.Stat(fsys, p)
+	info, err := fs.Stat(fsys, f.real)
 	if err != nil {
-		return knowledge.Doc{}, &Warning{Path: p, Msg: "cannot read: " + bareCause(err)}
+		return knowledge.Doc{}, nil, &Warning{Path: f.path, Msg: "cannot read: " + bareCause(err)}
 	}
 	if info.Size() > MaxFileSize {
-		return knowledge.Doc{}, &Warning{Path: p, Msg: fmt.Sprintf("file too large: %.1f MB, the limit is %d MB", float64(info.Size())/(1<<20), MaxFileSize>>20)}
+		return knowledge.Doc{}, nil, &Warning{Path: f.path, Msg: fmt.Sprintf("file too large: %.1f MB, the limit is %d MB", float64(info.Size())/(1<<20), MaxFileSize>>20)}
 	}
-	src, err := fs.ReadFile(fsys, p)
+	src, err := fs.ReadFile(fsys, f.real)
 	if err != nil {
-		return knowledge.Doc{}, &Warning{Path: p, Msg: "cannot read: " + bareCause(err)}
+		return knowledge.Doc{}, nil, &Warning{Path: f.path, Msg: "cannot read: " + bareCause(err)}
 	}
-	doc, err := ParseDoc(p, src)
+	doc, notes, err := parseDoc(f.path, src)
 	if err != nil {
 		var w Warning
 		if errors.As(err, &w) {
-			return knowledge.Doc{}, &w
+			return knowledge.Doc{}, notes, &w
 		}
-		return knowledge.Doc{}, &Warning{Path: p, Msg: err.Error()}
+		return knowledge.Doc{}, notes, &Warning{Path: f.path, Msg: err.Error()}
 	}
-	return doc, nil
+	return doc, notes, nil
 }
 
 // bareCause drops the path a *fs.PathError repeats, since a Warning

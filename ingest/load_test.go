@@ -78,7 +78,7 @@ func TestLoadSkipsBadFiles(t *testing.T) {
 		{"concepts/latin1.md", "## Caf\xe9\n", 1, "invalid UTF-8"},
 		{"concepts/empty.md", "", 0, "empty file"},
 		{"concepts/blank.md", "\n  \n\t\n", 0, "empty file"},
-		{"concepts/broken.md", "---\ntitle: Broken\nkeywords: [a, b\n---\n## Broken\n", 3, "broken front matter: unclosed ["},
+		{"concepts/broken.md", "---\ntitle: Broken\nkeywords: [a, b\n---\n## Broken\n", 3, "broken front matter: did not find expected ',' or ']'"},
 		{"concepts/unclosed.md", "---\ntitle: Broken\n## Broken\n", 1, "broken front matter: no closing --- line"},
 		{"concepts/dup.mdx", "## Duplicate slug of dup.md\n", 0, "duplicate slug \"concepts/dup\" (already used by concepts/dup.md)"},
 	}
@@ -290,5 +290,86 @@ func TestLoadNotADirectory(t *testing.T) {
 	_, err := Load(context.Background(), fstest.MapFS{".": {Data: []byte("x"), Mode: 0o644}}, "file.md")
 	if err == nil || !strings.Contains(err.Error(), "file.md: not a directory") {
 		t.Errorf("got %v, want a not-a-directory error naming the path", err)
+	}
+}
+
+// TestLoadFollowsSymlinksInside follows links to files and folders that
+// stay inside the docs folder, and reports the others without failing.
+func TestLoadFollowsSymlinksInside(t *testing.T) {
+	base := t.TempDir()
+	outside := filepath.Join(base, "outside")
+	docs := filepath.Join(base, "docs")
+	for _, d := range []string{outside, filepath.Join(docs, "real", "deep"), filepath.Join(docs, "shared")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, content string) {
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(outside, "secret.md"), "# Secret\n\nNot part of the docs.")
+	write(filepath.Join(docs, "real", "page.md"), "# Page\n\nText.")
+	write(filepath.Join(docs, "real", "deep", "inner.md"), "# Inner\n\nText.")
+	write(filepath.Join(docs, "shared", "common.md"), "# Common\n\nText.")
+	links := map[string]string{
+		"docs/alias.md":            "real/page.md",         // a file
+		"docs/chain.md":            "alias.md",             // a link to a link
+		"docs/mirror":              "real",                 // a folder
+		"docs/real/deep/up":        "..",                   // a loop
+		"docs/real/root":           "..",                   // a loop to the top
+		"docs/escape.md":           "../outside/secret.md", // leaves the folder
+		"docs/absolute.md":         filepath.Join(outside, "secret.md"),
+		"docs/gone.md":             "nowhere.md",
+		"docs/out":                 "../outside", // a folder outside
+		"docs/shared/via-outside":  "../out",     // inside, but through a link that leaves
+		"docs/shared/relative.md":  "../real/page.md",
+		"docs/shared/self.md":      "self.md", // a link to itself
+		"docs/real/deep/image.png": "nowhere.png",
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, filepath.Join(base, filepath.FromSlash(link))); err != nil {
+			t.Skipf("symbolic links not supported here: %v", err)
+		}
+	}
+	res, err := Load(context.Background(), os.DirFS(docs), docs)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	var slugs []string
+	for _, d := range res.Docs {
+		slugs = append(slugs, d.Slug)
+		if d.Title == "Secret" {
+			t.Errorf("%s: read a file outside the docs folder", d.Slug)
+		}
+	}
+	want := "alias chain mirror/deep/inner mirror/page real/deep/inner real/page shared/common shared/relative"
+	if got := strings.Join(slugs, " "); got != want {
+		t.Errorf("slugs\n got %s\nwant %s", got, want)
+	}
+	wantWarnings := map[string]string{
+		"absolute.md":        "points outside the docs folder",
+		"escape.md":          "points outside the docs folder",
+		"gone.md":            "points to nothing",
+		"out":                "points outside the docs folder",
+		"real/deep/up":       "loops back to real",
+		"real/root":          "loops back to the top of the docs folder",
+		"mirror/deep/up":     "loops back to real",
+		"mirror/root":        "loops back to the top of the docs folder",
+		"shared/via-outside": "points outside the docs folder",
+		"shared/self.md":     "too many levels of symbolic links",
+	}
+	got := map[string]string{}
+	for _, w := range res.Warnings {
+		got[w.Path] = w.Msg
+	}
+	for p, msg := range wantWarnings {
+		if !strings.Contains(got[p], msg) {
+			t.Errorf("%s: warning %q, want %q", p, got[p], msg)
+		}
+	}
+	if len(res.Warnings) != len(wantWarnings) {
+		t.Errorf("got %d warnings, want %d: %v", len(res.Warnings), len(wantWarnings), res.Warnings)
 	}
 }

@@ -1,8 +1,6 @@
 package ingest
 
 import (
-	"strings"
-
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -11,9 +9,14 @@ import (
 )
 
 // mdParser is shared: goldmark keeps per-parse state in a fresh context,
-// so one parser serves concurrent loads. Tables need the GFM extension,
-// or a table would be a paragraph the chunker could split.
-var mdParser parser.Parser = goldmark.New(goldmark.WithExtensions(extension.Table)).Parser()
+// so one parser serves concurrent loads. Tables need the GFM extension, or
+// a table would be a paragraph the chunker could split; footnotes and
+// strikethrough are there so their markers are not taken for text, and
+// heading attributes ("## Title {#id}") so the id is not in the title.
+var mdParser parser.Parser = goldmark.New(
+	goldmark.WithExtensions(extension.Table, extension.Footnote, extension.Strikethrough),
+	goldmark.WithParserOptions(parser.WithAttribute()),
+).Parser()
 
 // parsedBody is a body with its goldmark AST; segment positions in the
 // AST are byte offsets into src.
@@ -27,42 +30,16 @@ func parseMarkdown(body string) parsedBody {
 	return parsedBody{src: src, root: mdParser.Parse(text.NewReader(src))}
 }
 
-// firstHeading returns the text of the first top-level # or ## heading.
+// firstHeading returns the text of the first top-level # heading: the
+// title of a page written without front matter. A ## heading is a section,
+// never the page's title.
 func firstHeading(md parsedBody) string {
 	for n := md.root.FirstChild(); n != nil; n = n.NextSibling() {
-		if h, ok := n.(*ast.Heading); ok && h.Level <= 2 {
+		if h, ok := n.(*ast.Heading); ok && h.Level == 1 {
 			if t := plainText(h, md.src); t != "" {
 				return t
 			}
 		}
 	}
 	return ""
-}
-
-// plainText is the visible text of an inline container (heading, link,
-// emphasis...), markup removed and whitespace collapsed.
-func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	writePlainText(&b, n, src)
-	return strings.Join(strings.Fields(b.String()), " ")
-}
-
-func writePlainText(b *strings.Builder, n ast.Node, src []byte) {
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch c := c.(type) {
-		case *ast.Text:
-			b.Write(c.Segment.Value(src))
-			if c.SoftLineBreak() || c.HardLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		case *ast.AutoLink:
-			b.Write(c.Label(src))
-		case *ast.RawHTML:
-			// Inline HTML tags are markup, not text.
-		default:
-			writePlainText(b, c, src)
-		}
-	}
 }

@@ -204,28 +204,33 @@ func bracketDelta(line string) int {
 // stripJSX removes JSX tags and {/* */} comments from prose, keeping the
 // text children and leaving inline code spans alone.
 func stripJSX(s string) string {
+	if !strings.ContainsAny(s, "<{") {
+		return s
+	}
+	f := newFinder(s)
+	spans := newCodeSpans(s)
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == '`':
-			end := codeSpanEnd(s, i)
+			end := spans.end(i, f.paragraphEnd(i))
 			b.WriteString(s[i:end])
 			i = end
 		case c == '\\' && i+1 < len(s):
 			b.WriteString(s[i : i+2])
 			i += 2
 		case c == '<':
-			if end, ok := jsxTagEnd(s, i); ok {
+			if end, ok := jsxTagEnd(s[:min(len(s), i+maxJSXTag)], i); ok {
 				i = end
 				continue
 			}
 			b.WriteByte(c)
 			i++
 		case c == '{' && strings.HasPrefix(s[i:], "{/*"):
-			if end := strings.Index(s[i:], "*/}"); end >= 0 {
-				i += end + len("*/}")
+			if end := f.next("*/}", i); end >= 0 {
+				i = end + len("*/}")
 				continue
 			}
 			b.WriteByte(c)
@@ -238,30 +243,10 @@ func stripJSX(s string) string {
 	return b.String()
 }
 
-// codeSpanEnd returns the end of the code span opening at s[i], or the end
-// of the backtick run when it is never closed (then it is literal text).
-func codeSpanEnd(s string, i int) int {
-	n := 0
-	for i+n < len(s) && s[i+n] == '`' {
-		n++
-	}
-	for j := i + n; j < len(s); {
-		k := strings.IndexByte(s[j:], '`')
-		if k < 0 {
-			break
-		}
-		j += k
-		m := 0
-		for j+m < len(s) && s[j+m] == '`' {
-			m++
-		}
-		if m == n {
-			return j + m
-		}
-		j += m
-	}
-	return i + n
-}
+// maxJSXTag bounds the search for a tag's end: a JSX tag in a doc is a
+// line or a few, and an unbounded search from every "<" of a text that
+// never closes one would be quadratic.
+const maxJSXTag = 4096
 
 // jsxTagEnd reports whether a JSX tag (<Name ...>, </Name>, <Name />, <>,
 // </>) starts at s[i] and where it ends. Attributes may hold quoted
@@ -339,5 +324,7 @@ func braceEnd(s string, i int) int {
 	}
 	return -1
 }
+
+func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -14,26 +14,35 @@ type Doc struct {
 	Slug        string // category/name, lower-case, e.g. "concepts/workspace"
 	Category    string // first folder of the path, or "docs"
 	Title       string
-	Content     string // normalized markdown body (front matter removed)
+	Description string // the author's one-line summary (front matter "description"), "" when none
+	Content     string // normalized markdown body: front matter removed, site-generator markup converted
 	ContentHash string // hex sha256 of the normalized source, front matter included: a title or keyword edit is a change
 	Version     int    // starts at 1, incremented by a store each time ContentHash changes
-	Keywords    []string
-	SourcePath  string // path relative to the knowledge base root, e.g. "concepts/workspace.md"
-	Chunks      []Chunk
+	// Keywords are the topics the author declared (front matter keywords
+	// and tags), lower-cased; none are guessed from the body.
+	Keywords   []string
+	SourcePath string // path relative to the knowledge base root, e.g. "concepts/workspace.md"
+	Chunks     []Chunk
 }
 
 // Chunk is one header-aware piece of a Doc, the unit of retrieval.
 type Chunk struct {
-	DocSlug     string
-	Category    string
-	Title       string // the doc's title
-	HeaderPath  string // "Title > Section > Subsection"
-	Index       int    // 0-based, deterministic for the same content
-	Content     string // the chunk's markdown, headings included
+	DocSlug    string
+	Category   string
+	Title      string // the doc's title
+	HeaderPath string // "Title > Section > Subsection"
+	Index      int    // 0-based, deterministic for the same content
+	Content    string // the chunk's markdown, headings included
+	// Text is what a reader sees of Content, on one line: headings,
+	// paragraphs, list items and table rows each ending as a sentence,
+	// link and image text kept, markup, HTML and code blocks left out.
+	// Retrieval indexes it and answers quote it. "" for a chunk stored
+	// before it existed.
+	Text        string
 	Keywords    []string
 	Hash        string // hex md5 of Content
 	HeadingOnly bool   // no body text beyond headings
-	BodyChars   int    // characters of body text (headings excluded)
+	BodyChars   int    // characters of body text and code (headings excluded)
 }
 
 // ChunkID is the stable identifier of a chunk: "{slug}#chunk-{index}".

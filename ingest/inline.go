@@ -1,0 +1,408 @@
+package ingest
+
+import (
+	"strings"
+	"unicode"
+)
+
+// convertInline converts the inline generator syntax of a run of prose
+// lines (see convertMarkup); firstLine is the body line of its first line,
+// for notes. Inline code spans are copied as they are.
+func convertInline(s string, firstLine int, note func(line int, msg string)) string {
+	if !strings.ContainsAny(s, "{[!+=^:") {
+		return s
+	}
+	x := inlineConverter{s: s, f: newFinder(s), spans: newCodeSpans(s), line: firstLine, note: note}
+	x.out.Grow(len(s))
+	x.run()
+	return x.out.String()
+}
+
+type inlineConverter struct {
+	s     string
+	f     *finder
+	spans *codeSpans
+	out   strings.Builder
+	note  func(int, string)
+	// line is the body line of s[lineAt], advanced lazily for notes.
+	line, lineAt int
+}
+
+func (x *inlineConverter) noteAt(i int, msg string) {
+	x.line += strings.Count(x.s[x.lineAt:i], "\n")
+	x.lineAt = i
+	x.note(x.line, msg)
+}
+
+func (x *inlineConverter) run() {
+	s := x.s
+	for i := 0; i < len(s); {
+		end, repl, ok := i, "", false
+		switch s[i] {
+		case '`':
+			end = x.spans.end(i, x.f.paragraphEnd(i))
+			x.out.WriteString(s[i:end])
+			i = end
+			continue
+		case '\\':
+			end = min(i+2, len(s))
+			x.out.WriteString(s[i:end])
+			i = end
+			continue
+		case '{':
+			end, repl, ok = x.brace(i)
+		case '[':
+			end, repl, ok = x.wikiLink(i)
+		case '!':
+			if strings.HasPrefix(s[i:], "![[") {
+				if j := x.f.within("]]", i+3, x.f.lineEnd(i)); j >= 0 {
+					end, ok = j+2, true // an embedded file or image: nothing to read
+				}
+			}
+		case '+':
+			end, repl, ok = x.keys(i)
+		case '=', '^':
+			end, repl, ok = x.mark(i)
+		case ':':
+			end, ok = x.icon(i)
+		}
+		if !ok {
+			x.out.WriteByte(s[i])
+			i++
+			continue
+		}
+		x.out.WriteString(repl)
+		i = end
+	}
+}
+
+// brace handles what starts with "{": Hugo shortcodes, mdBook directives,
+// Liquid and Jinja tags, CriticMarkup and attribute lists.
+func (x *inlineConverter) brace(i int) (int, string, bool) {
+	s, f := x.s, x.f
+	rest := s[i:]
+	switch {
+	case strings.HasPrefix(rest, "{{<") || strings.HasPrefix(rest, "{{%"):
+		closer := ">}}"
+		if rest[2] == '%' {
+			closer = "%}}"
+		}
+		j := f.within(closer, i+3, f.paragraphEnd(i))
+		if j < 0 {
+			return 0, "", false
+		}
+		return j + 3, shortcodeText(s[i+3:j], x.inLinkDestination()), true
+	case strings.HasPrefix(rest, "{{"):
+		j := f.within("}}", i+2, f.lineEnd(i))
+		if j < 0 {
+			return 0, "", false
+		}
+		if rest[2] == '#' {
+			if name := mdBookDirective(s[i+3 : j]); name != "" {
+				x.noteAt(i, "mdBook {{#"+name+"}} left out: docent does not read included files")
+			}
+		}
+		return j + 2, "", true // a template's output: not written by the author
+	case strings.HasPrefix(rest, "{%"):
+		j := f.within("%}", i+2, f.paragraphEnd(i))
+		if j < 0 {
+			return 0, "", false
+		}
+		if name, _ := liquidHead(s[i : j+2]); name == "include" || name == "include_relative" || name == "render" {
+			x.noteAt(i, "Liquid "+name+" left out: docent does not read included files")
+		}
+		return j + 2, "", true
+	case len(rest) > 3 && strings.Contains("+-~=>", rest[1:2]) && rest[2] == rest[1]:
+		return x.critic(i)
+	}
+	if end, ok := attributeListEnd(s, i, f.lineEnd(i)); ok {
+		return end, "", true
+	}
+	return 0, "", false
+}
+
+// critic handles CriticMarkup: additions and highlights keep their text,
+// a substitution keeps its new text, deletions and comments go.
+func (x *inlineConverter) critic(i int) (int, string, bool) {
+	kind := x.s[i+1]
+	closer := map[byte]string{'+': "++}", '-': "--}", '~': "~~}", '=': "==}", '>': "<<}"}[kind]
+	j := x.f.within(closer, i+3, x.f.paragraphEnd(i))
+	if j < 0 {
+		return 0, "", false
+	}
+	inner := x.s[i+3 : j]
+	switch kind {
+	case '-', '>':
+		inner = ""
+	case '~':
+		_, inner, _ = strings.Cut(inner, "~>")
+	}
+	return j + 3, inner, true
+}
+
+// inLinkDestination reports whether the output ends inside "](": a
+// shortcode there stands for a URL.
+func (x *inlineConverter) inLinkDestination() bool {
+	tail := strings.TrimRight(x.out.String(), " <")
+	return strings.HasSuffix(tail, "](")
+}
+
+// wikiLink turns "[[Page]]", "[[Page|label]]" and "[[Page#Section]]" into
+// the text Obsidian shows.
+func (x *inlineConverter) wikiLink(i int) (int, string, bool) {
+	if !strings.HasPrefix(x.s[i:], "[[") {
+		return 0, "", false
+	}
+	j := x.f.within("]]", i+2, x.f.lineEnd(i))
+	if j < 0 {
+		return 0, "", false
+	}
+	inner := x.s[i+2 : j]
+	if inner == "" || strings.ContainsAny(inner, "[]") {
+		return 0, "", false
+	}
+	if _, label, ok := strings.Cut(inner, "|"); ok && strings.TrimSpace(label) != "" {
+		return j + 2, strings.TrimSpace(label), true
+	}
+	target, _, _ := strings.Cut(inner, "|")
+	target, _, _ = strings.Cut(target, "#^") // a block reference is an id
+	parts := strings.FieldsFunc(target, func(r rune) bool { return r == '#' })
+	return j + 2, strings.TrimSpace(strings.Join(parts, " > ")), true
+}
+
+// keys turns "++ctrl+alt+del++" into "Ctrl+Alt+Del".
+func (x *inlineConverter) keys(i int) (int, string, bool) {
+	if !strings.HasPrefix(x.s[i:], "++") {
+		return 0, "", false
+	}
+	j := x.f.within("++", i+2, x.f.lineEnd(i))
+	if j <= i+2 {
+		return 0, "", false
+	}
+	var names []string
+	for _, k := range strings.Split(x.s[i+2:j], "+") {
+		if q := strings.Trim(k, `"`); len(k) > 2 && k[0] == '"' && k[len(k)-1] == '"' {
+			names = append(names, q)
+			continue
+		}
+		if k == "" || strings.IndexFunc(k, func(r rune) bool { return !(r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) }) >= 0 {
+			return 0, "", false
+		}
+		words := strings.FieldsFunc(k, func(r rune) bool { return r == '-' || r == '_' })
+		for w := range words {
+			words[w] = capitalize(words[w])
+		}
+		names = append(names, strings.Join(words, " "))
+	}
+	return j + 2, strings.Join(names, "+"), true
+}
+
+// mark turns "==marked==" and "^^inserted^^" into their text.
+func (x *inlineConverter) mark(i int) (int, string, bool) {
+	delim := x.s[i : i+1]
+	delim += delim
+	if !strings.HasPrefix(x.s[i:], delim) || strings.HasPrefix(x.s[i+2:], delim[:1]) {
+		return 0, "", false
+	}
+	j := x.f.within(delim, i+2, x.f.lineEnd(i))
+	if j <= i+2 {
+		return 0, "", false
+	}
+	inner := x.s[i+2 : j]
+	if inner != strings.TrimSpace(inner) {
+		return 0, "", false
+	}
+	return j + 2, inner, true
+}
+
+// icon drops an icon or emoji shortcode (":material-account:",
+// ":octicons-heart-16:", ":smile:"): a picture, not words.
+func (x *inlineConverter) icon(i int) (int, bool) {
+	s := x.s
+	if i > 0 && (isWordByte(s[i-1]) || s[i-1] == ':' || s[i-1] == '/') {
+		return 0, false
+	}
+	const maxName = 64
+	letter := false
+	for j := i + 1; j < len(s) && j-i <= maxName+1; j++ {
+		c := s[j]
+		switch {
+		case c >= 'a' && c <= 'z':
+			letter = true
+		case c >= '0' && c <= '9' || c == '_' || c == '-' || c == '+':
+		case c == ':' && j > i+1 && letter:
+			if j+1 < len(s) && isWordByte(s[j+1]) {
+				return 0, false
+			}
+			return j + 1, true
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+}
+
+// attributeListEnd reports whether an attribute list ("{ .md-button }",
+// "{#id}", "{: .note}", "{ data-search-exclude }") starts at s[i] and
+// where it ends. A list must name a class, an id or a key=value, or be
+// written with inner spaces or kramdown's colon, so that "{slug}" in prose
+// is left alone.
+func attributeListEnd(s string, i, limit int) (int, bool) {
+	j := i + 1
+	kramdown := j < limit && s[j] == ':'
+	if kramdown {
+		j++
+	}
+	spaced := j < limit && s[j] == ' '
+	tokens, marked := 0, false
+	for j < limit {
+		switch c := s[j]; {
+		case c == ' ' || c == '\t':
+			j++
+		case c == '}':
+			if tokens == 0 || !(marked || kramdown || spaced && s[j-1] == ' ') {
+				return 0, false
+			}
+			return j + 1, true
+		case c == '.' || c == '#':
+			k := j + 1
+			for k < limit && isAttrNameByte(s[k]) {
+				k++
+			}
+			if k == j+1 {
+				return 0, false
+			}
+			tokens, marked, j = tokens+1, true, k
+		case isAttrNameByte(c):
+			k := j
+			for k < limit && isAttrNameByte(s[k]) {
+				k++
+			}
+			tokens, j = tokens+1, k
+			if j < limit && s[j] == '=' {
+				marked = true
+				end, ok := attrValueEnd(s, j+1, limit)
+				if !ok {
+					return 0, false
+				}
+				j = end
+			}
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+func isAttrNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == ':'
+}
+
+func attrValueEnd(s string, j, limit int) (int, bool) {
+	if j < limit && (s[j] == '"' || s[j] == '\'') {
+		k := strings.IndexByte(s[j+1:limit], s[j])
+		if k < 0 {
+			return 0, false
+		}
+		return j + k + 2, true
+	}
+	k := j
+	for k < limit && s[k] != ' ' && s[k] != '}' {
+		k++
+	}
+	return k, k > j
+}
+
+// shortcodeText is what a Hugo shortcode ("{{< name args >}}", inner is
+// what lies between the delimiters) shows: in a link's destination the
+// page it points to, elsewhere its caption, title or label if it has one.
+// Paired shortcodes ({{< hint >}}…{{< /hint >}}) lose their tags and keep
+// the text between them.
+func shortcodeText(inner string, inLink bool) string {
+	inner = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(inner), "/"))
+	if strings.HasPrefix(inner, "/") {
+		return "" // a closing tag, or a commented-out shortcode {{</* … */>}}
+	}
+	name, rest, _ := strings.Cut(inner, " ")
+	args := shortcodeArgs(rest)
+	if inLink {
+		target := args.first("ref", "page", "url", "src", "link")
+		if target == "" {
+			target = args.positional(0)
+		}
+		if target == "" {
+			return "#" + name
+		}
+		return strings.ReplaceAll(target, " ", "%20")
+	}
+	return args.first("caption", "title", "label", "alt")
+}
+
+// hugoArgs are a shortcode's parameters, named or positional.
+type hugoArgs struct {
+	named map[string]string
+	pos   []string
+}
+
+func (a hugoArgs) first(keys ...string) string {
+	for _, k := range keys {
+		if v := strings.TrimSpace(a.named[k]); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func (a hugoArgs) positional(i int) string {
+	if i < len(a.pos) {
+		return a.pos[i]
+	}
+	return ""
+}
+
+// shortcodeArgs parses `key="value" key=value "positional" positional`;
+// values may be quoted with " or `.
+func shortcodeArgs(s string) hugoArgs {
+	a := hugoArgs{named: map[string]string{}}
+	for i := 0; i < len(s); {
+		if s[i] == ' ' || s[i] == '\t' || s[i] == '\n' {
+			i++
+			continue
+		}
+		key := ""
+		if s[i] != '"' && s[i] != '`' {
+			k := i
+			for k < len(s) && s[k] != '=' && s[k] != ' ' && s[k] != '\t' && s[k] != '\n' {
+				k++
+			}
+			if k < len(s) && s[k] == '=' {
+				key, i = strings.ToLower(s[i:k]), k+1
+			}
+		}
+		var val string
+		if i < len(s) && (s[i] == '"' || s[i] == '`') {
+			end := strings.IndexByte(s[i+1:], s[i])
+			if end < 0 {
+				val, i = s[i+1:], len(s)
+			} else {
+				val, i = s[i+1:i+1+end], i+end+2
+			}
+		} else {
+			k := i
+			for k < len(s) && s[k] != ' ' && s[k] != '\t' && s[k] != '\n' {
+				k++
+			}
+			val, i = s[i:k], k
+		}
+		if key != "" {
+			a.named[key] = val
+		} else {
+			a.pos = append(a.pos, val)
+		}
+	}
+	return a
+}

@@ -1,0 +1,433 @@
+package ingest
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Site generators extend markdown with syntax of their own that a reader
+// of the rendered page never sees as written: Hugo shortcodes, Jekyll's
+// Liquid, mdBook's includes, Obsidian's wiki links and callouts, MkDocs'
+// admonitions, content tabs, attribute lists, icons and keys, Docusaurus'
+// ::: blocks. convertMarkup turns a body into plain CommonMark that shows
+// what the reader sees: containers become their title and their dedented
+// text, decorations go, links keep their text. Code is code: nothing in a
+// fenced block or an inline code span is touched, except the preprocessor
+// directives (includes) that would have been replaced before rendering.
+//
+// The conversion is one pass over the lines, then one pass over each run
+// of prose, and every search for a closing marker is cached (see finder),
+// so it is linear in the size of the body.
+
+// markupNote is something the conversion dropped that the author may want
+// to know about, on a 1-based line of the body.
+type markupNote struct {
+	line int
+	msg  string
+}
+
+// frame is an open container whose body is indented: an admonition, a
+// content tab, a definition. stack[0] is the document itself.
+type frame struct {
+	need      int       // columns of indentation a line needs to stay inside
+	outIndent int       // indentation of the container's text in the output
+	fence     codeFence // a fence opened inside this container
+	closer    string    // the line that closes a fence opened by a highlight tag
+}
+
+// highlightFence replaces a highlight tag ({% highlight %}, {{< highlight >}}):
+// longer than the fences a code sample usually holds.
+const highlightFence = "````"
+
+type converter struct {
+	out       []string
+	notes     []markupNote
+	stack     []frame
+	prose     []string // pending prose lines, converted inline on flush
+	proseLine int      // body line of prose[0]
+	skipUntil string   // inside {% comment %} or a --8<-- block: the line that ends it
+}
+
+func convertMarkup(body string) (string, []markupNote) {
+	c := converter{stack: []frame{{}}}
+	for i, raw := range strings.Split(body, "\n") {
+		c.line(i+1, raw)
+	}
+	c.flush()
+	for len(c.stack) > 1 {
+		c.pop()
+	}
+	return strings.Join(c.out, "\n"), c.notes
+}
+
+func (c *converter) note(line int, msg string) {
+	c.notes = append(c.notes, markupNote{line: line, msg: msg})
+}
+
+func (c *converter) emit(lines ...string) {
+	c.out = append(c.out, lines...)
+}
+
+func (c *converter) flush() {
+	if len(c.prose) == 0 {
+		return
+	}
+	text := convertInline(strings.Join(c.prose, "\n"), c.proseLine, c.note)
+	c.emit(strings.Split(text, "\n")...)
+	c.prose = c.prose[:0]
+}
+
+func (c *converter) push(f frame) {
+	c.flush()
+	c.stack = append(c.stack, f)
+}
+
+// pop closes the innermost container; a fence left open inside it ends
+// with it, as it does when the page is rendered.
+func (c *converter) pop() {
+	c.flush()
+	f := c.stack[len(c.stack)-1]
+	if f.fence.open() {
+		c.emit(strings.Repeat(" ", f.outIndent) + strings.Repeat(string(f.fence.char), f.fence.n))
+	}
+	c.stack = c.stack[:len(c.stack)-1]
+}
+
+func (c *converter) line(n int, raw string) {
+	cols := leadingColumns(raw)
+	blank := strings.TrimSpace(raw) == ""
+	if !blank {
+		for len(c.stack) > 1 && cols < c.stack[len(c.stack)-1].need {
+			c.pop()
+		}
+	}
+	l := removeColumns(raw, 4*(len(c.stack)-1))
+	f := &c.stack[len(c.stack)-1]
+	trimmed := strings.TrimSpace(l)
+	indent := strings.Repeat(" ", leadingColumns(l))
+
+	if f.fence.open() {
+		if f.closer != "" && blockTag(trimmed) == f.closer {
+			c.emit(indent + highlightFence)
+			f.fence, f.closer = codeFence{}, ""
+			return
+		}
+		if f.closer == "" {
+			if f.fence.update(l); !f.fence.open() {
+				c.emit(l) // the closing fence
+				return
+			}
+		}
+		if kept, dropped := dropDirectives(l); dropped != "" {
+			c.note(n, dropped)
+			if strings.TrimSpace(kept) == "" {
+				return
+			}
+			l = kept
+		}
+		c.emit(l)
+		return
+	}
+	if c.skipUntil != "" {
+		if trimmed == c.skipUntil || blockTag(trimmed) == c.skipUntil {
+			c.skipUntil = ""
+		}
+		return
+	}
+	if blank {
+		c.addProse(n, "")
+		return
+	}
+	if f.fence.update(l) {
+		c.flush()
+		c.emit(l)
+		return
+	}
+	if c.blockSyntax(n, l, trimmed, indent, cols) {
+		return
+	}
+	c.addProse(n, calloutLine(l))
+}
+
+func (c *converter) addProse(n int, l string) {
+	if len(c.prose) == 0 {
+		c.proseLine = n
+	}
+	c.prose = append(c.prose, l)
+}
+
+var (
+	// !!! note "Title", ??? question, ???+ warning inline end "Title"
+	admonitionRe = regexp.MustCompile(`^(?:!!!|\?\?\?\+?) *([A-Za-z][\w-]*(?: +[\w-]+)*)? *(?:"(.*)")? *$`)
+	// === "Tab", ===! "Tab", ===+ "Tab"
+	tabRe = regexp.MustCompile(`^===[!+]? +"(.*)" *$`)
+	// /// caption, /// admonition | Title, ///
+	blockRe = regexp.MustCompile(`^/{3,} *([\w-]+)?(?: *\| *(.*))?$`)
+	// :::note Title, :::tip[Title], ::: {.class}, :::
+	directiveRe = regexp.MustCompile(`^:{3,} *([A-Za-z][\w-]*)?(?:\[(.*)\]|(.*))$`)
+	// : a definition
+	definitionRe = regexp.MustCompile(`^: +(\S.*)$|^:\t(.*)$`)
+)
+
+// blockSyntax handles a line that opens, closes or is a block of
+// generator syntax, and reports whether it did.
+func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool {
+	f := &c.stack[len(c.stack)-1]
+	switch {
+	case strings.HasPrefix(trimmed, "!!!") || strings.HasPrefix(trimmed, "???"):
+		m := admonitionRe.FindStringSubmatch(trimmed)
+		if m == nil {
+			return false
+		}
+		title := m[2]
+		if !strings.Contains(trimmed, `"`) {
+			title = capitalize(firstWord(m[1])) // no title: MkDocs shows the type
+		}
+		c.container(indent, title, cols)
+	case strings.HasPrefix(trimmed, "==="):
+		m := tabRe.FindStringSubmatch(trimmed)
+		if m == nil {
+			return false
+		}
+		c.container(indent, m[1], cols)
+	case strings.HasPrefix(trimmed, "///"):
+		m := blockRe.FindStringSubmatch(trimmed)
+		if m == nil {
+			return false
+		}
+		c.flush()
+		c.emit("")
+		if m[1] != "html" && m[1] != "caption" && strings.TrimSpace(m[2]) != "" {
+			c.emit(indent+strings.TrimSpace(m[2]), "")
+		}
+	case strings.HasPrefix(trimmed, ":::"):
+		m := directiveRe.FindStringSubmatch(trimmed)
+		if m == nil {
+			return false
+		}
+		c.flush()
+		c.emit("")
+		title := strings.TrimSpace(m[2])
+		if rest := strings.TrimSpace(m[3]); title == "" && !strings.HasPrefix(rest, "{") {
+			title = rest
+		}
+		if title == "" {
+			title = capitalize(m[1])
+		}
+		if title != "" {
+			c.emit(indent+title, "")
+		}
+	case trimmed[0] == ':' && len(indent) < 4:
+		m := definitionRe.FindStringSubmatch(trimmed)
+		if m == nil {
+			return false
+		}
+		c.flush()
+		c.emit("")
+		c.push(frame{need: cols + 4, outIndent: len(indent)})
+		c.addProse(n, indent+m[1]+m[2])
+	case strings.HasPrefix(trimmed, "--8<--"):
+		c.flush()
+		if trimmed == "--8<--" {
+			c.skipUntil = "--8<--" // a block of file names, one a line
+		}
+		c.note(n, "snippet include (--8<--) left out: docent does not read included files")
+	case strings.HasPrefix(trimmed, "{%") && strings.HasSuffix(trimmed, "%}") && strings.Count(trimmed, "%}") == 1:
+		return c.liquidTag(n, trimmed, indent)
+	case strings.HasPrefix(trimmed, "{{<") && strings.HasSuffix(trimmed, ">}}") && strings.Count(trimmed, ">}}") == 1:
+		if name, lang := shortcodeHead(trimmed); name == "highlight" {
+			c.flush()
+			c.emit(indent + highlightFence + lang)
+			f.fence, f.closer = codeFence{char: '`', n: len(highlightFence)}, "/highlight"
+			return true
+		}
+		return false
+	case isAttributeListLine(trimmed):
+		c.flush() // kramdown and attr_list: styling of the block above
+	default:
+		return false
+	}
+	return true
+}
+
+// container opens an indented container (admonition, tab): its title
+// becomes a paragraph and its body is dedented by four columns.
+func (c *converter) container(indent, title string, cols int) {
+	c.flush()
+	c.emit("")
+	if title = strings.TrimSpace(title); title != "" {
+		c.emit(indent+title, "")
+	}
+	c.push(frame{need: cols + 4, outIndent: len(indent)})
+}
+
+// liquidTag handles a line holding one Liquid tag ({% … %}).
+func (c *converter) liquidTag(n int, trimmed, indent string) bool {
+	name, lang := liquidHead(trimmed)
+	switch name {
+	case "comment":
+		c.flush()
+		c.skipUntil = "endcomment"
+	case "highlight":
+		c.flush()
+		c.emit(indent + highlightFence + lang)
+		f := &c.stack[len(c.stack)-1]
+		f.fence, f.closer = codeFence{char: '`', n: len(highlightFence)}, "endhighlight"
+	case "include", "include_relative", "render", "snippet":
+		c.flush()
+		c.note(n, "Liquid "+name+" left out: docent does not read included files")
+	default: // raw, endraw, if, for, assign, capture...: logic, not text
+		c.flush()
+	}
+	return true
+}
+
+// blockTag names the tag a line holding one Liquid tag or one Hugo
+// shortcode is ("endhighlight", "/highlight"), or "".
+func blockTag(trimmed string) string {
+	switch {
+	case strings.HasPrefix(trimmed, "{%") && strings.HasSuffix(trimmed, "%}"):
+		name, _ := liquidHead(trimmed)
+		return name
+	case strings.HasPrefix(trimmed, "{{<") && strings.HasSuffix(trimmed, ">}}"):
+		name, _ := shortcodeHead(trimmed)
+		return name
+	}
+	return ""
+}
+
+func liquidHead(tag string) (name, arg string) {
+	inner := strings.TrimSpace(strings.Trim(strings.TrimSuffix(strings.TrimPrefix(tag, "{%"), "%}"), "-"))
+	name, arg, _ = strings.Cut(inner, " ")
+	return name, strings.TrimSpace(arg)
+}
+
+func shortcodeHead(tag string) (name, arg string) {
+	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(tag, "{{<"), ">}}"))
+	name, arg, _ = strings.Cut(inner, " ")
+	if strings.HasPrefix(name, "/") {
+		return name, ""
+	}
+	args := shortcodeArgs(arg)
+	return name, args.positional(0)
+}
+
+// calloutLine rewrites an Obsidian or GitHub callout's first line,
+// "> [!note] Title" or "> [!WARNING]", to the title a reader sees.
+func calloutLine(l string) string {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t' || l[i] == '>') {
+		i++
+	}
+	if i == 0 || !strings.Contains(l[:i], ">") || !strings.HasPrefix(l[i:], "[!") {
+		return l
+	}
+	end := strings.IndexByte(l[i:], ']')
+	if end < 0 {
+		return l
+	}
+	kind := l[i+2 : i+end]
+	if kind == "" || strings.IndexFunc(kind, func(r rune) bool { return !(r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) }) >= 0 {
+		return l
+	}
+	title := strings.TrimSpace(strings.TrimLeft(l[i+end+1:], "+-"))
+	if title == "" {
+		title = capitalize(strings.ToLower(kind))
+	}
+	return l[:i] + title
+}
+
+func isAttributeListLine(trimmed string) bool {
+	if !strings.HasPrefix(trimmed, "{") {
+		return false
+	}
+	end, ok := attributeListEnd(trimmed, 0, len(trimmed))
+	return ok && end == len(trimmed)
+}
+
+// dropDirectives removes the preprocessor directives a line of code may
+// hold (mdBook's {{#include …}}), returning the rest and a note.
+func dropDirectives(l string) (string, string) {
+	if strings.HasPrefix(strings.TrimSpace(l), "--8<--") {
+		return "", "snippet include (--8<--) left out: docent does not read included files"
+	}
+	i := strings.Index(l, "{{#")
+	if i < 0 {
+		return l, ""
+	}
+	end := strings.Index(l[i:], "}}")
+	if end < 0 {
+		return l, ""
+	}
+	name := mdBookDirective(l[i+3 : i+end])
+	if name == "" {
+		return l, ""
+	}
+	return l[:i] + l[i+end+2:], "mdBook {{#" + name + "}} left out: docent does not read included files"
+}
+
+// mdBookDirective returns the name of an mdBook preprocessor directive
+// ("include", "playground"...) given what follows "{{#", or "".
+func mdBookDirective(inner string) string {
+	name, _, _ := strings.Cut(strings.TrimSpace(inner), " ")
+	switch name {
+	case "include", "rustdoc_include", "playground", "playpen", "title", "template":
+		return name
+	}
+	return ""
+}
+
+func firstWord(s string) string {
+	w, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return w
+}
+
+func capitalize(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
+}
+
+// leadingColumns is the width of a line's indentation, tabs to multiples
+// of four as markdown counts them.
+func leadingColumns(l string) int {
+	cols := 0
+	for i := 0; i < len(l); i++ {
+		switch l[i] {
+		case ' ':
+			cols++
+		case '\t':
+			cols += 4 - cols%4
+		default:
+			return cols
+		}
+	}
+	return cols
+}
+
+// removeColumns removes n columns of indentation (fewer if the line has
+// fewer); a tab straddling the cut leaves its remaining columns as spaces.
+func removeColumns(l string, n int) string {
+	cols := 0
+	for i := 0; i < len(l); i++ {
+		if cols >= n {
+			return l[i:]
+		}
+		switch l[i] {
+		case ' ':
+			cols++
+		case '\t':
+			cols += 4 - cols%4
+		default:
+			return l[i:]
+		}
+		if cols > n {
+			return strings.Repeat(" ", cols-n) + l[i+1:]
+		}
+	}
+	return ""
+}
