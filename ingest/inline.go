@@ -5,27 +5,31 @@ import (
 	"unicode"
 )
 
-// convertInline converts the inline generator syntax of a run of prose
-// lines (see convertMarkup); firstLine is the body line of its first line,
-// for notes. Inline code spans are copied as they are.
-func convertInline(s string, firstLine int, note func(line int, msg string)) string {
+// inline converts the inline generator syntax of a run of prose lines
+// (see convertMarkup); firstLine is the body line of its first line, for
+// notes. Inline code spans are copied as they are.
+func (c *converter) inline(s string, firstLine int) string {
 	if !strings.ContainsAny(s, "{[!+=^:") {
 		return s
 	}
-	x := inlineConverter{s: s, f: newFinder(s), spans: newCodeSpans(s), line: firstLine, note: note}
+	x := inlineConverter{s: s, f: newFinder(s), spans: newCodeSpans(s), line: firstLine, note: c.note, labels: c.labels}
 	x.out.Grow(len(s))
 	x.run()
 	return x.out.String()
 }
 
 type inlineConverter struct {
-	s     string
-	f     *finder
-	spans *codeSpans
-	out   strings.Builder
-	note  func(int, string)
+	s      string
+	f      *finder
+	spans  *codeSpans
+	out    strings.Builder
+	note   func(int, string)
+	labels map[string]bool // link reference definitions of the doc
 	// line is the body line of s[lineAt], advanced lazily for notes.
 	line, lineAt int
+	// dropFrom, dropTo is a range of s to leave out when the scan gets
+	// there: the "][label]" of a reference link whose label is undefined.
+	dropFrom, dropTo int
 }
 
 func (x *inlineConverter) noteAt(i int, msg string) {
@@ -37,6 +41,10 @@ func (x *inlineConverter) noteAt(i int, msg string) {
 func (x *inlineConverter) run() {
 	s := x.s
 	for i := 0; i < len(s); {
+		if i == x.dropFrom && x.dropTo > i {
+			i = x.dropTo
+			continue
+		}
 		end, repl, ok := i, "", false
 		switch s[i] {
 		case '`':
@@ -53,6 +61,9 @@ func (x *inlineConverter) run() {
 			end, repl, ok = x.brace(i)
 		case '[':
 			end, repl, ok = x.wikiLink(i)
+			if !ok {
+				end, ok = x.undefinedReference(i)
+			}
 		case '!':
 			if strings.HasPrefix(s[i:], "![[") {
 				if j := x.f.within("]]", i+3, x.f.lineEnd(i)); j >= 0 {
@@ -170,6 +181,36 @@ func (x *inlineConverter) wikiLink(i int) (int, string, bool) {
 	return j + 2, strings.TrimSpace(strings.Join(parts, " > ")), true
 }
 
+// undefinedReference handles "[text][label]" whose label the doc does not
+// define (MkDocs resolves such labels site-wide): the reader sees a link
+// reading "text", so the brackets and the label go and the text stays,
+// converted like any other.
+func (x *inlineConverter) undefinedReference(i int) (int, bool) {
+	lineEnd := x.f.lineEnd(i)
+	j := x.f.within("][", i+1, lineEnd)
+	if j < 0 || strings.ContainsAny(x.s[i+1:j], "[]") {
+		return 0, false
+	}
+	k := x.f.within("]", j+2, lineEnd)
+	if k < 0 {
+		return 0, false
+	}
+	label := x.s[j+2 : k]
+	if label == "" {
+		label = x.s[i+1 : j]
+	}
+	if strings.ContainsAny(label, "[") || x.labels[normalizeLabel(label)] {
+		return 0, false
+	}
+	x.dropFrom, x.dropTo = j, k+1
+	return i + 1, true
+}
+
+// normalizeLabel folds a link label as CommonMark matches them.
+func normalizeLabel(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
 // keys turns "++ctrl+alt+del++" into "Ctrl+Alt+Del".
 func (x *inlineConverter) keys(i int) (int, string, bool) {
 	if !strings.HasPrefix(x.s[i:], "++") {
@@ -219,7 +260,7 @@ func (x *inlineConverter) mark(i int) (int, string, bool) {
 // ":octicons-heart-16:", ":smile:"): a picture, not words.
 func (x *inlineConverter) icon(i int) (int, bool) {
 	s := x.s
-	if i > 0 && (isWordByte(s[i-1]) || s[i-1] == ':' || s[i-1] == '/') {
+	if i > 0 && (isAlnum(s[i-1]) || s[i-1] >= 0x80 || s[i-1] == ':') {
 		return 0, false
 	}
 	const maxName = 64
@@ -231,7 +272,7 @@ func (x *inlineConverter) icon(i int) (int, bool) {
 			letter = true
 		case c >= '0' && c <= '9' || c == '_' || c == '-' || c == '+':
 		case c == ':' && j > i+1 && letter:
-			if j+1 < len(s) && isWordByte(s[j+1]) {
+			if j+1 < len(s) && (isAlnum(s[j+1]) || s[j+1] >= 0x80) {
 				return 0, false
 			}
 			return j + 1, true
@@ -242,8 +283,8 @@ func (x *inlineConverter) icon(i int) (int, bool) {
 	return 0, false
 }
 
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // attributeListEnd reports whether an attribute list ("{ .md-button }",

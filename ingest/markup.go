@@ -48,11 +48,23 @@ type converter struct {
 	prose     []string // pending prose lines, converted inline on flush
 	proseLine int      // body line of prose[0]
 	skipUntil string   // inside {% comment %} or a --8<-- block: the line that ends it
+	labels    map[string]bool
 }
 
+// labelDef matches a link reference definition, "[label]: url".
+var labelDef = regexp.MustCompile(`^\s*\[([^\]^][^\]]*)\]:`)
+
 func convertMarkup(body string) (string, []markupNote) {
-	c := converter{stack: []frame{{}}}
-	for i, raw := range strings.Split(body, "\n") {
+	c := converter{stack: []frame{{}}, labels: map[string]bool{}}
+	lines := strings.Split(body, "\n")
+	for _, l := range lines {
+		if strings.Contains(l, "]:") {
+			if m := labelDef.FindStringSubmatch(l); m != nil {
+				c.labels[normalizeLabel(m[1])] = true
+			}
+		}
+	}
+	for i, raw := range lines {
 		c.line(i+1, raw)
 	}
 	c.flush()
@@ -74,7 +86,7 @@ func (c *converter) flush() {
 	if len(c.prose) == 0 {
 		return
 	}
-	text := convertInline(strings.Join(c.prose, "\n"), c.proseLine, c.note)
+	text := c.inline(strings.Join(c.prose, "\n"), c.proseLine)
 	c.emit(strings.Split(text, "\n")...)
 	c.prose = c.prose[:0]
 }
@@ -185,13 +197,13 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 		if !strings.Contains(trimmed, `"`) {
 			title = capitalize(firstWord(m[1])) // no title: MkDocs shows the type
 		}
-		c.container(indent, title, cols)
+		c.container(n, indent, title, cols)
 	case strings.HasPrefix(trimmed, "==="):
 		m := tabRe.FindStringSubmatch(trimmed)
 		if m == nil {
 			return false
 		}
-		c.container(indent, m[1], cols)
+		c.container(n, indent, m[1], cols)
 	case strings.HasPrefix(trimmed, "///"):
 		m := blockRe.FindStringSubmatch(trimmed)
 		if m == nil {
@@ -224,10 +236,13 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 		if m == nil {
 			return false
 		}
+		// The definition's text starts four columns in, like the lines
+		// that continue it: read it as such a line, since it may open a
+		// block of its own (":   !!! note").
 		c.flush()
 		c.emit("")
 		c.push(frame{need: cols + 4, outIndent: len(indent)})
-		c.addProse(n, indent+m[1]+m[2])
+		c.line(n, strings.Repeat(" ", cols+4)+m[1]+m[2])
 	case strings.HasPrefix(trimmed, "--8<--"):
 		c.flush()
 		if trimmed == "--8<--" {
@@ -254,11 +269,11 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 
 // container opens an indented container (admonition, tab): its title
 // becomes a paragraph and its body is dedented by four columns.
-func (c *converter) container(indent, title string, cols int) {
+func (c *converter) container(n int, indent, title string, cols int) {
 	c.flush()
 	c.emit("")
 	if title = strings.TrimSpace(title); title != "" {
-		c.emit(indent+title, "")
+		c.emit(indent+c.inline(title, n), "")
 	}
 	c.push(frame{need: cols + 4, outIndent: len(indent)})
 }

@@ -135,13 +135,16 @@ func jsxBlockTag(line string) int {
 
 // codeFence tracks whether a line is inside a fenced code block.
 type codeFence struct {
-	char byte // '`' or '~' while open
-	n    int  // length of the opening fence
+	char   byte // '`' or '~' while open
+	n      int  // length of the opening fence
+	indent int  // columns before the opening fence
 }
 
 func (f *codeFence) open() bool { return f.char != 0 }
 
-// update feeds one line and reports whether it opened a fence.
+// update feeds one line and reports whether it opened a fence. A closing
+// fence is indented less than four columns past the opening one: an
+// indented fence is code inside the block (a sample showing a sample).
 func (f *codeFence) update(line string) bool {
 	t := strings.TrimLeft(line, " \t")
 	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
@@ -152,8 +155,9 @@ func (f *codeFence) update(line string) bool {
 	if n < 3 {
 		return false
 	}
+	cols := leadingColumns(line)
 	if f.open() {
-		if c == f.char && n >= f.n && strings.TrimSpace(t[n:]) == "" {
+		if c == f.char && n >= f.n && strings.TrimSpace(t[n:]) == "" && cols < f.indent+4 {
 			*f = codeFence{}
 		}
 		return false
@@ -161,7 +165,7 @@ func (f *codeFence) update(line string) bool {
 	if c == '`' && strings.Contains(t[n:], "`") {
 		return false // an info string cannot hold a backtick: this is inline code
 	}
-	*f = codeFence{char: c, n: n}
+	*f = codeFence{char: c, n: n, indent: cols}
 	return true
 }
 
