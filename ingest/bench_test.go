@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -130,5 +131,74 @@ func TestBenchCorpusIsChunkedCorrectly(t *testing.T) {
 	}
 	if split == 0 {
 		t.Error("no section of the corpus was long enough to be split")
+	}
+}
+
+// hostileInputs are small files shaped to make a parser's work grow
+// faster than their size: containers opened many times on one line,
+// unmatched delimiters, openers that never close. Each is built from n
+// repetitions of its unit.
+var hostileInputs = []struct {
+	name string
+	gen  func(n int) string
+}{
+	{"nested-lists", func(n int) string { return strings.Repeat("- ", n) + "x" }},
+	{"nested-quotes", func(n int) string { return strings.Repeat("> ", n) + "x" }},
+	{"emphasis", func(n int) string { return strings.Repeat("*", n) + "x" + strings.Repeat("*", n) }},
+	{"brackets", func(n int) string { return strings.Repeat("[", n) + "x" + strings.Repeat("](u)", n) }},
+	{"backtick-runs", func(n int) string {
+		var b strings.Builder
+		for i := range n / 10 {
+			b.WriteString(strings.Repeat("`", i%50+1) + " a ")
+		}
+		return b.String()
+	}},
+	{"unclosed-markup", func(n int) string { return strings.Repeat("{{< a [[b ++c {% d { .e ", n/5) }},
+	{"unclosed-html", func(n int) string { return "<div>\n" + strings.Repeat("<a href='x ", n/4) }},
+	{"deep-indented-lists", func(n int) string {
+		var b strings.Builder
+		for i := range n / 40 {
+			b.WriteString(strings.Repeat("  ", i%maxNesting) + "- x\n")
+		}
+		return b.String()
+	}},
+}
+
+// BenchmarkHostile parses each hostile input at three sizes: the time per
+// op must stay under a second and grow linearly (MB/s stays flat).
+func BenchmarkHostile(b *testing.B) {
+	for _, in := range hostileInputs {
+		for _, n := range []int{25_000, 50_000, 100_000} {
+			src := []byte(in.gen(n))
+			for _, ext := range []string{".md", ".mdx"} {
+				b.Run(fmt.Sprintf("%s%s/%dk", in.name, ext, n/1000), func(b *testing.B) {
+					b.SetBytes(int64(len(src)))
+					for b.Loop() {
+						_, _, _ = parseDoc("hostile"+ext, src)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestHostileInputsAreReadOrReported keeps the benchmark honest: each
+// hostile input is ingested, left out for showing no text, or reported as
+// too deeply nested: the budget that keeps goldmark from a quadratic
+// parse.
+func TestHostileInputsAreReadOrReported(t *testing.T) {
+	for _, in := range hostileInputs {
+		_, _, err := parseDoc("hostile.md", []byte(in.gen(1000)))
+		var w Warning
+		switch {
+		case err == nil:
+		case errors.As(err, &w) && w.Kind == Excluded: // nothing a reader would see
+		case errors.As(err, &w) && strings.Contains(w.Msg, "nested"):
+			if !strings.HasPrefix(in.name, "nested-") {
+				t.Errorf("%s: %v", in.name, err)
+			}
+		default:
+			t.Errorf("%s: %v", in.name, err)
+		}
 	}
 }

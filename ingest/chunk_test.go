@@ -104,7 +104,9 @@ func checkChunkInvariants(t *testing.T, doc knowledge.Doc) {
 		if c.HeadingOnly != (c.BodyChars == 0) {
 			t.Errorf("%s chunk %d: HeadingOnly %t with BodyChars %d", doc.Slug, i, c.HeadingOnly, c.BodyChars)
 		}
-		if n := strings.Count("\n"+c.Content, "\n```"); n%2 != 0 {
+		// An unclosed fence runs to the end of the doc, so only the last
+		// chunk may hold an odd number of fence lines.
+		if n := strings.Count("\n"+c.Content, "\n```"); n%2 != 0 && i < len(doc.Chunks)-1 {
 			t.Errorf("%s chunk %d: %d fence lines: a code block was split", doc.Slug, i, n)
 		}
 		if tok := tokens.Default().Count(c.Content); tok > MaxChunkTokens {

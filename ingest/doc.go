@@ -168,7 +168,14 @@ func titleFromPath(relPath string) string {
 	if t := textsafe.Line(name); t != "" {
 		return t
 	}
-	return textsafe.Line(path.Base(relPath)) // "_.md": the dashes were the whole name
+	// What textsafe took for an escape sequence, or only dashes ("_.md"):
+	// the name as the slug shows it.
+	return textsafe.Line(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, path.Base(relPath)))
 }
 
 // SlugFor maps "Guides/Getting Started.md" to "guides/getting-started":

@@ -1,0 +1,146 @@
+package ingest
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/docent-sh/docent/textsafe"
+)
+
+// fuzzSeeds are bodies in every convention ingest converts, plus the
+// hostile shapes of the benchmark, so fuzzing starts from where the
+// parsers branch.
+func fuzzSeeds(f *testing.F) []string {
+	seeds := []string{
+		"---\ntitle: T\ntags: [a]\n---\n# T\n\nText with **bold**, `code` and a [link](x.md).\n\n## Section\n\n- one\n- two\n",
+		"+++\ntitle = \"T\"\n+++\n{{< hint style=\"info\" >}}\nHint **text**.\n{{< /hint >}}\n\n{{< figure src=\"a.png\" caption=\"A caption\" >}}\n\nSee [x]({{< relref \"x.md\" >}}).",
+		"{% raw %}{{ site.baseurl }}{% endraw %}\n\n{% highlight go %}\nfunc main() {}\n{% endhighlight %}\n\n{% include note.html %}",
+		"```rust\n{{#include ../listings/main.rs:2:5}}\n```\n\n{{#playground example.rs}}",
+		"[[Page|label]] and [[Other#Section]] and ![[image.png]].\n\n> [!warning] Careful\n> Text.",
+		"!!! note \"Title\"\n\n    Body with ++ctrl+alt+del++ and :material-home: and ==mark==.\n\n    === \"Tab\"\n\n        ```yaml\n        a: b\n        ```\n\n???+ question\n    Why?",
+		"Term\n:   Definition\n\n    * nested\n\n<!-- md:option x -->\n\n:   !!! abstract\n\n        Body.\n\n[`site_url`][mkdocs.site_url] {++add++}{--del--}{~~a~>b~~}{>>c<<}",
+		"--8<--\nfile.md\n--8<--\n\n--8<-- \"other.md\"\n\n/// caption\nCaption\n///\n\n:::note Title\nText\n:::",
+		"<div class=\"grid\" markdown>\n\n**Card**\n\n</div>\n\n<script>alert(1)</script>\n\n&gt; &amp; &#42; \\* <kbd>Ctrl</kbd>",
+		"| a | b |\n|---|---|\n| `x` | &lt;y&gt; |\n\nText[^1].\n\n[^1]: Note.",
+		"import X from './x'\n\n<Tabs>\n  <Tab value=\"a\">\n    Text {/* comment */}\n  </Tab>\n</Tabs>",
+	}
+	for _, in := range hostileInputs {
+		seeds = append(seeds, in.gen(200))
+	}
+	files, _ := filepath.Glob("testdata/*/*.md*")
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil && !strings.HasSuffix(p, ".golden") {
+			seeds = append(seeds, string(b))
+		}
+	}
+	return seeds
+}
+
+// FuzzParseDoc runs whole files through ingestion: front matter, markup
+// conversion, parsing, chunking and the plain text. Whatever the input,
+// a file gives a doc whose chunks cover its body, or a warning naming it.
+func FuzzParseDoc(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, src string, mdx bool) {
+		name := "guides/fuzz.md"
+		if mdx {
+			name = "guides/fuzz.mdx"
+		}
+		doc, _, err := parseDoc(name, []byte(src))
+		if err != nil {
+			var w Warning
+			if !errors.As(err, &w) || w.Path != name {
+				t.Fatalf("error %v is not a Warning naming %s", err, name)
+			}
+			return
+		}
+		checkChunkInvariants(t, doc)
+		for _, c := range doc.Chunks {
+			if c.Text != textsafe.Line(c.Text) {
+				t.Errorf("%s: text is not one clean line: %q", c.ID(), c.Text)
+			}
+		}
+		if doc.Title == "" || doc.Title != textsafe.Line(doc.Title) {
+			t.Errorf("title %q", doc.Title)
+		}
+	})
+}
+
+// FuzzConvertMarkup feeds arbitrary prose to the markup conversion (and
+// to the MDX stripping after it): it never panics, keeps valid UTF-8
+// valid, and leaves fenced code as it was.
+func FuzzConvertMarkup(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		out, notes := convertMarkup(body)
+		mdx := stripMDX(out)
+		if utf8.ValidString(body) && (!utf8.ValidString(out) || !utf8.ValidString(mdx)) {
+			t.Errorf("valid UTF-8 in, invalid out: %q", out)
+		}
+		lines := strings.Count(body, "\n") + 1
+		for _, n := range notes {
+			if n.line < 1 || n.line > lines {
+				t.Errorf("note on line %d of %d: %s", n.line, lines, n.msg)
+			}
+		}
+		// A fence at the start of the body, whose every line is plain code,
+		// comes out whole.
+		if strings.HasPrefix(body, "```\n") {
+			if end := strings.Index(body[4:], "\n```\n"); end >= 0 {
+				block := body[:4+end+5]
+				if !strings.ContainsAny(block[4:4+end], "`~{") && !strings.Contains(block, "--8<--") && !strings.HasPrefix(out, block) {
+					t.Errorf("fenced code changed:\n in %q\nout %q", block, out)
+				}
+			}
+		}
+	})
+}
+
+// FuzzSlugFor checks the names files can have: a slug never carries a
+// control character, a space or an upper-case letter; a file is either
+// a doc under the slug SlugFor gives, or a warning that can be printed.
+func FuzzSlugFor(f *testing.F) {
+	for _, p := range []string{
+		"concepts/workspace.md", "Guides/Getting Started.md", "a/b/Deep Doc.mdx", "user/_index.md", "README.md",
+		"evil\x1b[2J name.md", "dir/\x1b\x07.md", "caf\xe9.md", "\x9b31m.md", "  .md", "a/../b.md", "tab\there.markdown",
+		"ÉCOLE/Ça va.md", "z$({touch,pwned}).md",
+	} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		slug := SlugFor(p)
+		if strings.ContainsFunc(slug, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) || r == utf8.RuneError }) {
+			t.Errorf("SlugFor(%q) = %q", p, slug)
+		}
+		if slug != strings.ToLower(slug) {
+			t.Errorf("SlugFor(%q) = %q is not lower-case", p, slug)
+		}
+		doc, _, err := parseDoc(p, []byte("# Title\n\nText."))
+		if err != nil {
+			var w Warning
+			if !errors.As(err, &w) {
+				t.Fatalf("%q: %v", p, err)
+			}
+			if s := w.String(); !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
+				t.Errorf("warning %q carries a control character or a stray byte", s)
+			}
+			return
+		}
+		if doc.Slug != SlugFor(doc.SourcePath) || doc.Slug == "" || strings.HasSuffix(doc.Slug, "/") {
+			t.Errorf("%q: slug %q, SlugFor gives %q", p, doc.Slug, SlugFor(doc.SourcePath))
+		}
+		if title := titleFromPath(doc.SourcePath); title == "" || title != textsafe.Line(title) {
+			t.Errorf("%q: title from the name %q", p, title)
+		}
+	})
+}
