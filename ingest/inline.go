@@ -109,8 +109,8 @@ func (x *inlineConverter) brace(i int) (int, string, bool) {
 			return 0, "", false
 		}
 		if rest[2] == '#' {
-			if name := mdBookDirective(s[i+3 : j]); name != "" {
-				x.noteAt(i, "mdBook {{#"+name+"}} left out: docent does not read included files")
+			if name, include := mdBookDirective(s[i+3 : j]); include {
+				x.noteAt(i, mdBookNote(name))
 			}
 		}
 		return j + 2, "", true // a template's output: not written by the author

@@ -35,6 +35,9 @@ type frame struct {
 	outIndent int       // indentation of the container's text in the output
 	fence     codeFence // a fence opened inside this container
 	closer    string    // the line that closes a fence opened by a highlight tag
+	// Enough block state to tell indented code from indented prose: an
+	// indented line after a blank one is code, unless a list is open.
+	afterText, inList, inCode bool
 }
 
 // highlightFence replaces a highlight tag ({% highlight %}, {{< highlight >}}):
@@ -149,7 +152,13 @@ func (c *converter) line(n int, raw string) {
 		return
 	}
 	if blank {
+		f.afterText = false
 		c.addProse(n, "")
+		return
+	}
+	if c.indentedCode(f, l, trimmed) {
+		c.flush()
+		c.emit(l)
 		return
 	}
 	if f.fence.update(l) {
@@ -161,6 +170,37 @@ func (c *converter) line(n int, raw string) {
 		return
 	}
 	c.addProse(n, calloutLine(l))
+}
+
+// indentedCode reports whether a line is part of an indented code block,
+// and follows the lists that make indented lines prose instead.
+func (c *converter) indentedCode(f *frame, l, trimmed string) bool {
+	defer func() { f.afterText = true }()
+	if leadingColumns(l) >= 4 {
+		f.inCode = f.inCode || !f.afterText && !f.inList
+		return f.inCode
+	}
+	f.inCode = false
+	switch {
+	case isListMarker(trimmed):
+		f.inList = true
+	case !f.afterText:
+		f.inList = false // a paragraph after a blank line ends the list
+	}
+	return false
+}
+
+// isListMarker reports a line opening a list item: "- ", "* ", "+ ",
+// "1. ", "1) ".
+func isListMarker(t string) bool {
+	if len(t) >= 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t') {
+		return true
+	}
+	i := 0
+	for i < len(t) && i < 9 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && (t[i+1] == ' ' || t[i+1] == '\t')
 }
 
 func (c *converter) addProse(n int, l string) {
@@ -272,8 +312,8 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 func (c *converter) container(n int, indent, title string, cols int) {
 	c.flush()
 	c.emit("")
-	if title = strings.TrimSpace(title); title != "" {
-		c.emit(indent+c.inline(title, n), "")
+	if title = strings.TrimSpace(c.inline(title, n)); title != "" {
+		c.emit(indent+title, "")
 	}
 	c.push(frame{need: cols + 4, outIndent: len(indent)})
 }
@@ -351,7 +391,9 @@ func calloutLine(l string) string {
 	if title == "" {
 		title = capitalize(strings.ToLower(kind))
 	}
-	return l[:i] + title
+	// An empty quoted line after the title makes it a paragraph of its
+	// own, as the callout shows it, not the start of the text.
+	return l[:i] + title + "\n" + strings.TrimRight(l[:i], " \t")
 }
 
 func isAttributeListLine(trimmed string) bool {
@@ -376,22 +418,29 @@ func dropDirectives(l string) (string, string) {
 	if end < 0 {
 		return l, ""
 	}
-	name := mdBookDirective(l[i+3 : i+end])
-	if name == "" {
+	name, include := mdBookDirective(l[i+3 : i+end])
+	if !include {
 		return l, ""
 	}
-	return l[:i] + l[i+end+2:], "mdBook {{#" + name + "}} left out: docent does not read included files"
+	return l[:i] + l[i+end+2:], mdBookNote(name)
 }
 
 // mdBookDirective returns the name of an mdBook preprocessor directive
-// ("include", "playground"...) given what follows "{{#", or "".
-func mdBookDirective(inner string) string {
+// given what follows "{{#", or "", and whether it includes another file
+// (whose text docent does not read: worth a note).
+func mdBookDirective(inner string) (string, bool) {
 	name, _, _ := strings.Cut(strings.TrimSpace(inner), " ")
 	switch name {
-	case "include", "rustdoc_include", "playground", "playpen", "title", "template":
-		return name
+	case "include", "rustdoc_include", "playground", "playpen", "template":
+		return name, true
+	case "title":
+		return name, false // the browser tab's title
 	}
-	return ""
+	return "", false
+}
+
+func mdBookNote(name string) string {
+	return "mdBook {{#" + name + "}} left out: docent does not read included files"
 }
 
 func firstWord(s string) string {

@@ -1,0 +1,197 @@
+package ingest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestConventions ingests one small page per documentation convention
+// (testdata/markup, each written the way its site generator's docs write
+// them) and checks the plain text shows what a reader of the rendered page
+// reads, in order, with the markup gone, while the markdown keeps the code.
+func TestConventions(t *testing.T) {
+	tests := []struct {
+		file     string
+		title    string
+		keywords []string
+		text     []string // in the doc's plain text, in this order
+		absent   []string // nowhere in the plain text
+		content  []string // kept in the doc's markdown
+		notes    []string // "line: part of the message"
+	}{
+		{
+			file:  "hugo.md",
+			title: "Deleting your account",
+			text: []string{
+				"Delete your account. You can delete your account from Preferences > Account.",
+				"The account deletion screen.",                             // the figure's caption
+				"Deleting your account is permanent and cannot be undone.", // the hint's text
+				"consider moving your account or exporting your data instead.",
+				"Command line. lib/mastodon/cli/accounts.rb.",
+				"tootctl accounts delete. Delete a user account with the given USERNAME.", // a definition list
+				"--dry-run. Print what would be deleted.",
+				"Sample response.",
+			},
+			absent:  []string{"{{", "}}", "{#", "&gt;", "relref", "user/moving", "assets/account-delete.png", "required", "removed", "RAILS_ENV", "aliases"},
+			content: []string{"[moving your account](user/moving#migration)", "````bash\nRAILS_ENV=production bin/tootctl accounts delete alice\n````", "```json\n{\"id\": \"1\"}\n```"},
+		},
+		{
+			file:    "jekyll.md",
+			title:   "Installing the desktop app",
+			text:    []string{"Download the installer from the releases page and run it.", "Beta builds are available too.", "The app version is at the time of writing."},
+			absent:  []string{"{%", "{{", "TODO", "toc.html", "curl"},
+			content: []string{"[releases page](/releases/)", "````shell\n{% raw %}curl -L {{ release_url }} | sh{% endraw %}\n````"},
+			notes:   []string{"7: Liquid include left out"},
+		},
+		{
+			file:    "mdbook.md",
+			title:   "Reading files",
+			text:    []string{"Reading files. Use std::fs::read_to_string to read a whole file: The file name comes from the command line."},
+			absent:  []string{"{{#", "The Book", "listings"},
+			content: []string{"```rust\n```"},
+			notes:   []string{"8: mdBook {{#include}} left out", "11: mdBook {{#playground}} left out"},
+		},
+		{
+			file:     "obsidian.md",
+			title:    "Sync",
+			keywords: []string{"sync", "notes"},
+			text: []string{
+				"Sync keeps your vaults identical on every device.", "See Conflicts > Resolving by hand and Encryption.",
+				"Back up first. Turning sync on for an existing vault merges both copies.",
+				"Tip. Pause sync before moving large folders.",
+				"Note. GitHub writes its alerts the same way.",
+			},
+			absent: []string{"[[", "]]", "[!", "sync-diagram", "Vault|", "Syncing"},
+		},
+		{
+			file:  "mkdocs.md",
+			title: "Setting up navigation",
+			text: []string{
+				"Instant loading. When instant loading is enabled, clicks on internal links are intercepted.",
+				"Press Ctrl+Alt+Del to restart, or Custom key.",
+				"The site_url setting must be set. Note that you must set site_url when using instant navigation.",
+				"This is important and underlined and struck.",
+				"Note. A note without a title shows its type.", "No title at all.",
+				"Can tabs nest in admonitions? Yes: macOS. Run the installer. The annotation explains the command.",
+				"Windows. Run pip install mkdocs-material.",
+				"Subscribe to our newsletter.", "Image title. The caption of the image.",
+				"This mode is active when the search is focused: Arrow Down : select next result.",
+				"Added new Highlighted.", "Call range() to count.",
+			},
+			absent: []string{
+				"!!!", "???", "===", "==", "^^", "++", "{", "}", ":material-", ":fontawesome-", ":octicons-", ":smile:", "md:",
+				"5.0.0", "///", "--8<--", "#!python", "Deleted", "old", "A comment", "mkdocs.site_url", "brew", "(1)", "Tip.", "[", "]",
+			},
+			// Admonition and tab bodies are dedented: code inside stays a
+			// fenced block, not an indented one.
+			content: []string{"Yes:\n\nmacOS\n\nRun the installer.\n\n``` sh\nbrew install mkdocs-material # (1)!\n```", "{% raw %}{{ page.title }}{% endraw %}"},
+			notes:   []string{"67: snippet include (--8<--) left out"},
+		},
+		{
+			file:     "docusaurus.mdx",
+			title:    "Deploying",
+			keywords: []string{"deploy"},
+			text:     []string{"Deploy with one command. Before you deploy. Run the build locally first. Take care. Deploying overwrites the live site. Run npm run deploy."},
+			absent:   []string{":::", "import", "Tabs", "TabItem", "internal note", "{", "<"},
+		},
+		{
+			file:  "html.md",
+			title: "Keyboard shortcuts",
+			text: []string{
+				"Press Ctrl+K to search. Press Esc to close.",
+				"Why these keys? They match the browser’s own \"find\" shortcut & feel familiar.",
+				"Search: find any page.", "Keyboard with the Ctrl key highlighted Use the <Ctrl> key — not ⌘.",
+			},
+			absent: []string{"<kbd>", "<br>", "generated", "analytics", "border", "<div", "&amp;", "&rsquo;", "&#", "keyboard.png"},
+		},
+		{
+			file:  "basics.md",
+			title: "Exporting notes",
+			text: []string{
+				"Export a note from File > Export, as described in the export guide.",
+				"Visit https://example.com/help for more.", "Escaped *stars* stay.",
+				"Format, Keeps images, Notes. PDF, yes, Best for printing. Markdown, no, Images become links.",
+				"One item. Another item: nested step. last step.",
+				"Setext heading. Links point to the original image files.",
+			},
+			absent:  []string{"**", "|", "---", "[^", "export.md", "indented code"},
+			content: []string{"    indented code stays code"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join("testdata", "markup", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, notes, err := parseDoc("guides/"+tt.file, src)
+			if err != nil {
+				t.Fatalf("parseDoc: %v", err)
+			}
+			checkChunkInvariants(t, doc)
+			if doc.Title != tt.title || fmt.Sprint(doc.Keywords) != fmt.Sprint(tt.keywords) {
+				t.Errorf("title %q keywords %q, want %q %q", doc.Title, doc.Keywords, tt.title, tt.keywords)
+			}
+			var texts []string
+			for _, c := range doc.Chunks {
+				texts = append(texts, c.Text)
+			}
+			text := strings.Join(texts, " ")
+			at := 0
+			for _, want := range tt.text {
+				i := strings.Index(text[at:], want)
+				if i < 0 {
+					t.Errorf("plain text lacks %q after %q", want, text[:at])
+					continue
+				}
+				at += i + len(want)
+			}
+			for _, bad := range tt.absent {
+				if strings.Contains(text, bad) {
+					t.Errorf("plain text holds %q", bad)
+				}
+			}
+			for _, want := range tt.content {
+				if !strings.Contains(doc.Content, want) {
+					t.Errorf("markdown lacks %q", want)
+				}
+			}
+			var got []string
+			for _, n := range notes {
+				if n.Kind != Note || n.Path != "guides/"+tt.file {
+					t.Errorf("note %v", n)
+				}
+				got = append(got, fmt.Sprintf("%d: %s", n.Line, n.Msg))
+			}
+			if len(got) != len(tt.notes) {
+				t.Errorf("notes %q, want %q", got, tt.notes)
+			}
+			for i := range min(len(got), len(tt.notes)) {
+				if !strings.HasPrefix(got[i], tt.notes[i]) {
+					t.Errorf("note %q, want %q", got[i], tt.notes[i])
+				}
+			}
+			if t.Failed() {
+				t.Logf("plain text: %s\nmarkdown:\n%s", text, doc.Content)
+			}
+		})
+	}
+}
+
+// TestConvertMarkupKeepsCode checks what must never change: code in
+// fences (Jinja and Liquid included), inline code and indented code.
+func TestConvertMarkupKeepsCode(t *testing.T) {
+	for _, in := range []string{
+		"```jinja\n{% for page in pages %}{{ page.title }}{% endfor %}\n!!! note\n[[x]] ++a++ :smile:\n```",
+		"~~~~\n```\n{{< hint >}}\n```\n~~~~",
+		"Use `{{< relref \"x\" >}}`, ``{% raw %}`` and `:material-home:` in prose.",
+		"    {{ indented }} code block",
+	} {
+		if out, _ := convertMarkup(in); out != in {
+			t.Errorf("convertMarkup changed code:\n in %q\nout %q", in, out)
+		}
+	}
+}
