@@ -1,6 +1,7 @@
 package store
 
 import (
+	"crypto/md5"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -44,19 +45,36 @@ func StoredDocOf(d knowledge.Doc) StoredDoc {
 // edit that leaves the body alone is still written.
 func DocFingerprint(d knowledge.Doc) string {
 	f := newFingerprinter()
-	f.add(d.Slug, d.Category, d.Title, d.ContentHash, d.SourcePath)
+	f.add(d.Slug, d.Category, d.Title, d.ContentHash, d.SourcePath, d.Description)
 	f.add(d.Keywords...)
 	return f.sum()
 }
 
 // ChunkFingerprint identifies everything stored in a chunk's row: its hash
-// stands for its content, plus the metadata retrieval ranks on.
+// stands for its content and a digest for its plain text, plus the
+// metadata retrieval ranks on. The text is rendered from the content by
+// ingestion, so it changes with ingestion itself: an upgrade that renders
+// it differently (or a row stored before it existed) is rewritten.
 func ChunkFingerprint(c knowledge.Chunk) string {
+	return StoredChunkFingerprint(c, TextDigest(c.Text))
+}
+
+// StoredChunkFingerprint is ChunkFingerprint for a chunk read without its
+// text, given the TextDigest of the stored text: planning a seed never
+// reads contents.
+func StoredChunkFingerprint(c knowledge.Chunk, textDigest string) string {
 	f := newFingerprinter()
 	f.add(c.DocSlug, strconv.Itoa(c.Index), c.Hash, c.HeaderPath, c.Title, c.Category,
-		strconv.FormatBool(c.HeadingOnly), strconv.Itoa(c.BodyChars))
+		strconv.FormatBool(c.HeadingOnly), strconv.Itoa(c.BodyChars), textDigest)
 	f.add(c.Keywords...)
 	return f.sum()
+}
+
+// TextDigest is the hex md5 of a chunk's text, the digest PostgreSQL's
+// md5() computes of the same UTF-8 text.
+func TextDigest(text string) string {
+	sum := md5.Sum([]byte(text))
+	return hex.EncodeToString(sum[:])
 }
 
 type fingerprinter struct {

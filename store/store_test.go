@@ -171,6 +171,8 @@ func TestChunkFingerprintCoversStoredFields(t *testing.T) {
 		},
 		"body chars": func(c *knowledge.Chunk) { c.BodyChars++ },
 		"index":      func(c *knowledge.Chunk) { c.Index++ },
+		"text":       func(c *knowledge.Chunk) { c.Text += " More." },
+		"no text":    func(c *knowledge.Chunk) { c.Text = "" },
 	} {
 		c := base
 		c.Keywords = append([]string(nil), base.Keywords...)
@@ -186,6 +188,11 @@ func TestChunkFingerprintCoversStoredFields(t *testing.T) {
 	if store.ChunkFingerprint(c) != store.ChunkFingerprint(empty) {
 		t.Error("nil and empty keywords fingerprint differently; a database hands back '{}' for both")
 	}
+	withoutText := base
+	withoutText.Text = ""
+	if store.StoredChunkFingerprint(withoutText, store.TextDigest(base.Text)) != basePrint {
+		t.Error("a chunk read without its text, with the digest of its text, fingerprints differently")
+	}
 }
 
 func TestDocFingerprintCoversStoredFields(t *testing.T) {
@@ -197,6 +204,7 @@ func TestDocFingerprintCoversStoredFields(t *testing.T) {
 		"category":     func(d *knowledge.Doc) { d.Category = "other" },
 		"source path":  func(d *knowledge.Doc) { d.SourcePath = "other.md" },
 		"keywords":     func(d *knowledge.Doc) { d.Keywords = []string{"other"} },
+		"description":  func(d *knowledge.Doc) { d.Description = "Other." },
 	} {
 		d := base.Clone()
 		edit(&d)

@@ -10,6 +10,23 @@ import (
 	"github.com/docent-sh/docent/store/storetest"
 )
 
+func hasColumn(t *testing.T, url, table, column string) bool {
+	t.Helper()
+	s, err := Open(context.Background(), url, Options{})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer s.Close()
+	var n int
+	err = s.pool.QueryRow(context.Background(),
+		`SELECT count(*) FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 AND column_name = $2`,
+		table, column).Scan(&n)
+	if err != nil {
+		t.Fatalf("look for %s.%s: %v", table, column, err)
+	}
+	return n == 1
+}
+
 func tablesIn(t *testing.T, url string) []string {
 	t.Helper()
 	s, err := Open(context.Background(), url, Options{})
@@ -54,8 +71,8 @@ func checkStatus(t *testing.T, url string, wantVersion uint) MigrationStatus {
 	if st.Version != wantVersion || st.Dirty {
 		t.Errorf("status version %d dirty %v, want version %d, clean", st.Version, st.Dirty, wantVersion)
 	}
-	if st.Latest != 4 {
-		t.Errorf("latest = %d, want 4", st.Latest)
+	if st.Latest != 5 {
+		t.Errorf("latest = %d, want 5", st.Latest)
 	}
 	if len(st.Applied)+len(st.Pending) != int(st.Latest) {
 		t.Errorf("applied %v + pending %v do not cover all %d migrations", st.Applied, st.Pending, st.Latest)
@@ -80,19 +97,19 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	all := []string{"docs_knowledge", "docs_knowledge_chunks", "docs_knowledge_generation", "retrieval_events"}
 
 	st := checkStatus(t, url, 0)
-	if !slices.Equal(versions(st.Pending), []uint{1, 2, 3, 4}) {
-		t.Errorf("pending on a fresh database = %v, want [1 2 3 4]", st.Pending)
+	if !slices.Equal(versions(st.Pending), []uint{1, 2, 3, 4, 5}) {
+		t.Errorf("pending on a fresh database = %v, want [1 2 3 4 5]", st.Pending)
 	}
 
 	if err := MigrateUp(t.Context(), url); err != nil {
 		t.Fatalf("MigrateUp: %v", err)
 	}
-	st = checkStatus(t, url, 4)
+	st = checkStatus(t, url, 5)
 	var names []string
 	for _, m := range st.Applied {
 		names = append(names, m.Name)
 	}
-	if want := []string{"docs_knowledge", "docs_knowledge_chunks", "retrieval_events", "docs_knowledge_generation"}; !slices.Equal(names, want) {
+	if want := []string{"docs_knowledge", "docs_knowledge_chunks", "retrieval_events", "docs_knowledge_generation", "chunk_text"}; !slices.Equal(names, want) {
 		t.Errorf("applied names = %v, want %v", names, want)
 	}
 	if got := tablesIn(t, url); !slices.Equal(got, all) {
@@ -102,6 +119,16 @@ func TestMigrationsRoundTrip(t *testing.T) {
 		t.Fatalf("MigrateUp on an up-to-date schema: %v", err)
 	}
 
+	if !hasColumn(t, url, "docs_knowledge_chunks", "text") || !hasColumn(t, url, "docs_knowledge", "description") {
+		t.Error("after up: no chunk text or doc description column")
+	}
+	if err := MigrateDown(t.Context(), url, 1); err != nil {
+		t.Fatalf("MigrateDown 1: %v", err)
+	}
+	checkStatus(t, url, 4)
+	if hasColumn(t, url, "docs_knowledge_chunks", "text") || hasColumn(t, url, "docs_knowledge", "description") {
+		t.Error("after one down: the chunk text or doc description column is still there")
+	}
 	if err := MigrateDown(t.Context(), url, 1); err != nil {
 		t.Fatalf("MigrateDown 1: %v", err)
 	}
@@ -125,7 +152,7 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	if err := MigrateUp(t.Context(), url); err != nil {
 		t.Fatalf("MigrateUp again: %v", err)
 	}
-	checkStatus(t, url, 4)
+	checkStatus(t, url, 5)
 	if got := tablesIn(t, url); !slices.Equal(got, all) {
 		t.Fatalf("tables after up again = %v, want %v", got, all)
 	}
@@ -158,15 +185,15 @@ func TestDirtySchemaIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatalf("MigrateStatus: %v", err)
 	}
-	if !st.Dirty || st.Version != 4 {
-		t.Errorf("status = %+v, want dirty at 4", st)
+	if !st.Dirty || st.Version != 5 {
+		t.Errorf("status = %+v, want dirty at 5", st)
 	}
 	for name, err := range map[string]error{
 		"MigrateUp":   MigrateUp(t.Context(), url),
 		"MigrateDown": MigrateDown(t.Context(), url, 1),
 	} {
-		if err == nil || !strings.Contains(err.Error(), "dirty at version 4") {
-			t.Errorf("%s on a dirty schema: error = %v, want one saying it is dirty at version 4", name, err)
+		if err == nil || !strings.Contains(err.Error(), "dirty at version 5") {
+			t.Errorf("%s on a dirty schema: error = %v, want one saying it is dirty at version 5", name, err)
 		}
 	}
 	if _, err := Open(t.Context(), url, Options{Migrate: true}); err == nil || !strings.Contains(err.Error(), "dirty") {

@@ -68,14 +68,14 @@ func (s *Store) Corpus(ctx context.Context) ([]knowledge.Doc, error) {
 
 func readCorpus(ctx context.Context, tx pgx.Tx) ([]knowledge.Doc, error) {
 	// A query error surfaces from ForEachRow, which reads rows.Err().
-	rows, _ := tx.Query(ctx, `SELECT slug, category, title, content, content_hash, version, keywords, source_path
+	rows, _ := tx.Query(ctx, `SELECT slug, category, title, content, content_hash, version, keywords, source_path, description
 		FROM docs_knowledge ORDER BY slug COLLATE "C"`)
 	var (
 		docs  []knowledge.Doc
 		d     knowledge.Doc
 		index = map[string]int{}
 	)
-	_, err := pgx.ForEachRow(rows, []any{&d.Slug, &d.Category, &d.Title, &d.Content, &d.ContentHash, &d.Version, &d.Keywords, &d.SourcePath},
+	_, err := pgx.ForEachRow(rows, []any{&d.Slug, &d.Category, &d.Title, &d.Content, &d.ContentHash, &d.Version, &d.Keywords, &d.SourcePath, &d.Description},
 		func() error {
 			d.Keywords = nilIfEmpty(d.Keywords)
 			index[d.Slug] = len(docs)
@@ -86,10 +86,10 @@ func readCorpus(ctx context.Context, tx pgx.Tx) ([]knowledge.Doc, error) {
 		return nil, fmt.Errorf("read docs: %w", err)
 	}
 
-	rows, _ = tx.Query(ctx, `SELECT doc_slug, category, title, header_path, chunk_index, content, keywords, chunk_hash, is_heading_only, body_char_count
+	rows, _ = tx.Query(ctx, `SELECT doc_slug, category, title, header_path, chunk_index, content, keywords, chunk_hash, is_heading_only, body_char_count, text
 		FROM docs_knowledge_chunks ORDER BY doc_slug COLLATE "C", chunk_index`)
 	var c knowledge.Chunk
-	_, err = pgx.ForEachRow(rows, []any{&c.DocSlug, &c.Category, &c.Title, &c.HeaderPath, &c.Index, &c.Content, &c.Keywords, &c.Hash, &c.HeadingOnly, &c.BodyChars},
+	_, err = pgx.ForEachRow(rows, []any{&c.DocSlug, &c.Category, &c.Title, &c.HeaderPath, &c.Index, &c.Content, &c.Keywords, &c.Hash, &c.HeadingOnly, &c.BodyChars, &c.Text},
 		func() error {
 			c.Keywords = nilIfEmpty(c.Keywords)
 			i := index[c.DocSlug] // the foreign key guarantees the doc

@@ -88,9 +88,9 @@ func (s *Store) seed(ctx context.Context, docs []knowledge.Doc) (store.SeedPlan,
 func readStored(ctx context.Context, tx pgx.Tx) (map[string]store.StoredDoc, error) {
 	stored := map[string]store.StoredDoc{}
 	// A query error surfaces from ForEachRow, which reads rows.Err().
-	rows, _ := tx.Query(ctx, `SELECT slug, category, title, content_hash, version, keywords, source_path FROM docs_knowledge`)
+	rows, _ := tx.Query(ctx, `SELECT slug, category, title, content_hash, version, keywords, source_path, description FROM docs_knowledge`)
 	var d knowledge.Doc
-	_, err := pgx.ForEachRow(rows, []any{&d.Slug, &d.Category, &d.Title, &d.ContentHash, &d.Version, &d.Keywords, &d.SourcePath},
+	_, err := pgx.ForEachRow(rows, []any{&d.Slug, &d.Category, &d.Title, &d.ContentHash, &d.Version, &d.Keywords, &d.SourcePath, &d.Description},
 		func() error {
 			stored[d.Slug] = store.StoredDoc{
 				Slug: d.Slug, ContentHash: d.ContentHash, Version: d.Version,
@@ -102,16 +102,19 @@ func readStored(ctx context.Context, tx pgx.Tx) (map[string]store.StoredDoc, err
 		return nil, fmt.Errorf("read stored docs: %w", err)
 	}
 
-	rows, _ = tx.Query(ctx, `SELECT doc_slug, chunk_index, category, title, header_path, chunk_hash, is_heading_only, body_char_count, keywords
+	rows, _ = tx.Query(ctx, `SELECT doc_slug, chunk_index, category, title, header_path, chunk_hash, is_heading_only, body_char_count, keywords, md5(text)
 		FROM docs_knowledge_chunks`)
-	var c knowledge.Chunk
-	_, err = pgx.ForEachRow(rows, []any{&c.DocSlug, &c.Index, &c.Category, &c.Title, &c.HeaderPath, &c.Hash, &c.HeadingOnly, &c.BodyChars, &c.Keywords},
+	var (
+		c          knowledge.Chunk
+		textDigest string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&c.DocSlug, &c.Index, &c.Category, &c.Title, &c.HeaderPath, &c.Hash, &c.HeadingOnly, &c.BodyChars, &c.Keywords, &textDigest},
 		func() error {
 			doc, ok := stored[c.DocSlug]
 			if !ok { // only a writer bypassing the seed lock could cause this
 				return fmt.Errorf("chunk %s has no doc", knowledge.ChunkID(c.DocSlug, c.Index))
 			}
-			doc.Chunks[c.Index] = store.ChunkFingerprint(c)
+			doc.Chunks[c.Index] = store.StoredChunkFingerprint(c, textDigest)
 			return nil
 		})
 	if err != nil {
@@ -126,11 +129,12 @@ const (
 	bumpGenerationSQL = `INSERT INTO docs_knowledge_generation AS g (id, generation) VALUES (true, 1)
 		ON CONFLICT (id) DO UPDATE SET generation = g.generation + 1, updated_at = now()`
 	updateDocSQL = `UPDATE docs_knowledge
-		SET category = $2, title = $3, content = $4, content_hash = $5, version = $6, keywords = $7, source_path = $8, updated_at = now()
+		SET category = $2, title = $3, content = $4, content_hash = $5, version = $6, keywords = $7, source_path = $8,
+			description = $9, updated_at = now()
 		WHERE slug = $1`
 	updateChunkSQL = `UPDATE docs_knowledge_chunks
 		SET category = $3, title = $4, header_path = $5, content = $6, keywords = $7, chunk_hash = $8,
-			is_heading_only = $9, body_char_count = $10, updated_at = now()
+			is_heading_only = $9, body_char_count = $10, text = $11, updated_at = now()
 		WHERE doc_slug = $1 AND chunk_index = $2`
 	deleteStaleChunksSQL = `DELETE FROM docs_knowledge_chunks c
 		USING unnest($1::text[], $2::int[]) AS stale(doc_slug, chunk_index)
@@ -138,9 +142,9 @@ const (
 )
 
 var (
-	docColumns   = []string{"slug", "category", "title", "content", "content_hash", "version", "keywords", "source_path"}
+	docColumns   = []string{"slug", "category", "title", "content", "content_hash", "version", "keywords", "source_path", "description"}
 	chunkColumns = []string{"id", "doc_slug", "category", "title", "header_path", "chunk_index", "content", "keywords",
-		"chunk_hash", "is_heading_only", "body_char_count"}
+		"chunk_hash", "is_heading_only", "body_char_count", "text"}
 )
 
 // apply writes a plan with a handful of round trips whatever its size:
@@ -167,12 +171,12 @@ func apply(ctx context.Context, tx pgx.Tx, plan store.SeedPlan) error {
 		}
 		if u.RowChanged {
 			updates.Queue(updateDocSQL, d.Slug, d.Category, d.Title, d.Content, d.ContentHash, d.Version,
-				textArray(d.Keywords), d.SourcePath)
+				textArray(d.Keywords), d.SourcePath, d.Description)
 			updateWhat = append(updateWhat, "doc "+d.Slug)
 		}
 		for _, c := range u.UpdateChunks {
 			updates.Queue(updateChunkSQL, d.Slug, c.Index, c.Category, c.Title, c.HeaderPath, c.Content,
-				textArray(c.Keywords), c.Hash, c.HeadingOnly, c.BodyChars)
+				textArray(c.Keywords), c.Hash, c.HeadingOnly, c.BodyChars, c.Text)
 			updateWhat = append(updateWhat, "chunk "+knowledge.ChunkID(d.Slug, c.Index))
 		}
 		newChunks = append(newChunks, u.InsertChunks...)
@@ -194,7 +198,7 @@ func apply(ctx context.Context, tx pgx.Tx, plan store.SeedPlan) error {
 			pgx.CopyFromSlice(len(plan.Insert), func(i int) ([]any, error) {
 				d := plan.Insert[i]
 				return []any{d.Slug, d.Category, d.Title, d.Content, d.ContentHash, d.Version,
-					textArray(d.Keywords), d.SourcePath}, nil
+					textArray(d.Keywords), d.SourcePath, d.Description}, nil
 			}))
 		if err != nil {
 			return fmt.Errorf("insert %d new docs: %w", len(plan.Insert), err)
@@ -208,7 +212,7 @@ func apply(ctx context.Context, tx pgx.Tx, plan store.SeedPlan) error {
 			pgx.CopyFromSlice(len(newChunks), func(i int) ([]any, error) {
 				c := newChunks[i]
 				return []any{ChunkUUID(c.DocSlug, c.Index), c.DocSlug, c.Category, c.Title, c.HeaderPath, c.Index,
-					c.Content, textArray(c.Keywords), c.Hash, c.HeadingOnly, c.BodyChars}, nil
+					c.Content, textArray(c.Keywords), c.Hash, c.HeadingOnly, c.BodyChars, c.Text}, nil
 			}))
 		if err != nil {
 			return fmt.Errorf("insert %d new chunks: %w", len(newChunks), err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -260,5 +261,59 @@ func TestListDocsCountsChunks(t *testing.T) {
 		if d.Slug != slugs[i] || d.ChunkCount != want[d.Slug] || d.Version != 1 {
 			t.Errorf("list[%d] = %+v, want slug %s with %d chunks at version 1", i, d, slugs[i], want[slugs[i]])
 		}
+	}
+}
+
+// TestReseedFillsTextStoredBeforeIt covers an upgrade: rows stored before
+// migration 005 hold no plain text and no description, and the next seed
+// of the same knowledge base rewrites exactly those rows.
+func TestReseedFillsTextStoredBeforeIt(t *testing.T) {
+	t.Parallel()
+	s := openStore(t, newDatabase(t))
+	docs := storetest.Fixture()
+	mustSeed(t, s, docs)
+	if _, err := s.pool.Exec(t.Context(), `UPDATE docs_knowledge_chunks SET text = ''`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.pool.Exec(t.Context(), `UPDATE docs_knowledge SET description = ''`); err != nil {
+		t.Fatal(err)
+	}
+	wantChunks, chunks, described := 0, 0, 0
+	for _, d := range docs {
+		if d.Description != "" {
+			described++
+		}
+		chunks += len(d.Chunks)
+		for _, c := range d.Chunks {
+			if c.Text != "" {
+				wantChunks++
+			}
+		}
+	}
+	if wantChunks != chunks || described == 0 {
+		t.Fatalf("the fixture should give every chunk a text (%d of %d) and a doc a description", wantChunks, chunks)
+	}
+	r := mustSeed(t, s, storetest.CloneDocs(docs))
+	if r.Chunks.Updated != wantChunks || r.Docs.Updated != len(docs) {
+		t.Errorf("re-seed after the upgrade: %s, want every doc and chunk updated", r)
+	}
+	got := mustCorpus(t, s)
+	if len(got) != len(docs) {
+		t.Fatalf("%d docs stored, want %d", len(got), len(docs))
+	}
+	for i, d := range storetest.CloneDocs(docs) {
+		slices.SortFunc(d.Chunks, func(a, b knowledge.Chunk) int { return a.Index - b.Index })
+		i = slices.IndexFunc(got, func(g knowledge.Doc) bool { return g.Slug == d.Slug })
+		if got[i].Description != d.Description {
+			t.Errorf("%s: stored description %q, want %q", d.Slug, got[i].Description, d.Description)
+		}
+		for j, c := range d.Chunks {
+			if got[i].Chunks[j].Text != c.Text {
+				t.Errorf("%s: stored text %q, want %q", c.ID(), got[i].Chunks[j].Text, c.Text)
+			}
+		}
+	}
+	if r := mustSeed(t, s, storetest.CloneDocs(docs)); r.Changed() {
+		t.Errorf("a second re-seed wrote: %s", r)
 	}
 }

@@ -57,8 +57,8 @@ func NewDoc(slug, title string, sections ...Section) knowledge.Doc {
 
 // Finish re-derives what ingest computes from a doc's chunks after a test
 // edited them: the doc's content and hash, and each chunk's owner fields,
-// hash, body character count and heading-only flag. It returns a copy and
-// leaves d untouched.
+// hash, plain text, body character count and heading-only flag. It returns
+// a copy and leaves d untouched.
 func Finish(d knowledge.Doc) knowledge.Doc {
 	d = d.Clone()
 	parts := make([]string, 0, len(d.Chunks))
@@ -66,6 +66,7 @@ func Finish(d knowledge.Doc) knowledge.Doc {
 		c := &d.Chunks[i]
 		c.DocSlug, c.Category, c.Title = d.Slug, d.Category, d.Title
 		c.Hash = md5Hex(c.Content)
+		c.Text = plainText(c.Content)
 		c.BodyChars = bodyChars(c.Content)
 		c.HeadingOnly = c.BodyChars == 0
 		parts = append(parts, c.Content)
@@ -73,6 +74,13 @@ func Finish(d knowledge.Doc) knowledge.Doc {
 	d.Content = strings.Join(parts, "\n\n")
 	d.ContentHash = sha256Hex(d.Content)
 	return d
+}
+
+// plainText is a rough stand-in for ingest's plain text of a chunk,
+// enough for the stores to carry one: markup characters dropped, lines
+// joined.
+func plainText(content string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("#", "", "*", "").Replace(content)), " ")
 }
 
 // bodyChars counts the characters outside heading lines.
@@ -149,6 +157,7 @@ func GenerateDocs(n int) []knowledge.Doc {
 		}
 		d := NewDoc(slug, title, sections...)
 		d.Keywords = []string{verb, noun, category}
+		d.Description = fmt.Sprintf("How to %s a %s.", verb, noun)
 		docs = append(docs, d)
 	}
 	return docs

@@ -77,6 +77,7 @@ func Fixture() []knowledge.Doc {
 		Section{Heading: "Deleting a workspace", Body: "Only owners can delete a workspace; deletion is final after 30 days."},
 	)
 	workspace.Keywords = []string{"workspace", "organization"}
+	workspace.Description = "What a workspace holds — and who sees it."
 
 	reset := NewDoc("guides/reset-password", "Reset a password",
 		Section{Body: "Use the *Forgot password* link on the sign-in page."},
