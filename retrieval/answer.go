@@ -222,7 +222,7 @@ func (e *Engine) summaryFor(ix *index, h hit, softLimit, maxSentences int) strin
 	d := e.docs[u.doc].doc
 	if u.chunk < 0 {
 		if c, ok := firstBodyChunk(d, -1, nil); ok {
-			return summarize(plainText(c.Content), maxSentences, softLimit)
+			return summarize(chunkPlain(c), maxSentences, softLimit)
 		}
 	}
 	return summarize(e.displayOf(ix, h.unit).plain, maxSentences, softLimit)
@@ -290,13 +290,54 @@ func (e *Engine) displayOf(ix *index, id int32) *displayText {
 		return dt
 	}
 	u := ix.units[id]
-	content := e.docs[u.doc].doc.Content
+	d := e.docs[u.doc].doc
+	var dt *displayText
 	if u.chunk >= 0 {
-		content = e.docs[u.doc].doc.Chunks[u.chunk].Content
+		c := d.Chunks[u.chunk]
+		dt = &displayText{content: textsafe.String(c.Content), plain: chunkPlain(c)}
+	} else {
+		dt = &displayText{content: textsafe.String(d.Content), plain: docPlain(d)}
 	}
-	dt := &displayText{content: textsafe.String(content), plain: plainText(content)}
 	ix.display[id].Store(dt)
 	return dt
+}
+
+// chunkPlain is a chunk's prose to show: the plain text ingestion rendered
+// from its markdown, less the heading that opens it, which the header path
+// shown above it already says; for a chunk stored before there was one,
+// this package's own conversion.
+func chunkPlain(c knowledge.Chunk) string {
+	if c.Text == "" {
+		return plainText(c.Content)
+	}
+	heading := c.HeaderPath
+	if i := strings.LastIndex(heading, " > "); i >= 0 {
+		heading = heading[i+len(" > "):]
+	}
+	if strings.ContainsRune(".!?:;…", lastRune(heading)) {
+		if rest, ok := strings.CutPrefix(c.Text, heading+" "); ok {
+			return rest
+		}
+		return strings.TrimPrefix(c.Text, heading)
+	}
+	if rest, ok := strings.CutPrefix(c.Text, heading+". "); ok {
+		return rest
+	}
+	return strings.TrimPrefix(c.Text, heading+".")
+}
+
+// docPlain is a whole doc's prose to show: its chunks' in order.
+func docPlain(d knowledge.Doc) string {
+	parts := make([]string, 0, len(d.Chunks))
+	for _, c := range d.Chunks {
+		if c.Text == "" {
+			return plainText(d.Content)
+		}
+		if p := chunkPlain(c); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // chunkEvidence describes a chunk reached without a query (lookup and
@@ -307,7 +348,7 @@ func (e *Engine) chunkEvidence(doc int, c knowledge.Chunk) Evidence {
 		DocSlug:      de.slug,
 		Title:        de.title,
 		Category:     de.category,
-		Snippet:      snippetOf(plainText(c.Content), nil, snippetWidth),
+		Snippet:      snippetOf(chunkPlain(c), nil, snippetWidth),
 		Content:      textsafe.String(c.Content),
 		HeaderPath:   textsafe.Line(c.HeaderPath),
 		ContentHash:  de.doc.ContentHash,
@@ -376,7 +417,7 @@ func (e *Engine) chunkAnswer(doc int, c knowledge.Chunk, rule string) Result {
 	return Result{
 		NormalizedTokens: []string{},
 		Status:           StatusFound,
-		Reply:            summarize(plainText(c.Content), 3, summarySoftLimit),
+		Reply:            summarize(chunkPlain(c), 3, summarySoftLimit),
 		Options:          []Option{},
 		Results:          []Evidence{e.chunkEvidence(doc, c)},
 		Confidence:       1,

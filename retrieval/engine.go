@@ -248,11 +248,15 @@ func (e *Engine) chunkFields(units []unit) func(int) fieldText {
 		if len(keywords) == 0 {
 			keywords = d.Keywords
 		}
+		body := c.Text // what a reader sees: no URLs, markup or code
+		if body == "" {
+			body = c.Content // stored before ingestion rendered text
+		}
 		return fieldText{
 			fieldTitle:    d.Title,
 			fieldKeywords: strings.Join(keywords, ", "),
 			fieldHeader:   c.HeaderPath,
-			fieldBody:     c.Content,
+			fieldBody:     body,
 		}
 	}
 }
