@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // MaxFileSize is the largest file ingested. Anything bigger is far beyond
@@ -65,10 +66,13 @@ func (w Warning) String() string {
 		// the terminal: Quote writes them as \x1b, \xff.
 		p = strconv.Quote(p)
 	}
+	// Messages can quote the file (a front matter value, a parser's
+	// complaint): they go to the terminal on one clean line.
+	msg := textsafe.Line(w.Msg)
 	if w.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", p, w.Line, w.Msg)
+		return fmt.Sprintf("%s:%d: %s", p, w.Line, msg)
 	}
-	return fmt.Sprintf("%s: %s", p, w.Msg)
+	return fmt.Sprintf("%s: %s", p, msg)
 }
 
 // Error lets ParseDoc return a Warning as its error.

@@ -241,6 +241,14 @@ func (e *Engine) docFields(units []unit) func(int) fieldText {
 }
 
 func (e *Engine) chunkFields(units []unit) func(int) fieldText {
+	// A doc stored before ingestion rendered plain text has none in any
+	// chunk; a chunk of code alone has none in a doc that has some.
+	hasText := map[int32]bool{}
+	for _, u := range units {
+		if e.docs[u.doc].doc.Chunks[u.chunk].Text != "" {
+			hasText[u.doc] = true
+		}
+	}
 	return func(i int) fieldText {
 		d := e.docs[units[i].doc].doc
 		c := d.Chunks[units[i].chunk]
@@ -249,8 +257,8 @@ func (e *Engine) chunkFields(units []unit) func(int) fieldText {
 			keywords = d.Keywords
 		}
 		body := c.Text // what a reader sees: no URLs, markup or code
-		if body == "" {
-			body = c.Content // stored before ingestion rendered text
+		if !hasText[units[i].doc] {
+			body = c.Content
 		}
 		return fieldText{
 			fieldTitle:    d.Title,

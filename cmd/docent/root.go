@@ -141,5 +141,8 @@ func (e *env) loadDocs(ctx context.Context) (ingest.Result, error) {
 	for _, w := range res.Warnings {
 		e.log.Warn("skipped a knowledge base file", "file", w.Path, "line", w.Line, "problem", w.Msg)
 	}
+	for _, n := range res.Notices {
+		e.log.Info("knowledge base file left out or shortened", "file", n.Path, "line", n.Line, "note", n.Msg)
+	}
 	return res, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -28,6 +29,13 @@ func newSeedCmd(e *env) *cobra.Command {
 			for _, w := range res.Warnings {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
 			}
+			excluded := 0
+			for _, n := range res.Notices {
+				if n.Kind == ingest.Excluded {
+					excluded++
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
+			}
 			st, err := e.openStore(ctx)
 			if err != nil {
 				return err
@@ -40,7 +48,7 @@ func newSeedCmd(e *env) *cobra.Command {
 			e.log.Info("seeded", "store", st.Describe(), "report", report.String())
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			fmt.Fprintf(tw, "store\t%s\n", st.Describe())
-			fmt.Fprintf(tw, "files\t%d read, %d skipped\n", res.Files, len(res.Warnings))
+			fmt.Fprintf(tw, "files\t%d read, %d skipped, %d left out\n", res.Files, len(res.Warnings), excluded)
 			fmt.Fprintf(tw, "docs\t%s\n", report.Docs)
 			fmt.Fprintf(tw, "chunks\t%s\n", report.Chunks)
 			fmt.Fprintf(tw, "took\t%s\n", report.Duration.Round(time.Microsecond))
