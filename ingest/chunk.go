@@ -86,13 +86,15 @@ func newChunk(doc *knowledge.Doc, index int, path []string, part []block, src []
 	}
 	sum := md5.Sum([]byte(content))
 	return knowledge.Chunk{
-		DocSlug:     doc.Slug,
-		Category:    doc.Category,
-		Title:       doc.Title,
-		HeaderPath:  strings.Join(path, headerPathSep),
-		Index:       index,
-		Content:     content,
-		Text:        textsafe.Line(text.String()),
+		DocSlug:    doc.Slug,
+		Category:   doc.Category,
+		Title:      doc.Title,
+		HeaderPath: strings.Join(path, headerPathSep),
+		Index:      index,
+		Content:    content,
+		// Rendered text is one clean line but for its last space: trimmed,
+		// textsafe.Line returns it after one scan.
+		Text:        textsafe.Line(strings.TrimSpace(text.String())),
 		Keywords:    slices.Clone(doc.Keywords),
 		Hash:        hex.EncodeToString(sum[:]),
 		HeadingOnly: body == 0,
