@@ -249,18 +249,16 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 		if m == nil {
 			return false
 		}
-		c.flush()
-		c.emit("")
-		if m[1] != "html" && m[1] != "caption" && strings.TrimSpace(m[2]) != "" {
-			c.emit(indent+strings.TrimSpace(m[2]), "")
+		title := m[2]
+		if m[1] == "html" || m[1] == "caption" {
+			title = "" // "/// html | div" names a tag, not a title
 		}
+		c.title(n, indent, title)
 	case strings.HasPrefix(trimmed, ":::"):
 		m := directiveRe.FindStringSubmatch(trimmed)
 		if m == nil {
 			return false
 		}
-		c.flush()
-		c.emit("")
 		title := strings.TrimSpace(m[2])
 		if rest := strings.TrimSpace(m[3]); title == "" && !strings.HasPrefix(rest, "{") {
 			title = rest
@@ -268,9 +266,7 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 		if title == "" {
 			title = capitalize(m[1])
 		}
-		if title != "" {
-			c.emit(indent+title, "")
-		}
+		c.title(n, indent, title)
 	case trimmed[0] == ':' && len(indent) < 4:
 		m := definitionRe.FindStringSubmatch(trimmed)
 		if m == nil {
@@ -310,12 +306,18 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 // container opens an indented container (admonition, tab): its title
 // becomes a paragraph and its body is dedented by four columns.
 func (c *converter) container(n int, indent, title string, cols int) {
+	c.title(n, indent, title)
+	c.push(frame{need: cols + 4, outIndent: len(indent)})
+}
+
+// title ends the prose before a block and writes the block's title, if it
+// has one, as a paragraph of its own.
+func (c *converter) title(n int, indent, title string) {
 	c.flush()
 	c.emit("")
 	if title = strings.TrimSpace(c.inline(title, n)); title != "" {
 		c.emit(indent+title, "")
 	}
-	c.push(frame{need: cols + 4, outIndent: len(indent)})
 }
 
 // liquidTag handles a line holding one Liquid tag ({% … %}).
@@ -456,42 +458,46 @@ func capitalize(s string) string {
 	return string(unicode.ToUpper(r)) + s[size:]
 }
 
-// leadingColumns is the width of a line's indentation, tabs to multiples
-// of four as markdown counts them.
+// nextColumn is the column after an indentation byte, a tab stopping at
+// the next multiple of four as markdown counts it; ok is false for a byte
+// that is not indentation.
+func nextColumn(cols int, c byte) (int, bool) {
+	switch c {
+	case ' ':
+		return cols + 1, true
+	case '\t':
+		return cols + 4 - cols%4, true
+	}
+	return cols, false
+}
+
+// leadingColumns is the width of a line's indentation.
 func leadingColumns(l string) int {
 	cols := 0
 	for i := 0; i < len(l); i++ {
-		switch l[i] {
-		case ' ':
-			cols++
-		case '\t':
-			cols += 4 - cols%4
-		default:
-			return cols
+		next, ok := nextColumn(cols, l[i])
+		if !ok {
+			break
 		}
+		cols = next
 	}
 	return cols
 }
 
-// removeColumns removes n columns of indentation (fewer if the line has
-// fewer); a tab straddling the cut leaves its remaining columns as spaces.
+// removeColumns removes n columns of indentation (all of it if the line
+// has fewer). Indentation left after the cut is written as spaces, so a
+// tab keeps its width from where the line now starts.
 func removeColumns(l string, n int) string {
-	cols := 0
-	for i := 0; i < len(l); i++ {
-		if cols >= n {
-			return l[i:]
-		}
-		switch l[i] {
-		case ' ':
-			cols++
-		case '\t':
-			cols += 4 - cols%4
-		default:
-			return l[i:]
-		}
-		if cols > n {
-			return strings.Repeat(" ", cols-n) + l[i+1:]
-		}
+	if n <= 0 {
+		return l
 	}
-	return ""
+	ws := len(l) - len(strings.TrimLeft(l, " \t"))
+	cols := leadingColumns(l)
+	switch {
+	case cols <= n:
+		return l[ws:]
+	case !strings.Contains(l[:ws], "\t"):
+		return l[n:]
+	}
+	return strings.Repeat(" ", cols-n) + l[ws:]
 }

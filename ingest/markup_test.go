@@ -195,3 +195,21 @@ func TestConvertMarkupKeepsCode(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveColumns dedents container bodies as markdown counts columns:
+// a tab reaches the next multiple of four.
+func TestRemoveColumns(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"    abc", 4, "abc"}, {"      abc", 4, "  abc"}, {"  abc", 4, "abc"}, {"\tabc", 4, "abc"},
+		{"  \tabc", 2, "  abc"}, {"\t\tx", 4, "    x"}, {" \tx", 2, "  x"}, {"abc", 0, "abc"},
+		{"    ", 4, ""}, {"", 4, ""}, {"x", 4, "x"},
+	} {
+		if got := removeColumns(c.in, c.n); got != c.want {
+			t.Errorf("removeColumns(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}

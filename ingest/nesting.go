@@ -1,5 +1,7 @@
 package ingest
 
+import "strings"
+
 // goldmark's block parser does work proportional to the number of open
 // containers (lists, block quotes) on every line, and opening many on one
 // line ("- - - - … x", "> > > … x") costs the square of their number: 200
@@ -38,14 +40,7 @@ func deepestNesting(lines []string) (line, depth int) {
 // lineNesting estimates the container depth a line reaches: the
 // containers its indentation can continue plus those its markers open.
 func lineNesting(l string) int {
-	lead, i := 0, 0
-	for ; i < len(l) && (l[i] == ' ' || l[i] == '\t'); i++ {
-		if l[i] == '\t' {
-			lead += 4 - lead%4
-		} else {
-			lead++
-		}
-	}
+	lead, i := leadingColumns(l), len(l)-len(strings.TrimLeft(l, " \t"))
 	if isThematicBreak(l[i:]) {
 		return 0 // "* * * * *" is a rule, not nested lists
 	}
