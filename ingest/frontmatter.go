@@ -10,6 +10,8 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 	"gopkg.in/yaml.v3"
+
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // Front matter is what site generators put before the body: YAML between
@@ -36,7 +38,7 @@ func (fm frontMatter) keywordList() []string {
 	var out []string
 	seen := make(map[string]bool, len(fm.keywords)+len(fm.tags))
 	for _, k := range append(slices.Clip(fm.keywords), fm.tags...) {
-		k = strings.ToLower(strings.Join(strings.Fields(k), " "))
+		k = strings.ToLower(textsafe.Line(k)) // YAML escapes can spell control characters
 		if k == "" || seen[k] {
 			continue
 		}

@@ -211,6 +211,16 @@ func (w *walker) dir(name, real string, ancestors []string) {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
+		if !utf8.ValidString(e.Name()) {
+			// No fs.FS can open such a name; say why rather than "cannot read".
+			switch {
+			case e.IsDir():
+				w.warn(path.Join(name, e.Name()), "folder name is not valid UTF-8: its files are not read; rename it")
+			case isMarkdown(e.Name()):
+				w.warn(path.Join(name, e.Name()), "file name is not valid UTF-8: rename the file")
+			}
+			continue
+		}
 		if w.entries++; w.entries > maxEntries {
 			w.warn(name, fmt.Sprintf("more than %d files and folders: the rest of this folder was not read", maxEntries))
 			return

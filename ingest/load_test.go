@@ -3,12 +3,16 @@ package ingest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"unicode"
+	"unicode/utf8"
 )
 
 // writeTree creates files (slash paths) under a fresh temp dir.
@@ -371,5 +375,50 @@ func TestLoadFollowsSymlinksInside(t *testing.T) {
 	}
 	if len(res.Warnings) != len(wantWarnings) {
 		t.Errorf("got %d warnings, want %d: %v", len(res.Warnings), len(wantWarnings), res.Warnings)
+	}
+}
+
+// TestLoadOddFileNames loads files whose names carry control characters
+// or bytes that are not UTF-8: each is slugged without them or skipped
+// with a printable warning, and the rest of the folder still loads.
+func TestLoadOddFileNames(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"ok.md":                 "# OK\n\nText.",
+		"\x1b[31mred\x1b[0m.md": "Text in red.",
+		"\x1b\x07.md":           "# Only control characters\n\nText.",
+		"caf\xe9.md":            "# Latin-1 name\n\nText.",
+		"latin\xe9/inside.md":   "# Inside\n\nText.",
+		"esc.md":                "---\ntitle: \"\\e[2JClear \\x07 bell\"\nkeywords: [\"\\e]0;pwned\\a key\"]\n---\nText.",
+	})
+	res, err := Load(context.Background(), os.DirFS(dir), dir)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	var got []string
+	for _, d := range res.Docs {
+		got = append(got, fmt.Sprintf("%s|%s|%s", d.Slug, d.Title, strings.Join(d.Keywords, ",")))
+	}
+	want := []string{"[31mred[0m|red|", "esc|Clear bell|key", "ok|OK|"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("docs %q, want %q", got, want)
+	}
+	var warnings []string
+	for _, w := range append(res.Warnings, res.Notices...) {
+		s := w.String()
+		if !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
+			t.Errorf("warning %q carries a control character or a stray byte", s)
+		}
+		warnings = append(warnings, s)
+	}
+	wantWarnings := []string{
+		`"\x1b\a.md": file name has no printable characters: rename the file`,
+		`"caf\xe9.md": file name is not valid UTF-8: rename the file`,
+		`"latin\xe9": folder name is not valid UTF-8: its files are not read; rename it`,
+		`"\x1b[31mred\x1b[0m.md": control characters in the file name were left out of its slug`,
+	}
+	slices.Sort(warnings)
+	slices.Sort(wantWarnings)
+	if fmt.Sprint(warnings) != fmt.Sprint(wantWarnings) {
+		t.Errorf("warnings\n got %q\nwant %q", warnings, wantWarnings)
 	}
 }
