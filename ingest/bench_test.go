@@ -155,6 +155,14 @@ var hostileInputs = []struct {
 	}},
 	{"unclosed-markup", func(n int) string { return strings.Repeat("{{< a [[b ++c {% d { .e ", n/5) }},
 	{"unclosed-html", func(n int) string { return "<div>\n" + strings.Repeat("<a href='x ", n/4) }},
+	{"definitions-and-callouts", func(n int) string { return strings.Repeat(": ", n) + "x\n" + strings.Repeat("> [!a] ", n/4) }},
+	{"admonitions", func(n int) string {
+		var b strings.Builder
+		for i := range n / 20 {
+			b.WriteString(strings.Repeat("    ", i%30) + "!!! note \"x\"\n")
+		}
+		return b.String()
+	}},
 	{"deep-indented-lists", func(n int) string {
 		var b strings.Builder
 		for i := range n / 40 {

@@ -278,7 +278,11 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 		c.flush()
 		c.emit("")
 		c.push(frame{need: cols + 4, outIndent: len(indent)})
-		c.line(n, strings.Repeat(" ", cols+4)+m[1]+m[2])
+		if text := m[1] + m[2]; strings.HasPrefix(text, ":") {
+			c.addProse(n, indent+text) // ": : x" is text, not definitions nested on one line
+		} else {
+			c.line(n, strings.Repeat(" ", cols+4)+text)
+		}
 	case strings.HasPrefix(trimmed, "--8<--"):
 		c.flush()
 		if trimmed == "--8<--" {
