@@ -154,7 +154,10 @@ func (x *inlineConverter) critic(i int) (int, string, bool) {
 // inLinkDestination reports whether the output ends inside "](": a
 // shortcode there stands for a URL.
 func (x *inlineConverter) inLinkDestination() bool {
-	tail := strings.TrimRight(x.out.String(), " <")
+	out := x.out.String()
+	// Only the end matters: a bounded look keeps a long run of spaces
+	// before many shortcodes from being scanned again for each.
+	tail := strings.TrimRight(out[max(0, len(out)-64):], " <")
 	return strings.HasSuffix(tail, "](")
 }
 
@@ -169,7 +172,7 @@ func (x *inlineConverter) wikiLink(i int) (int, string, bool) {
 		return 0, "", false
 	}
 	inner := x.s[i+2 : j]
-	if inner == "" || strings.ContainsAny(inner, "[]") {
+	if inner == "" || x.bracketBetween(i+2, j) {
 		return 0, "", false
 	}
 	if _, label, ok := strings.Cut(inner, "|"); ok && strings.TrimSpace(label) != "" {
@@ -188,7 +191,7 @@ func (x *inlineConverter) wikiLink(i int) (int, string, bool) {
 func (x *inlineConverter) undefinedReference(i int) (int, bool) {
 	lineEnd := x.f.lineEnd(i)
 	j := x.f.within("][", i+1, lineEnd)
-	if j < 0 || strings.ContainsAny(x.s[i+1:j], "[]") {
+	if j < 0 || x.bracketBetween(i+1, j) {
 		return 0, false
 	}
 	k := x.f.within("]", j+2, lineEnd)
@@ -209,6 +212,12 @@ func (x *inlineConverter) undefinedReference(i int) (int, bool) {
 // normalizeLabel folds a link label as CommonMark matches them.
 func normalizeLabel(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// bracketBetween reports a '[' or ']' in s[from:to]; the finder keeps
+// asking this from every opener of a long line linear.
+func (x *inlineConverter) bracketBetween(from, to int) bool {
+	return x.f.within("[", from, to) >= 0 || x.f.within("]", from, to) >= 0
 }
 
 // keys turns "++ctrl+alt+del++" into "Ctrl+Alt+Del".
