@@ -211,7 +211,9 @@ func apply(ctx context.Context, tx pgx.Tx, plan store.SeedPlan) error {
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{"docs_knowledge_chunks"}, chunkColumns,
 			pgx.CopyFromSlice(len(newChunks), func(i int) ([]any, error) {
 				c := newChunks[i]
-				return []any{ChunkUUID(c.DocSlug, c.Index), c.DocSlug, c.Category, c.Title, c.HeaderPath, c.Index,
+				// A [16]byte encodes straight to binary; uuid.UUID would go through
+				// its text form after a failed attempt, on every row.
+				return []any{[16]byte(ChunkUUID(c.DocSlug, c.Index)), c.DocSlug, c.Category, c.Title, c.HeaderPath, c.Index,
 					c.Content, textArray(c.Keywords), c.Hash, c.HeadingOnly, c.BodyChars, c.Text}, nil
 			}))
 		if err != nil {
