@@ -21,6 +21,7 @@ require (
 	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/tmc/langchaingo v0.1.14
 	github.com/yuin/goldmark v1.8.7
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

@@ -144,7 +144,7 @@ func findMarkdown(fsys fs.FS) ([]string, []Warning, error) {
 			}
 			return nil
 		}
-		if d.Type().IsRegular() && isMarkdown(p) {
+		if d.Type().IsRegular() && isMarkdown(p) && !isVocabularyFile(p) {
 			paths = append(paths, p)
 		}
 		return nil
