@@ -9,7 +9,7 @@ import (
 
 	"github.com/docent-sh/docent/assistant"
 	promptctx "github.com/docent-sh/docent/context"
-	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/extractive"
@@ -59,7 +59,7 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		return nil, usageErrorf("%v", err)
 	}
 
-	res, err := e.loadDocs(ctx)
+	bundle, res, err := e.loadBundle(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -88,8 +88,12 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read corpus from %s: %w", st.Describe(), err)
 	}
+	// The store's corpus with the vocabulary of the folder (or demo) docent
+	// started with: the store keeps docs, not vocabulary.
 	buildEngine := func(corpus []knowledge.Doc) (assistant.Engine, error) {
-		engine, err := newEngine(corpus, rcfg)
+		b := bundle
+		b.Docs = corpus
+		engine, err := newEngine(b, rcfg)
 		if err != nil {
 			return nil, err // not a typed nil in the interface
 		}
@@ -113,7 +117,7 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		corpusName = e.cfg.docsDir
 	}
 	session := assistant.New(engine, writer, assistant.Options{
-		Glossary: kb.Glossary(),
+		Glossary: bundle.Glossary,
 		Corpus:   corpusName,
 		Builder:  promptctx.Builder{Budgets: promptctx.DefaultBudgets(), Counter: tokens.ForModel(sel.Model), Cache: promptctx.NewCountCache(countCacheSize)},
 		Log:      e.log,
@@ -141,8 +145,8 @@ func (a *app) Close() { a.store.Close() }
 
 // newEngine builds the retrieval engine every command answers with: the
 // chat, `docent ask` and `docent eval decisions` decide the same way.
-func newEngine(corpus []knowledge.Doc, rcfg retrieval.Config) (*retrieval.Engine, error) {
-	engine, err := retrieval.New(corpus, kb.Glossary(), rcfg)
+func newEngine(b knowledge.Bundle, rcfg retrieval.Config) (*retrieval.Engine, error) {
+	engine, err := retrieval.New(b, rcfg)
 	if err != nil {
 		return nil, fmt.Errorf("build retrieval index: %w", err)
 	}
@@ -160,19 +164,26 @@ func (e *env) retrievalConfig() (retrieval.Config, error) {
 	c.MinMatchedTerms = e.cfg.minMatchedTerms
 	c.DefinitionalBias = e.cfg.definitionalBias
 	c.DefinitionalBiasEnabled = e.cfg.definitionalBias > 0
-	if e.cfg.synonymsPath != "" {
-		src, err := os.ReadFile(e.cfg.synonymsPath)
-		if err != nil {
-			return c, usageErrorf("synonyms file: %v", err)
-		}
-		syn, err := retrieval.ParseSynonyms(src)
-		if err != nil {
-			return c, usageErrorf("synonyms file %s: %v", e.cfg.synonymsPath, err)
-		}
-		c.Synonyms = syn
-	}
 	if err := c.Validate(); err != nil {
 		return c, usageErrorf("%v", err)
 	}
 	return c, nil
+}
+
+// synonymsFile reads the --synonyms file, nil without one. Its rules go
+// after the knowledge base's own, so a rule for the same words replaces
+// the folder's.
+func (e *env) synonymsFile() ([]knowledge.Synonym, error) {
+	if e.cfg.synonymsPath == "" {
+		return nil, nil
+	}
+	src, err := os.ReadFile(e.cfg.synonymsPath)
+	if err != nil {
+		return nil, usageErrorf("synonyms file: %v", err)
+	}
+	syn, err := ingest.ParseSynonyms(src)
+	if err != nil {
+		return nil, usageErrorf("synonyms file %s: %v", e.cfg.synonymsPath, err)
+	}
+	return syn, nil
 }

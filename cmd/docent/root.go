@@ -127,19 +127,31 @@ func (e *env) openStore(ctx context.Context) (docStore, error) {
 // loadDocs ingests the configured knowledge base. Warnings are logged and
 // returned: the caller decides whether they are fatal (--strict).
 func (e *env) loadDocs(ctx context.Context) (ingest.Result, error) {
+	_, res, err := e.loadBundle(ctx)
+	return res, err
+}
+
+// loadBundle loads the configured knowledge base (--docs, or the embedded
+// demo) with its own vocabulary, plus the --synonyms file's rules.
+func (e *env) loadBundle(ctx context.Context) (knowledge.Bundle, ingest.Result, error) {
 	fsys, root := kb.Docs(), "embedded demo knowledge base"
 	if e.cfg.docsDir != "" {
 		fsys, root = os.DirFS(e.cfg.docsDir), e.cfg.docsDir
 	}
-	res, err := ingest.Load(ctx, fsys, root)
+	b, res, err := ingest.LoadBundle(ctx, fsys, root)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, ingest.ErrNoDocs) {
-			return res, &exitError{code: 2, err: err}
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, ingest.ErrNoDocs) || errors.Is(err, ingest.ErrVocabulary) {
+			return b, res, &exitError{code: 2, err: err}
 		}
-		return res, err
+		return b, res, err
 	}
 	for _, w := range res.Warnings {
 		e.log.Warn("skipped a knowledge base file", "file", w.Path, "line", w.Line, "problem", w.Msg)
 	}
-	return res, nil
+	extra, err := e.synonymsFile()
+	if err != nil {
+		return knowledge.Bundle{}, res, err
+	}
+	b.Synonyms = append(b.Synonyms, extra...)
+	return b, res, nil
 }
