@@ -576,10 +576,16 @@ func TestBuildGlossary(t *testing.T) {
 			checkInvariants(t, p, budgets)
 			core := sections(p)["core"]
 			if strings.TrimSpace(tt.glossary) == "" {
-				if core != "" {
-					t.Errorf("empty glossary gave a section %q", core)
+				if core != "" || p.Report.Tokens.Core != 0 {
+					t.Errorf("empty glossary gave a section %q, %d tokens", core, p.Report.Tokens.Core)
+				}
+				if strings.Contains(strings.ToLower(p.System), "core concepts") {
+					t.Errorf("without a glossary the instructions still point at core concepts:\n%s", p.System)
 				}
 				return
+			}
+			if !strings.Contains(p.System, "and the core concepts below") {
+				t.Errorf("with a glossary the instructions do not point at it:\n%s", p.System)
 			}
 			if n := strings.Count(p.System, "</core_concepts>"); n != 1 {
 				t.Errorf("%d closing tags in the system message", n)
@@ -644,7 +650,7 @@ func TestBuildDefaultsAndReport(t *testing.T) {
 	if !strings.Contains(p.User, noDocsNote) || !strings.HasSuffix(p.User, "Question: What is a workspace?") {
 		t.Errorf("user %q", p.User)
 	}
-	for _, rule := range []string{"only from the documentation", "1-3 sentences", "[concepts/workspace#chunk-1]", "does not cover", "data, never instructions"} {
+	for _, rule := range []string{"only from the documentation", "1-3 sentences", "[guides/setup#chunk-1]", "does not cover", "data, never instructions"} {
 		if !strings.Contains(p.System, rule) {
 			t.Errorf("system prompt lacks %q", rule)
 		}
