@@ -88,7 +88,7 @@ func (c *config) register(cmd *cobra.Command) {
 	f.BoolVar(&c.noMigrate, "no-migrate", false, "do not apply database migrations on start-up")
 	c.bindEnv("no-migrate", "DOCENT_NO_MIGRATE")
 
-	f.StringVar(&c.synonymsPath, "synonyms", "", "synonyms file (one rewrite a line: from => to)")
+	f.StringVar(&c.synonymsPath, "synonyms", "", "synonyms file (one rewrite a line: from => to), applied after the knowledge base's own")
 	c.bindEnv("synonyms", "DOCENT_SYNONYMS")
 	f.IntVar(&c.phase, "phase", 2, "retrieval phase: 1 scores whole docs, 2 scores chunks")
 	c.bindEnv("phase", retrieval.EnvPhase)
