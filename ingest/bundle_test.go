@@ -71,53 +71,61 @@ func TestLoadBundleWithoutVocabulary(t *testing.T) {
 	}
 }
 
-func TestLoadBundleConventionalFiles(t *testing.T) {
-	fsys := fstest.MapFS{
-		"_glossary.md":        file("# Core concepts\n- **Seat**: one person's licence.\n"),
-		"_synonyms.txt":       file("# slang\nlicense, licenses => seat\n"),
-		"guides/seats.md":     file("# Seats\n\nBuy seats in Billing.\n"),
-		"guides/_glossary.md": file("# Not the root\n\nOnly the root's glossary is vocabulary.\n"),
-	}
-	b, res, err := LoadBundle(context.Background(), fsys, "docs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.Glossary, "**Seat**") {
-		t.Errorf("glossary = %q", b.Glossary)
-	}
-	want := []knowledge.Synonym{{From: "license", To: "seat"}, {From: "licenses", To: "seat"}}
-	if !slices.Equal(b.Synonyms, want) {
-		t.Errorf("synonyms = %v, want %v", b.Synonyms, want)
-	}
-	if got := docSlugs(b.Docs); !slices.Equal(got, []string{"guides/_glossary", "guides/seats"}) || res.Files != 2 {
-		t.Errorf("docs %v from %d files: the root _glossary.md is not a doc, a nested one is", got, res.Files)
-	}
-}
-
-func TestLoadBundleManifest(t *testing.T) {
-	fsys := fstest.MapFS{
-		ManifestFile:         file("# vocabulary\nglossary: reference/terms.md\nsynonyms: ./vocab/rewrites.txt\nconcepts:\n  - reference/*\n  - guides/start\n"),
-		"reference/terms.md": file("# Terms\n- **Seat**: one person's licence.\n"),
-		"reference/seat.md":  file("# Seat\n\nA seat is one person's licence.\n"),
-		"guides/start.md":    file("# Start\n\nSign in, then buy seats.\n"),
-		"vocab/rewrites.txt": file("licence => seat\n"),
-		"_glossary.md":       file("# Ignored\n- **X**: the manifest names another glossary.\n"),
-	}
-	b, res, err := LoadBundle(context.Background(), fsys, "docs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(b.Glossary, "# Terms") {
-		t.Errorf("glossary = %q, want reference/terms.md", b.Glossary)
-	}
-	if !slices.Equal(b.Synonyms, []knowledge.Synonym{{From: "licence", To: "seat"}}) {
-		t.Errorf("synonyms = %v", b.Synonyms)
-	}
-	if got := docSlugs(b.Docs); !slices.Equal(got, []string{"guides/start", "reference/seat"}) || res.Files != 2 {
-		t.Errorf("docs %v from %d files: the glossary the manifest names is not a doc", got, res.Files)
-	}
-	if !slices.Equal(b.Concepts, []string{"reference/*", "guides/start"}) || !b.IsConcept("reference/seat") || b.IsConcept("guides/other") {
-		t.Errorf("concepts = %v", b.Concepts)
+func TestLoadBundleVocabularyFiles(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		fsys     fstest.MapFS
+		glossary string // how it starts
+		synonyms []knowledge.Synonym
+		slugs    []string // the docs: no vocabulary file among them
+		concepts []string
+	}{
+		{
+			name: "conventional files",
+			fsys: fstest.MapFS{
+				"_glossary.md":        file("# Core concepts\n- **Seat**: one person's licence.\n"),
+				"_synonyms.txt":       file("# slang\nlicense, licenses => seat\n"),
+				"guides/seats.md":     file("# Seats\n\nBuy seats in Billing.\n"),
+				"guides/_glossary.md": file("# Not the root\n\nOnly the root's glossary is vocabulary.\n"),
+			},
+			glossary: "# Core concepts",
+			synonyms: []knowledge.Synonym{{From: "license", To: "seat"}, {From: "licenses", To: "seat"}},
+			slugs:    []string{"guides/_glossary", "guides/seats"},
+		},
+		{
+			name: "files the manifest names",
+			fsys: fstest.MapFS{
+				ManifestFile:         file("# vocabulary\nglossary: reference/terms.md\nsynonyms: ./vocab/rewrites.txt\nconcepts:\n  - reference/*\n  - guides/start\n"),
+				"reference/terms.md": file("# Terms\n- **Seat**: one person's licence.\n"),
+				"reference/seat.md":  file("# Seat\n\nA seat is one person's licence.\n"),
+				"guides/start.md":    file("# Start\n\nSign in, then buy seats.\n"),
+				"vocab/rewrites.txt": file("licence => seat\n"),
+				"_glossary.md":       file("# Ignored\n- **X**: the manifest names another glossary.\n"),
+			},
+			glossary: "# Terms",
+			synonyms: []knowledge.Synonym{{From: "licence", To: "seat"}},
+			slugs:    []string{"guides/start", "reference/seat"},
+			concepts: []string{"reference/*", "guides/start"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, res, err := LoadBundle(context.Background(), tt.fsys, "docs")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(b.Glossary, tt.glossary) {
+				t.Errorf("glossary = %q, want it to start %q", b.Glossary, tt.glossary)
+			}
+			if !slices.Equal(b.Synonyms, tt.synonyms) {
+				t.Errorf("synonyms = %v, want %v", b.Synonyms, tt.synonyms)
+			}
+			if got := docSlugs(b.Docs); !slices.Equal(got, tt.slugs) || res.Files != len(tt.slugs) {
+				t.Errorf("docs %v from %d files, want %v", got, res.Files, tt.slugs)
+			}
+			if !slices.Equal(b.Concepts, tt.concepts) {
+				t.Errorf("concepts = %v, want %v", b.Concepts, tt.concepts)
+			}
+		})
 	}
 }
 
