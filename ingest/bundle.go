@@ -41,29 +41,28 @@ func isVocabularyFile(p string) bool { return p == GlossaryFile }
 // manifest declares. A vocabulary file that cannot be read or parsed is an
 // error wrapping ErrVocabulary and naming the file (and line).
 func LoadBundle(ctx context.Context, fsys fs.FS, root string) (knowledge.Bundle, Result, error) {
+	res, err := Load(ctx, fsys, root)
+	if err != nil {
+		return knowledge.Bundle{}, res, err
+	}
 	vocabErr := func(err error) error {
 		return fmt.Errorf("knowledge base %s: %w: %w", root, ErrVocabulary, err)
 	}
 	m, err := readManifest(fsys)
 	if err != nil {
-		return knowledge.Bundle{}, Result{}, vocabErr(err)
+		return knowledge.Bundle{}, res, vocabErr(err)
 	}
 	glossary, err := readVocabularyFile(fsys, m.glossary)
 	if err != nil {
-		return knowledge.Bundle{}, Result{}, vocabErr(err)
+		return knowledge.Bundle{}, res, vocabErr(err)
 	}
 	var synonyms []knowledge.Synonym
 	if src, err := readVocabularyFile(fsys, m.synonyms); err != nil {
-		return knowledge.Bundle{}, Result{}, vocabErr(err)
+		return knowledge.Bundle{}, res, vocabErr(err)
 	} else if src != nil {
 		if synonyms, err = ParseSynonyms(src); err != nil {
-			return knowledge.Bundle{}, Result{}, vocabErr(fmt.Errorf("%s: %w", m.synonyms.path, err))
+			return knowledge.Bundle{}, res, vocabErr(fmt.Errorf("%s: %w", m.synonyms.path, err))
 		}
-	}
-
-	res, err := Load(ctx, fsys, root)
-	if err != nil {
-		return knowledge.Bundle{}, res, err
 	}
 	if m.glossary.path != GlossaryFile && isMarkdown(m.glossary.path) {
 		res = withoutFile(res, m.glossary.path)
