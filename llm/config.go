@@ -39,6 +39,7 @@ const (
 const (
 	DefaultConnectTimeout    = 10 * time.Second
 	DefaultFirstTokenTimeout = 60 * time.Second
+	DefaultIdleTimeout       = 30 * time.Second
 	DefaultMaxRetries        = 3
 )
 
@@ -62,14 +63,16 @@ var ErrMissingKey = errors.New("API key not set")
 
 // Config is what the flags and environment say about the answer writer.
 // Zero fields take the defaults: provider auto, the provider's default
-// model and URL, connect timeout 10 s, first-token timeout 60 s, 3 retries.
+// model and URL, connect timeout 10 s, first-token timeout 60 s, idle
+// timeout 30 s, 3 retries.
 type Config struct {
 	Provider          string // auto|extractive|openai|ollama|anthropic
 	Model             string
 	BaseURL           string // OpenAI-compatible server, Ollama or Anthropic endpoint
 	ConnectTimeout    time.Duration
 	FirstTokenTimeout time.Duration
-	MaxRetries        int // 429/5xx retries before the first token; negative turns retrying off
+	IdleTimeout       time.Duration // longest wait between two streamed tokens
+	MaxRetries        int           // 429/5xx retries before the first token; negative turns retrying off
 }
 
 // Selection is a resolved Config: which provider and model answer, where,
@@ -82,6 +85,7 @@ type Selection struct {
 	Reason            string // why this provider, e.g. "OPENAI_API_KEY is set"
 	ConnectTimeout    time.Duration
 	FirstTokenTimeout time.Duration
+	IdleTimeout       time.Duration
 	MaxRetries        int // retries of 429/5xx before the first token; 0 = none
 
 	apiKey    string
@@ -162,6 +166,7 @@ func Resolve(cfg Config, getenv func(string) string) (Selection, error) {
 	sel := Selection{
 		ConnectTimeout:    cfg.ConnectTimeout,
 		FirstTokenTimeout: cfg.FirstTokenTimeout,
+		IdleTimeout:       cfg.IdleTimeout,
 		MaxRetries:        cfg.MaxRetries,
 	}
 	if err := sel.applyTimeoutDefaults(); err != nil {
@@ -250,12 +255,17 @@ func (s *Selection) applyTimeoutDefaults() error {
 		return fmt.Errorf("connect timeout %s: must not be negative", s.ConnectTimeout)
 	case s.FirstTokenTimeout < 0:
 		return fmt.Errorf("first-token timeout %s: must not be negative", s.FirstTokenTimeout)
+	case s.IdleTimeout < 0:
+		return fmt.Errorf("idle timeout %s: must not be negative", s.IdleTimeout)
 	}
 	if s.ConnectTimeout == 0 {
 		s.ConnectTimeout = DefaultConnectTimeout
 	}
 	if s.FirstTokenTimeout == 0 {
 		s.FirstTokenTimeout = DefaultFirstTokenTimeout
+	}
+	if s.IdleTimeout == 0 {
+		s.IdleTimeout = DefaultIdleTimeout
 	}
 	return nil
 }

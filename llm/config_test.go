@@ -119,6 +119,9 @@ func TestResolveDefaultsAndLimits(t *testing.T) {
 	if sel.ConnectTimeout != 10*time.Second || sel.FirstTokenTimeout != 60*time.Second || sel.MaxRetries != 3 {
 		t.Errorf("defaults = %s, %s, %d retries; want 10s, 1m0s, 3", sel.ConnectTimeout, sel.FirstTokenTimeout, sel.MaxRetries)
 	}
+	if sel.IdleTimeout != 30*time.Second {
+		t.Errorf("default idle timeout %s, want 30s", sel.IdleTimeout)
+	}
 	sel, err = Resolve(Config{ConnectTimeout: time.Second, FirstTokenTimeout: 2 * time.Second, MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -149,6 +152,7 @@ func TestResolveErrors(t *testing.T) {
 			wantIn: []string{"scheme must be"}},
 		{name: "negative connect timeout", cfg: Config{ConnectTimeout: -time.Second}, wantIn: []string{"connect timeout -1s"}},
 		{name: "negative first-token timeout", cfg: Config{FirstTokenTimeout: -time.Second}, wantIn: []string{"first-token timeout -1s"}},
+		{name: "negative idle timeout", cfg: Config{IdleTimeout: -time.Second}, wantIn: []string{"idle timeout -1s"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

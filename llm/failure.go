@@ -30,6 +30,8 @@ func (r *Responder) classify(err error, res attemptResult, cause error) *failure
 	switch {
 	case errors.Is(cause, errFirstTokenTimeout) || errors.Is(err, errFirstTokenTimeout):
 		f.detail = fmt.Sprintf("no answer within %s (first-token timeout)", r.sel.FirstTokenTimeout)
+	case errors.Is(cause, errIdleTimeout) || errors.Is(err, errIdleTimeout):
+		f.detail = fmt.Sprintf("idle timeout: no new token within %s", r.sel.IdleTimeout)
 	case res.dialErr != nil:
 		f.detail = r.describeDialErr(res.dialErr)
 	case res.status == http.StatusUnauthorized || res.status == http.StatusForbidden:

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
@@ -44,6 +45,7 @@ const MidStreamSeparator = "\n\n— the model's answer broke off; offline answer
 
 var (
 	errFirstTokenTimeout = errors.New("first-token timeout")
+	errIdleTimeout       = errors.New("idle timeout")
 	errStaleChunk        = errors.New("chunk from an abandoned attempt")
 	errEmptyAnswer       = errors.New("empty answer")
 )
@@ -187,7 +189,8 @@ func (r *Responder) Selection() Selection { return r.sel }
 // is not retried, since the reader has already seen part of an answer: the
 // part stays, MidStreamSeparator marks where it ended, and the extractive
 // answer follows. The first-token timeout counts from the call, across
-// retries.
+// retries; after the first token, a stream that sends nothing for the idle
+// timeout is such a failure, so no wait is without a limit.
 //
 // Cancelling ctx (Esc, Ctrl+C) stops the stream at once, closing the HTTP
 // connection, and returns the partial Answer with Stopped set. The error
@@ -247,22 +250,45 @@ func (r *Responder) streamOnce(ctx context.Context, model llms.Model, messages [
 func (r *Responder) streamModel(ctx context.Context, messages []llms.MessageContent, out *output) (*failure, bool) {
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	deadline := time.AfterFunc(r.sel.FirstTokenTimeout, func() { cancel(errFirstTokenTimeout) })
-	defer deadline.Stop()
-	// The first chunk stops the first-token deadline; when the deadline has
-	// already fired, the chunk is refused so that nothing is emitted from an
-	// attempt that is being abandoned.
-	firstChunk := func() bool { return deadline.Stop() }
+	// One watchdog bounds every wait: until the first token it is the
+	// first-token deadline, then each token re-arms it for the idle
+	// timeout. When it has already fired, a chunk is refused so that
+	// nothing is emitted from an attempt that is being abandoned.
+	var streaming atomic.Bool
+	watchdog := time.AfterFunc(r.sel.FirstTokenTimeout, func() {
+		if streaming.Load() {
+			cancel(errIdleTimeout)
+		} else {
+			cancel(errFirstTokenTimeout)
+		}
+	})
+	defer watchdog.Stop()
+	onChunk := func() error {
+		if !watchdog.Stop() {
+			if streaming.Load() {
+				return errIdleTimeout
+			}
+			return errFirstTokenTimeout
+		}
+		streaming.Store(true)
+		watchdog.Reset(r.sel.IdleTimeout)
+		return nil
+	}
 
 	for try := 0; ; try++ {
 		a := &attempt{}
-		gen := out.begin(firstChunk)
+		gen := out.begin(onChunk)
 		_, err := r.model.GenerateContent(withAttempt(callCtx, a), messages,
 			llms.WithStreamingFunc(out.streamingFunc(gen)))
 		res := a.snapshot()
 		if err == nil && res.streamErr != nil {
 			// langchaingo's Ollama client ends quietly on a broken stream.
 			err = res.streamErr
+		}
+		if err == nil && callCtx.Err() != nil {
+			// The watchdog closed the stream, and some clients take a
+			// closed connection for the end of the answer.
+			err = context.Cause(callCtx)
 		}
 		out.end(gen, err == nil)
 		// A caller's cancel is a stop whatever the client made of it: some
@@ -353,15 +379,15 @@ type output struct {
 	first   time.Time
 	gen     int
 	open    bool
-	onFirst func() bool
+	onChunk func() error // an error refuses the chunk: the attempt is being abandoned
 }
 
-func (o *output) begin(onFirst func() bool) int {
+func (o *output) begin(onChunk func() error) int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.gen++
 	o.open = true
-	o.onFirst = onFirst
+	o.onChunk = onChunk
 	o.cleaner = textsafe.Stream{}
 	return o.gen
 }
@@ -398,8 +424,10 @@ func (o *output) streamingFunc(gen int) func(context.Context, []byte) error {
 		if clean == "" {
 			return nil
 		}
-		if o.chunks == 0 && o.onFirst != nil && !o.onFirst() {
-			return errFirstTokenTimeout
+		if o.onChunk != nil {
+			if err := o.onChunk(); err != nil {
+				return err
+			}
 		}
 		o.writeLocked(clean)
 		return nil

@@ -495,6 +495,76 @@ func TestStreamFirstTokenTimeout(t *testing.T) {
 	})
 }
 
+// A stream that stalls after its first token ends at the idle timeout:
+// the partial answer stays, the extractive answer follows, the notice says
+// why and the connection is closed.
+func TestStreamIdleTimeout(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, pc providerCase) {
+		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"A workspace ", "never comes"}, StallAfter: 1},
+			llm.Config{IdleTimeout: 100 * time.Millisecond})
+		c := &collector{}
+		ans := streamWithin(t, s.resp, 30*time.Second, c.emit)
+		checkInvariants(t, ans, c, s)
+		if !strings.HasPrefix(ans.Text, "A workspace "+llm.MidStreamSeparator) {
+			t.Errorf("text %q does not keep the partial answer and mark the fallback", ans.Text)
+		}
+		if want := pc.provider + ": the answer broke off after 1 chunk (idle timeout: no new token within 100ms)"; ans.Notice != want {
+			t.Errorf("notice %q, want %q", ans.Notice, want)
+		}
+		assertExtractiveFallback(t, ans)
+		if n := len(s.srv.Requests()); n != 1 {
+			t.Errorf("server got %d requests; a stall after the first token is not retried", n)
+		}
+		select {
+		case <-s.srv.Disconnected():
+		case <-time.After(5 * time.Second):
+			t.Fatal("the stalled request was never closed")
+		}
+	})
+}
+
+// The idle timeout is between tokens, not for the whole answer: a stream
+// slower in total than the timeout, but never silent that long, completes.
+func TestStreamSlowButSteadyIsNotCut(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, pc providerCase) {
+		chunks := slices.Repeat([]string{"word "}, 8)
+		s := newSetup(t, pc, llmtest.Script{Chunks: chunks, Delay: 100 * time.Millisecond},
+			llm.Config{IdleTimeout: 500 * time.Millisecond})
+		c := &collector{}
+		ans := streamWithin(t, s.resp, 30*time.Second, c.emit)
+		checkInvariants(t, ans, c, s)
+		if ans.Fallback || ans.Notice != "" || ans.Text != strings.Join(chunks, "") {
+			t.Errorf("answer = %+v, want the whole model answer", ans)
+		}
+	})
+}
+
+// streamWithin streams prompt() and fails the test, instead of hanging
+// it, when the answer does not end within limit: a guard against a wait
+// without a limit, not a speed measure.
+func streamWithin(t *testing.T, r *llm.Responder, limit time.Duration, emit func(string)) llm.Answer {
+	t.Helper()
+	type result struct {
+		ans llm.Answer
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		ans, err := r.Stream(context.Background(), prompt(), emit)
+		done <- result{ans, err}
+	}()
+	select {
+	case res := <-done:
+		if res.err != nil {
+			t.Fatal(res.err)
+		}
+		return res.ans
+	case <-time.After(limit):
+		t.Fatalf("Stream did not return within %s", limit)
+		return llm.Answer{}
+	}
+}
+
 // A first-token timeout also bounds the retries: 429s for longer than the
 // timeout end in the timeout notice, not in endless waiting.
 func TestFirstTokenTimeoutBoundsRetries(t *testing.T) {

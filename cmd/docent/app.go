@@ -49,6 +49,7 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		BaseURL:           e.cfg.baseURL,
 		ConnectTimeout:    e.cfg.connectTimeout,
 		FirstTokenTimeout: e.cfg.firstTokenTimeout,
+		IdleTimeout:       e.cfg.idleTimeout,
 	}, e.getenv)
 	switch {
 	case errors.Is(err, llm.ErrMissingKey):

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -67,6 +68,7 @@ type config struct {
 	contextPath       string
 	connectTimeout    time.Duration
 	firstTokenTimeout time.Duration
+	idleTimeout       time.Duration
 
 	// bindings is filled as flags are declared, so a flag cannot be added
 	// without naming its variable.
@@ -115,10 +117,12 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("base-url", "DOCENT_BASE_URL")
 	f.StringVar(&c.contextPath, "context", "", "customer app state (JSON or text) to put into the prompt")
 	c.bindEnv("context", "DOCENT_CONTEXT")
-	f.DurationVar(&c.connectTimeout, "connect-timeout", 10*time.Second, "LLM connect timeout")
+	f.DurationVar(&c.connectTimeout, "connect-timeout", llm.DefaultConnectTimeout, "LLM connect timeout")
 	c.bindEnv("connect-timeout", "DOCENT_CONNECT_TIMEOUT")
-	f.DurationVar(&c.firstTokenTimeout, "first-token-timeout", 60*time.Second, "LLM time-to-first-token timeout")
+	f.DurationVar(&c.firstTokenTimeout, "first-token-timeout", llm.DefaultFirstTokenTimeout, "LLM time-to-first-token timeout")
 	c.bindEnv("first-token-timeout", "DOCENT_FIRST_TOKEN_TIMEOUT")
+	f.DurationVar(&c.idleTimeout, "idle-timeout", llm.DefaultIdleTimeout, "LLM longest wait between streamed tokens; then the partial answer ends and the offline answer follows")
+	c.bindEnv("idle-timeout", "DOCENT_IDLE_TIMEOUT")
 }
 
 func (c *config) validate() error {
