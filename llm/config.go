@@ -40,6 +40,7 @@ const (
 	DefaultConnectTimeout    = 10 * time.Second
 	DefaultFirstTokenTimeout = 60 * time.Second
 	DefaultIdleTimeout       = 30 * time.Second
+	DefaultRetryAfterMax     = 30 * time.Second
 	DefaultMaxRetries        = 3
 )
 
@@ -64,7 +65,7 @@ var ErrMissingKey = errors.New("API key not set")
 // Config is what the flags and environment say about the answer writer.
 // Zero fields take the defaults: provider auto, the provider's default
 // model and URL, connect timeout 10 s, first-token timeout 60 s, idle
-// timeout 30 s, 3 retries.
+// timeout 30 s, 3 retries, Retry-After honoured up to 30 s.
 type Config struct {
 	Provider          string // auto|extractive|openai|ollama|anthropic
 	Model             string
@@ -73,6 +74,7 @@ type Config struct {
 	FirstTokenTimeout time.Duration
 	IdleTimeout       time.Duration // longest wait between two streamed tokens
 	MaxRetries        int           // 429/5xx retries before the first token; negative turns retrying off
+	RetryAfterMax     time.Duration // the longest Retry-After waited for; a longer one ends the retries
 }
 
 // Selection is a resolved Config: which provider and model answer, where,
@@ -87,6 +89,7 @@ type Selection struct {
 	FirstTokenTimeout time.Duration
 	IdleTimeout       time.Duration
 	MaxRetries        int // retries of 429/5xx before the first token; 0 = none
+	RetryAfterMax     time.Duration
 
 	apiKey    string
 	keyEnvVar string // the variable the key comes from, for hints in notices
@@ -168,6 +171,7 @@ func Resolve(cfg Config, getenv func(string) string) (Selection, error) {
 		FirstTokenTimeout: cfg.FirstTokenTimeout,
 		IdleTimeout:       cfg.IdleTimeout,
 		MaxRetries:        cfg.MaxRetries,
+		RetryAfterMax:     cfg.RetryAfterMax,
 	}
 	if err := sel.applyTimeoutDefaults(); err != nil {
 		return Selection{}, err
@@ -257,6 +261,8 @@ func (s *Selection) applyTimeoutDefaults() error {
 		return fmt.Errorf("first-token timeout %s: must not be negative", s.FirstTokenTimeout)
 	case s.IdleTimeout < 0:
 		return fmt.Errorf("idle timeout %s: must not be negative", s.IdleTimeout)
+	case s.RetryAfterMax < 0:
+		return fmt.Errorf("Retry-After cap %s: must not be negative", s.RetryAfterMax)
 	}
 	if s.ConnectTimeout == 0 {
 		s.ConnectTimeout = DefaultConnectTimeout
@@ -266,6 +272,9 @@ func (s *Selection) applyTimeoutDefaults() error {
 	}
 	if s.IdleTimeout == 0 {
 		s.IdleTimeout = DefaultIdleTimeout
+	}
+	if s.RetryAfterMax == 0 {
+		s.RetryAfterMax = DefaultRetryAfterMax
 	}
 	return nil
 }

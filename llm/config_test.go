@@ -119,8 +119,8 @@ func TestResolveDefaultsAndLimits(t *testing.T) {
 	if sel.ConnectTimeout != 10*time.Second || sel.FirstTokenTimeout != 60*time.Second || sel.MaxRetries != 3 {
 		t.Errorf("defaults = %s, %s, %d retries; want 10s, 1m0s, 3", sel.ConnectTimeout, sel.FirstTokenTimeout, sel.MaxRetries)
 	}
-	if sel.IdleTimeout != 30*time.Second {
-		t.Errorf("default idle timeout %s, want 30s", sel.IdleTimeout)
+	if sel.IdleTimeout != 30*time.Second || sel.RetryAfterMax != 30*time.Second {
+		t.Errorf("default idle timeout %s, Retry-After cap %s; want 30s and 30s", sel.IdleTimeout, sel.RetryAfterMax)
 	}
 	sel, err = Resolve(Config{ConnectTimeout: time.Second, FirstTokenTimeout: 2 * time.Second, MaxRetries: -1}, nil)
 	if err != nil {
@@ -153,6 +153,7 @@ func TestResolveErrors(t *testing.T) {
 		{name: "negative connect timeout", cfg: Config{ConnectTimeout: -time.Second}, wantIn: []string{"connect timeout -1s"}},
 		{name: "negative first-token timeout", cfg: Config{FirstTokenTimeout: -time.Second}, wantIn: []string{"first-token timeout -1s"}},
 		{name: "negative idle timeout", cfg: Config{IdleTimeout: -time.Second}, wantIn: []string{"idle timeout -1s"}},
+		{name: "negative Retry-After cap", cfg: Config{RetryAfterMax: -time.Second}, wantIn: []string{"Retry-After cap -1s"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

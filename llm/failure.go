@@ -49,6 +49,9 @@ func (r *Responder) classify(err error, res attemptResult, cause error) *failure
 		default:
 			hint = "check --model and --base-url"
 		}
+	case res.status == http.StatusTooManyRequests && res.errorCode == "insufficient_quota":
+		// Waiting does not refill a quota: OpenAI says so with this code.
+		f.detail, hint = "quota exhausted (429 insufficient_quota)", "check the plan and billing of the account"
 	case res.status == http.StatusTooManyRequests:
 		f.detail, f.retryable = "rate limited (429)", true
 	case res.status >= 500:

@@ -73,8 +73,9 @@ type responderConfig struct {
 }
 
 // WithBackoff sets the first retry delay (doubled on each retry, with
-// jitter) and its ceiling, which also caps a server's Retry-After.
-// Defaults: 500 ms and 8 s.
+// jitter) and its ceiling. Defaults: 500 ms and 8 s. A server's
+// Retry-After is waited for even when longer, up to
+// Selection.RetryAfterMax.
 func WithBackoff(base, ceiling time.Duration) Option {
 	return func(c *responderConfig) {
 		c.backoffBase, c.backoffMax = max(base, 0), max(ceiling, 0)
@@ -315,6 +316,12 @@ func (r *Responder) streamModel(ctx context.Context, messages []llms.MessageCont
 			}
 			return fail, false
 		}
+		if res.retryAfter > r.sel.RetryAfterMax {
+			// Asking again sooner than the server said would only be
+			// refused again.
+			fail.notice += fmt.Sprintf(": the server asks to wait %s, longer than the %s cap", res.retryAfter, r.sel.RetryAfterMax)
+			return fail, false
+		}
 		wait := time.NewTimer(r.backoff(try, res.retryAfter))
 		select {
 		case <-callCtx.Done():
@@ -328,15 +335,15 @@ func (r *Responder) streamModel(ctx context.Context, messages []llms.MessageCont
 	}
 }
 
-// backoff is base·2^try with ±20% jitter, at least the server's
-// Retry-After, never above the ceiling.
+// backoff is base·2^try with ±20% jitter, never above the ceiling, and at
+// least the server's Retry-After (which the caller has checked against
+// its cap).
 func (r *Responder) backoff(try int, retryAfter time.Duration) time.Duration {
 	d := r.backoffBase << min(try, 16)
 	if r.backoffBase > 0 {
 		d += time.Duration((rand.Float64()*0.4 - 0.2) * float64(d))
 	}
-	d = max(d, retryAfter)
-	return min(d, r.backoffMax)
+	return max(min(d, r.backoffMax), retryAfter)
 }
 
 // toMessages converts the prompt for langchaingo: system, the earlier

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -340,6 +341,84 @@ func TestStreamGivesUpAfterThreeRetries(t *testing.T) {
 		}
 		assertExtractiveFallback(t, ans)
 	})
+}
+
+// Retry-After is honoured in both of its forms, beyond the backoff's
+// ceiling (5 ms in these tests): the retry does not arrive before the
+// server said.
+func TestStreamHonoursRetryAfter(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, pc providerCase) {
+		for _, form := range []string{"seconds", "date"} {
+			t.Run(form, func(t *testing.T) {
+				t.Parallel()
+				header := "1"
+				if form == "date" {
+					header = time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)
+				}
+				s := newSetup(t, pc, llmtest.Script{Chunks: []string{"Fine."}, Statuses: []int{429}, RetryAfter: header}, llm.Config{})
+				ans, err := s.resp.Stream(context.Background(), prompt(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ans.Text != "Fine." || ans.Fallback {
+					t.Fatalf("answer = %+v, want the model's answer after one retry", ans)
+				}
+				reqs := s.srv.Requests()
+				if len(reqs) != 2 {
+					t.Fatalf("server got %d requests, want 2", len(reqs))
+				}
+				notBefore := reqs[0].Time.Add(time.Second)
+				if form == "date" {
+					at, err := http.ParseTime(header)
+					if err != nil {
+						t.Fatal(err)
+					}
+					notBefore = at
+				}
+				// The slack covers the wall clock's rounding, not the wait.
+				if early := notBefore.Sub(reqs[1].Time); early > 10*time.Millisecond {
+					t.Errorf("retry came %s before the Retry-After %q allowed", early, header)
+				}
+			})
+		}
+	})
+}
+
+// A Retry-After longer than the cap ends the retries at once, saying so.
+func TestStreamRetryAfterOverTheCap(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, pc providerCase) {
+		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"x"}, Statuses: []int{429, 429}, RetryAfter: "120"},
+			llm.Config{RetryAfterMax: time.Second})
+		c := &collector{}
+		ans := streamWithin(t, s.resp, 30*time.Second, c.emit)
+		checkInvariants(t, ans, c, s)
+		if want := pc.provider + ": rate limited (429): the server asks to wait 2m0s, longer than the 1s cap"; ans.Notice != want {
+			t.Errorf("notice %q, want %q", ans.Notice, want)
+		}
+		if n := len(s.srv.Requests()); n != 1 {
+			t.Errorf("server got %d requests, want 1", n)
+		}
+		assertExtractiveFallback(t, ans)
+	})
+}
+
+// An exhausted quota is a 429 that waiting does not cure: no retry.
+func TestStreamQuotaExhaustedIsNotRetried(t *testing.T) {
+	pc := providers[0]
+	s := newSetup(t, pc, llmtest.Script{Chunks: []string{"x"}, Statuses: []int{429, 429, 429, 429}, InsufficientQuota: true}, llm.Config{})
+	c := &collector{}
+	ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, ans, c, s)
+	if want := "openai: quota exhausted (429 insufficient_quota): check the plan and billing of the account"; ans.Notice != want {
+		t.Errorf("notice %q, want %q", ans.Notice, want)
+	}
+	if n := len(s.srv.Requests()); n != 1 {
+		t.Errorf("server got %d requests; an exhausted quota is not retried", n)
+	}
+	assertExtractiveFallback(t, ans)
 }
 
 func assertExtractiveFallback(t *testing.T, ans llm.Answer) {

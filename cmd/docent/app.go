@@ -50,6 +50,7 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		ConnectTimeout:    e.cfg.connectTimeout,
 		FirstTokenTimeout: e.cfg.firstTokenTimeout,
 		IdleTimeout:       e.cfg.idleTimeout,
+		RetryAfterMax:     e.cfg.retryAfterMax,
 	}, e.getenv)
 	switch {
 	case errors.Is(err, llm.ErrMissingKey):

@@ -69,6 +69,7 @@ type config struct {
 	connectTimeout    time.Duration
 	firstTokenTimeout time.Duration
 	idleTimeout       time.Duration
+	retryAfterMax     time.Duration
 
 	// bindings is filled as flags are declared, so a flag cannot be added
 	// without naming its variable.
@@ -123,6 +124,8 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("first-token-timeout", "DOCENT_FIRST_TOKEN_TIMEOUT")
 	f.DurationVar(&c.idleTimeout, "idle-timeout", llm.DefaultIdleTimeout, "LLM longest wait between streamed tokens; then the partial answer ends and the offline answer follows")
 	c.bindEnv("idle-timeout", "DOCENT_IDLE_TIMEOUT")
+	f.DurationVar(&c.retryAfterMax, "retry-after-max", llm.DefaultRetryAfterMax, "LLM longest Retry-After waited for before a retry; a server asking for more is not retried")
+	c.bindEnv("retry-after-max", "DOCENT_RETRY_AFTER_MAX")
 }
 
 func (c *config) validate() error {
