@@ -44,7 +44,13 @@ const (
 var errMalformed = errors.New("malformed stream")
 
 // streamFailure is an error the provider reported inside a 200 stream.
+// Its message is cleaned when made: it came from the network and goes to
+// notices and logs.
 type streamFailure struct{ message string }
+
+func newStreamFailure(message string) *streamFailure {
+	return &streamFailure{message: textsafe.Line(message)}
+}
 
 func (e *streamFailure) Error() string { return "error in stream: " + e.message }
 
@@ -66,7 +72,7 @@ func openAIStreamLine(line []byte) (lineAction, error) {
 		return linePass, fmt.Errorf("%w: data is not JSON %s", errMalformed, excerpt(data))
 	}
 	if frame.Error != nil {
-		return linePass, &streamFailure{message: frame.Error.Message}
+		return linePass, newStreamFailure(frame.Error.Message)
 	}
 	return linePass, nil
 }
@@ -97,7 +103,7 @@ func anthropicStreamLine(line []byte) (lineAction, error) {
 		if event.Error != nil {
 			msg = strings.TrimSpace(event.Error.Type + ": " + event.Error.Message)
 		}
-		return linePass, &streamFailure{message: msg}
+		return linePass, newStreamFailure(msg)
 	case "message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "ping":
 		return linePass, nil
 	}
@@ -121,7 +127,7 @@ func ollamaStreamLine(line []byte) (lineAction, error) {
 		return linePass, fmt.Errorf("%w: line is not JSON %s", errMalformed, excerpt(line))
 	}
 	if frame.Error != "" {
-		return linePass, &streamFailure{message: frame.Error}
+		return linePass, newStreamFailure(frame.Error)
 	}
 	if frame.Done {
 		return lineEnd, nil
