@@ -29,10 +29,11 @@ const (
 
 // Environment variables Resolve reads.
 const (
-	EnvOpenAIKey     = "OPENAI_API_KEY"
-	EnvOpenAIBaseURL = "OPENAI_BASE_URL"
-	EnvAnthropicKey  = "ANTHROPIC_API_KEY"
-	EnvOllamaHost    = "OLLAMA_HOST"
+	EnvOpenAIKey        = "OPENAI_API_KEY"
+	EnvOpenAIBaseURL    = "OPENAI_BASE_URL"
+	EnvAnthropicKey     = "ANTHROPIC_API_KEY"
+	EnvAnthropicBaseURL = "ANTHROPIC_BASE_URL"
+	EnvOllamaHost       = "OLLAMA_HOST"
 )
 
 // Defaults applied by Resolve to zero Config fields.
@@ -233,10 +234,13 @@ func Resolve(cfg Config, getenv func(string) string) (Selection, error) {
 		sel.Model = orDefault(model, DefaultAnthropicModel)
 		sel.keyEnvVar = EnvAnthropicKey
 		sel.apiKey = env(EnvAnthropicKey)
-		sel.BaseURL = orDefault(baseURL, defaultAnthropicBaseURL)
-		if err := checkBaseURL(sel.BaseURL); err != nil {
+		if baseURL == "" {
+			baseURL = env(EnvAnthropicBaseURL)
+		}
+		if err := checkBaseURL(orDefault(baseURL, defaultAnthropicBaseURL)); err != nil {
 			return Selection{}, err
 		}
+		sel.BaseURL = anthropicAPIRoot(orDefault(baseURL, defaultAnthropicBaseURL))
 		if sel.apiKey == "" {
 			return sel, fmt.Errorf("provider anthropic: %w: set %s", ErrMissingKey, EnvAnthropicKey)
 		}
@@ -277,6 +281,22 @@ func (s *Selection) applyTimeoutDefaults() error {
 		s.RetryAfterMax = DefaultRetryAfterMax
 	}
 	return nil
+}
+
+// anthropicAPIRoot takes a base URL as Anthropic's SDKs do, the host
+// without /v1 (ANTHROPIC_BASE_URL=https://api.anthropic.com), or with it,
+// and returns the root langchaingo's client appends "/messages" to.
+func anthropicAPIRoot(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	path := strings.TrimRight(u.Path, "/")
+	if !strings.HasSuffix(path, "/v1") {
+		path += "/v1"
+	}
+	u.Path, u.RawPath = path, ""
+	return u.String()
 }
 
 func orDefault(v, def string) string {

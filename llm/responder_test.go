@@ -796,6 +796,31 @@ func TestStreamOpenAICompatibleWithoutKey(t *testing.T) {
 	}
 }
 
+// ANTHROPIC_BASE_URL is taken as Anthropic's SDKs take it, without /v1:
+// the request reaches the server it names, not the public endpoint.
+func TestStreamAnthropicBaseURLFromEnvironment(t *testing.T) {
+	srv := llmtest.NewAnthropic(t, llmtest.Script{Chunks: []string{"Via ", "the gateway."}, APIKey: testKey})
+	env := map[string]string{llm.EnvAnthropicKey: testKey, llm.EnvAnthropicBaseURL: srv.URL}
+	sel, err := llm.Resolve(llm.Config{Provider: "anthropic"}, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := llm.NewResponder(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := resp.Stream(context.Background(), prompt(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Text != "Via the gateway." || ans.Fallback || ans.Provider != llm.ProviderAnthropic {
+		t.Errorf("answer = %+v, want the gateway's answer", ans)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Path != "/v1/messages" {
+		t.Errorf("requests %+v, want one POST /v1/messages", reqs)
+	}
+}
+
 func TestStreamErrorReportedInStream(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		s := newSetup(t, pc, llmtest.Script{StreamError: "model overloaded"}, llm.Config{})

@@ -114,7 +114,7 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("provider", "DOCENT_PROVIDER")
 	f.StringVar(&c.model, "model", "", "model name (default: the provider's default)")
 	c.bindEnv("model", "DOCENT_MODEL")
-	f.StringVar(&c.baseURL, "base-url", "", "base URL of an OpenAI-compatible server or of Ollama")
+	f.StringVar(&c.baseURL, "base-url", "", "base URL of the provider's API: OpenAI or a compatible server, Anthropic (with or without /v1) or Ollama (default: $OPENAI_BASE_URL, $ANTHROPIC_BASE_URL, $OLLAMA_HOST)")
 	c.bindEnv("base-url", "DOCENT_BASE_URL")
 	f.StringVar(&c.contextPath, "context", "", "customer app state (JSON or text) to put into the prompt")
 	c.bindEnv("context", "DOCENT_CONTEXT")

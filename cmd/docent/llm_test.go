@@ -20,3 +20,26 @@ func TestAskIdleTimeoutEndsAStalledStream(t *testing.T) {
 		t.Errorf("reply %q, want the partial answer then the cited offline answer", o.Reply)
 	}
 }
+
+// ANTHROPIC_BASE_URL sends `docent ask` to the server it names.
+func TestAskAnthropicBaseURL(t *testing.T) {
+	srv := llmtest.NewAnthropic(t, llmtest.Script{Chunks: []string{"A workspace is an area. ", "[concepts/workspace#chunk-0]"}, APIKey: "sk-ant-test-key"})
+	c := newCLI(t, "DOCENT_PROVIDER", "anthropic", "ANTHROPIC_API_KEY", "sk-ant-test-key", "ANTHROPIC_BASE_URL", srv.URL)
+	o := c.askJSON("explain workspace")
+	if o.LLM.Provider != "anthropic" || o.LLM.Fallback || o.Reply != "A workspace is an area. [concepts/workspace#chunk-0]" {
+		t.Fatalf("llm %+v, reply %q; want the answer from the server ANTHROPIC_BASE_URL names", o.LLM, o.Reply)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("server got %d requests, want 1", n)
+	}
+}
+
+// OPENAI_BASE_URL does the same for OpenAI and compatible servers.
+func TestAskOpenAIBaseURL(t *testing.T) {
+	srv := llmtest.NewOpenAI(t, llmtest.Script{Chunks: []string{"Local answer."}})
+	c := newCLI(t, "DOCENT_PROVIDER", "openai", "OPENAI_BASE_URL", srv.BaseURL())
+	o := c.askJSON("explain workspace")
+	if o.LLM.Provider != "openai" || o.LLM.Fallback || o.Reply != "Local answer." {
+		t.Fatalf("llm %+v, reply %q; want the answer from the server OPENAI_BASE_URL names", o.LLM, o.Reply)
+	}
+}
