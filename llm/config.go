@@ -43,6 +43,10 @@ const (
 	DefaultIdleTimeout       = 30 * time.Second
 	DefaultRetryAfterMax     = 30 * time.Second
 	DefaultMaxRetries        = 3
+	// DefaultAnswerTokens is the room kept for the answer in a context
+	// window docent sizes (Ollama's num_ctx): answers are a few sentences
+	// or a short list of steps, far below it.
+	DefaultAnswerTokens = 1024
 )
 
 // Default models: small, cheap and fast, because answers are 1–3 sentences
@@ -76,6 +80,7 @@ type Config struct {
 	IdleTimeout       time.Duration // longest wait between two streamed tokens
 	MaxRetries        int           // 429/5xx retries before the first token; negative turns retrying off
 	RetryAfterMax     time.Duration // the longest Retry-After waited for; a longer one ends the retries
+	AnswerTokens      int           // room for the answer in the context window docent asks Ollama for
 }
 
 // Selection is a resolved Config: which provider and model answer, where,
@@ -91,6 +96,7 @@ type Selection struct {
 	IdleTimeout       time.Duration
 	MaxRetries        int // retries of 429/5xx before the first token; 0 = none
 	RetryAfterMax     time.Duration
+	AnswerTokens      int
 
 	apiKey    string
 	keyEnvVar string // the variable the key comes from, for hints in notices
@@ -173,6 +179,7 @@ func Resolve(cfg Config, getenv func(string) string) (Selection, error) {
 		IdleTimeout:       cfg.IdleTimeout,
 		MaxRetries:        cfg.MaxRetries,
 		RetryAfterMax:     cfg.RetryAfterMax,
+		AnswerTokens:      cfg.AnswerTokens,
 	}
 	if err := sel.applyTimeoutDefaults(); err != nil {
 		return Selection{}, err
@@ -267,6 +274,8 @@ func (s *Selection) applyTimeoutDefaults() error {
 		return fmt.Errorf("idle timeout %s: must not be negative", s.IdleTimeout)
 	case s.RetryAfterMax < 0:
 		return fmt.Errorf("Retry-After cap %s: must not be negative", s.RetryAfterMax)
+	case s.AnswerTokens < 0:
+		return fmt.Errorf("answer tokens %d: must not be negative", s.AnswerTokens)
 	}
 	if s.ConnectTimeout == 0 {
 		s.ConnectTimeout = DefaultConnectTimeout
@@ -279,6 +288,9 @@ func (s *Selection) applyTimeoutDefaults() error {
 	}
 	if s.RetryAfterMax == 0 {
 		s.RetryAfterMax = DefaultRetryAfterMax
+	}
+	if s.AnswerTokens == 0 {
+		s.AnswerTokens = DefaultAnswerTokens
 	}
 	return nil
 }

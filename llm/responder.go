@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,7 +56,8 @@ var (
 // concurrent use; each Stream call is independent.
 type Responder struct {
 	sel         Selection
-	model       llms.Model // the provider's client; the extractive model for extractive
+	model       llms.Model   // the provider's client; the extractive model for extractive
+	ollamaHTTP  *http.Client // Ollama's client is made per call, for its num_ctx
 	extractive  *extractive.Model
 	setupNotice string // set when the provider cannot be called at all
 	backoffBase time.Duration
@@ -158,11 +160,8 @@ func NewResponder(sel Selection, opts ...Option) (*Responder, error) {
 			anthropic.WithHTTPClient(newHTTPClient(sel.ConnectTimeout, anthropicStreamLine)),
 		)
 	case ProviderOllama:
-		r.model, err = ollama.New(
-			ollama.WithModel(sel.Model),
-			ollama.WithServerURL(sel.BaseURL),
-			ollama.WithHTTPClient(newHTTPClient(sel.ConnectTimeout, ollamaStreamLine)),
-		)
+		r.ollamaHTTP = newHTTPClient(sel.ConnectTimeout, ollamaStreamLine)
+		r.model, err = r.ollamaModel(0)
 	case "", ProviderAuto:
 		return nil, errors.New("llm: the selection names no provider: resolve the config with Resolve first")
 	default:
@@ -172,6 +171,43 @@ func NewResponder(sel Selection, opts ...Option) (*Responder, error) {
 		return nil, fmt.Errorf("llm: create %s client: %s", sel.Provider, Redact(err.Error(), sel.apiKey))
 	}
 	return r, nil
+}
+
+// ollamaModel is an Ollama client asking for a context window of numCtx
+// tokens (0: the server's default). langchaingo sets num_ctx per client,
+// not per call; a client is a few fields over the shared HTTP client.
+func (r *Responder) ollamaModel(numCtx int) (llms.Model, error) {
+	return ollama.New(
+		ollama.WithModel(r.sel.Model),
+		ollama.WithServerURL(r.sel.BaseURL),
+		ollama.WithHTTPClient(r.ollamaHTTP),
+		ollama.WithRunnerNumCtx(numCtx),
+	)
+}
+
+// modelFor is the client that answers p: the provider's, or for Ollama
+// one sized for p.
+func (r *Responder) modelFor(p promptctx.Prompt) (llms.Model, error) {
+	if r.sel.Provider != ProviderOllama {
+		return r.model, nil
+	}
+	return r.ollamaModel(ollamaNumCtx(p, r.sel.AnswerTokens))
+}
+
+// ollamaNumCtx sizes the context window an Ollama request asks for. Ollama
+// cuts a prompt longer than its window from the front without a word, and
+// its default window (2048 tokens on many servers) is smaller than
+// docent's prompt budget, so every request says what it needs: the prompt,
+// plus a quarter for the difference between the encoding docent counts
+// with and the model's own, plus the answer's room, rounded up to a
+// multiple of 1024. The prompt counts as at least its budgets' total, so
+// that the questions of a session ask for the same window: Ollama reloads
+// the model whenever num_ctx changes.
+func ollamaNumCtx(p promptctx.Prompt, answerTokens int) int {
+	b := p.Report.Budgets
+	size := max(p.Report.Tokens.Total, b.Core+b.Docs+b.UI+b.Widgets+b.Recent)
+	need := size + size/4 + answerTokens
+	return (need + 1023) / 1024 * 1024
 }
 
 // Selection is what the responder was built from (for status bars and
@@ -214,7 +250,12 @@ func (r *Responder) Stream(ctx context.Context, p promptctx.Prompt, emit func(ch
 	case r.sel.Provider == ProviderExtractive:
 		ans.Stopped = r.streamOnce(ctx, r.extractive, messages, out)
 	default:
-		fail, ans.Stopped = r.streamModel(ctx, messages, out)
+		model, err := r.modelFor(p)
+		if err != nil {
+			fail = &failure{notice: fmt.Sprintf("%s: create client: %v", r.sel.Provider, err)}
+			break
+		}
+		fail, ans.Stopped = r.streamModel(ctx, model, messages, out)
 	}
 
 	if fail != nil && !ans.Stopped {
@@ -248,7 +289,7 @@ func (r *Responder) streamOnce(ctx context.Context, model llms.Model, messages [
 
 // streamModel calls the provider, retrying 429 and 5xx before the first
 // token. It reports why the call failed, or that the caller stopped it.
-func (r *Responder) streamModel(ctx context.Context, messages []llms.MessageContent, out *output) (*failure, bool) {
+func (r *Responder) streamModel(ctx context.Context, model llms.Model, messages []llms.MessageContent, out *output) (*failure, bool) {
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	// One watchdog bounds every wait: until the first token it is the
@@ -279,7 +320,7 @@ func (r *Responder) streamModel(ctx context.Context, messages []llms.MessageCont
 	for try := 0; ; try++ {
 		a := &attempt{}
 		gen := out.begin(onChunk)
-		_, err := r.model.GenerateContent(withAttempt(callCtx, a), messages,
+		_, err := model.GenerateContent(withAttempt(callCtx, a), messages,
 			llms.WithStreamingFunc(out.streamingFunc(gen)))
 		res := a.snapshot()
 		if err == nil && res.streamErr != nil {

@@ -821,6 +821,47 @@ func TestStreamAnthropicBaseURLFromEnvironment(t *testing.T) {
 	}
 }
 
+// Every Ollama request asks for a context window that holds its prompt
+// and the answer: a ~3.2k-token prompt on a server whose default window is
+// 2048 tokens would otherwise be cut from the front without a word. The
+// window is the same for every question of a session, so Ollama does not
+// reload the model between them.
+func TestStreamOllamaAsksForAWindowThatFits(t *testing.T) {
+	s := newSetup(t, providers[2], llmtest.Script{Chunks: []string{"ok"}}, llm.Config{})
+	budgets := promptctx.Budgets{Docs: 3000}
+	var ev []retrieval.Evidence
+	for i := range 12 {
+		ev = append(ev, retrieval.Evidence{
+			DocSlug: "docs/big", Title: "Big", ChunkID: fmt.Sprintf("docs/big#chunk-%d", i), Score: float64(20 - i),
+			Content: strings.Repeat(fmt.Sprintf("Sentence %d explains workspaces in detail. ", i), 30),
+		})
+	}
+	big := promptctx.Builder{Budgets: budgets}.Build(promptctx.Input{Question: "What is a workspace?", Glossary: "- Workspace: an area.", Evidence: ev})
+	small := promptctx.Builder{Budgets: budgets}.Build(promptctx.Input{Question: "What is a workspace?", Evidence: ev[:1]})
+	if big.Report.Tokens.Total < 3000 || small.Report.Tokens.Total > 1000 {
+		t.Fatalf("prompts of %d and %d tokens; the test wants one over 3000 and one under 1000", big.Report.Tokens.Total, small.Report.Tokens.Total)
+	}
+	for _, p := range []promptctx.Prompt{big, small} {
+		if _, err := s.resp.Stream(context.Background(), p, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := s.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("server got %d requests, want 2", len(reqs))
+	}
+	numCtx := reqs[0].NumCtx
+	if need := big.Report.Tokens.Total + llm.DefaultAnswerTokens; numCtx < need {
+		t.Errorf("num_ctx %d, want at least the prompt's %d tokens plus %d for the answer", numCtx, big.Report.Tokens.Total, llm.DefaultAnswerTokens)
+	}
+	if numCtx%1024 != 0 {
+		t.Errorf("num_ctx %d is not a multiple of 1024", numCtx)
+	}
+	if reqs[1].NumCtx != numCtx {
+		t.Errorf("num_ctx %d then %d: one session's questions should ask for the same window", numCtx, reqs[1].NumCtx)
+	}
+}
+
 func TestStreamErrorReportedInStream(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		s := newSetup(t, pc, llmtest.Script{StreamError: "model overloaded"}, llm.Config{})
