@@ -36,6 +36,40 @@ type Answer struct {
 	Duration     time.Duration
 	Chunks       int     // emitted pieces
 	TokensPerSec float64 // output tokens (cl100k_base) per second after the first chunk
+
+	Usage Usage // what the provider reported for the model's answer
+}
+
+// Usage is the token usage a provider reported for an answer, as it bills
+// it. Reported is false when there is none to report: the extractive
+// responder wrote the answer, the model's answer broke off before its
+// usage came, or the server does not report usage (some OpenAI-compatible
+// servers).
+type Usage struct {
+	PromptTokens     int  `json:"prompt_tokens"`
+	CompletionTokens int  `json:"completion_tokens"`
+	Reported         bool `json:"reported"`
+}
+
+// usageOf reads the usage langchaingo's clients put into GenerationInfo:
+// PromptTokens and CompletionTokens (OpenAI, Ollama), InputTokens and
+// OutputTokens (Anthropic).
+func usageOf(resp *llms.ContentResponse) Usage {
+	if resp == nil || len(resp.Choices) == 0 || resp.Choices[0] == nil {
+		return Usage{}
+	}
+	info := resp.Choices[0].GenerationInfo
+	count := func(keys ...string) int {
+		for _, k := range keys {
+			if n, ok := info[k].(int); ok && n > 0 {
+				return n
+			}
+		}
+		return 0
+	}
+	u := Usage{PromptTokens: count("PromptTokens", "InputTokens"), CompletionTokens: count("CompletionTokens", "OutputTokens")}
+	u.Reported = u.PromptTokens > 0 || u.CompletionTokens > 0
+	return u
 }
 
 // MidStreamSeparator is emitted between a model's answer that broke off
@@ -271,7 +305,8 @@ func (r *Responder) Stream(ctx context.Context, p promptctx.Prompt, emit func(ch
 
 	out.finish(&ans)
 	r.log.Info("llm: answer", "llm", r.sel, "provider", ans.Provider, "fallback", ans.Fallback,
-		"stopped", ans.Stopped, "ttft", ans.TTFT, "duration", ans.Duration, "chunks", ans.Chunks)
+		"stopped", ans.Stopped, "ttft", ans.TTFT, "duration", ans.Duration, "chunks", ans.Chunks,
+		"prompt_tokens", ans.Usage.PromptTokens, "completion_tokens", ans.Usage.CompletionTokens)
 	return ans, nil
 }
 
@@ -320,7 +355,7 @@ func (r *Responder) streamModel(ctx context.Context, model llms.Model, messages 
 	for try := 0; ; try++ {
 		a := &attempt{}
 		gen := out.begin(onChunk)
-		_, err := model.GenerateContent(withAttempt(callCtx, a), messages,
+		resp, err := model.GenerateContent(withAttempt(callCtx, a), messages,
 			llms.WithStreamingFunc(out.streamingFunc(gen)))
 		res := a.snapshot()
 		if err == nil && res.streamErr != nil {
@@ -342,6 +377,7 @@ func (r *Responder) streamModel(ctx context.Context, model llms.Model, messages 
 			err = errEmptyAnswer
 		}
 		if err == nil {
+			out.setUsage(usageOf(resp))
 			return nil, false
 		}
 		fail := r.classify(err, res, context.Cause(callCtx))
@@ -428,6 +464,13 @@ type output struct {
 	gen     int
 	open    bool
 	onChunk func() error // an error refuses the chunk: the attempt is being abandoned
+	usage   Usage
+}
+
+func (o *output) setUsage(u Usage) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.usage = u
 }
 
 func (o *output) begin(onChunk func() error) int {
@@ -510,6 +553,7 @@ func (o *output) finish(a *Answer) {
 	now := time.Now()
 	a.Text = o.text.String()
 	a.Chunks = o.chunks
+	a.Usage = o.usage
 	a.Duration = now.Sub(o.start)
 	if o.chunks == 0 {
 		return

@@ -235,6 +235,45 @@ func TestStreamChunksArriveInOrder(t *testing.T) {
 	})
 }
 
+// The usage each provider reports reaches the Answer; an answer the
+// model did not finish, or a server that reports none, has none.
+func TestStreamReportsUsage(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, pc providerCase) {
+		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"A workspace ", "is an area."}, Usage: llmtest.Usage{PromptTokens: 321, CompletionTokens: 7}}, llm.Config{})
+		ans, err := s.resp.Stream(context.Background(), prompt(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := (llm.Usage{PromptTokens: 321, CompletionTokens: 7, Reported: true}); ans.Usage != want {
+			t.Errorf("usage %+v, want %+v", ans.Usage, want)
+		}
+
+		broken := newSetup(t, pc, llmtest.Script{Chunks: []string{"A workspace ", "is"}, BreakAfter: 1}, llm.Config{})
+		ans, err = broken.resp.Stream(context.Background(), prompt(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ans.Fallback || ans.Usage != (llm.Usage{}) {
+			t.Errorf("broken stream: fallback %v, usage %+v; want the fallback and no usage", ans.Fallback, ans.Usage)
+		}
+	})
+}
+
+func TestStreamWithoutReportedUsage(t *testing.T) {
+	for _, pc := range []providerCase{providers[0], providers[2]} {
+		t.Run(pc.provider, func(t *testing.T) {
+			s := newSetup(t, pc, llmtest.Script{Chunks: []string{"Local answer."}, OmitUsage: true}, llm.Config{})
+			ans, err := s.resp.Stream(context.Background(), prompt(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ans.Fallback || ans.Usage != (llm.Usage{}) {
+				t.Errorf("answer = %+v, want the model's answer without usage", ans)
+			}
+		})
+	}
+}
+
 // The prompt tokens stay within budget even when the evidence is far
 // larger than the docs budget.
 func TestStreamRequestWithinBudget(t *testing.T) {

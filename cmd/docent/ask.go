@@ -10,6 +10,7 @@ import (
 
 	"github.com/docent-sh/docent/assistant"
 	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -42,6 +43,9 @@ type askLLM struct {
 	Fallback bool   `json:"fallback,omitempty"`
 	Notice   string `json:"notice,omitempty"`
 	Stopped  bool   `json:"stopped,omitempty"`
+	// Usage is what the provider reported for its answer (reported false
+	// when it reported nothing, or did not write the answer).
+	Usage llm.Usage `json:"usage"`
 }
 
 type askContext struct {
@@ -142,7 +146,7 @@ func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answe
 		Metrics:          askMetrics{Metrics: res.Metrics, Stats: a.session.Stats()},
 		LLM: askLLM{
 			Provider: a.selection.Provider, Model: a.selection.Model, Called: ans.ModelCalled,
-			Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped,
+			Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped, Usage: ans.Usage,
 		},
 		Notes: res.Notes,
 	}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 
+	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/llmtest"
 )
 
@@ -41,5 +44,32 @@ func TestAskOpenAIBaseURL(t *testing.T) {
 	o := c.askJSON("explain workspace")
 	if o.LLM.Provider != "openai" || o.LLM.Fallback || o.Reply != "Local answer." {
 		t.Fatalf("llm %+v, reply %q; want the answer from the server OPENAI_BASE_URL names", o.LLM, o.Reply)
+	}
+}
+
+// `docent ask --json` carries the usage the provider reported.
+func TestAskJSONReportsUsage(t *testing.T) {
+	srv := llmtest.NewOllama(t, llmtest.Script{Chunks: []string{"A workspace is an area."}, Usage: llmtest.Usage{PromptTokens: 1234, CompletionTokens: 56}})
+	c := newCLI(t, "DOCENT_PROVIDER", "ollama", "OLLAMA_HOST", srv.URL)
+	o := c.askJSON("explain workspace")
+	if want := (llm.Usage{PromptTokens: 1234, CompletionTokens: 56, Reported: true}); o.LLM.Usage != want {
+		t.Errorf("llm.usage = %+v, want %+v", o.LLM.Usage, want)
+	}
+	// The field names, as a script reads them.
+	out, _, _ := c.run("ask", "--json", "explain workspace")
+	var raw struct {
+		LLM struct {
+			Usage map[string]any `json:"usage"`
+		} `json:"llm"`
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]any{"prompt_tokens": 1234.0, "completion_tokens": 56.0, "reported": true}; !maps.Equal(raw.LLM.Usage, want) {
+		t.Errorf("llm.usage = %v, want %v", raw.LLM.Usage, want)
+	}
+	// The offline responder has no usage to report.
+	if o := newCLI(t).askJSON("explain workspace"); o.LLM.Usage.Reported {
+		t.Errorf("extractive answer reports usage %+v", o.LLM.Usage)
 	}
 }
