@@ -162,3 +162,42 @@ func FuzzErrorResponse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzModelList covers the listing parser: any body, for any provider,
+// gives names that are non-empty single lines without control characters.
+func FuzzModelList(f *testing.F) {
+	for _, seed := range []struct {
+		provider uint8
+		body     string
+	}{
+		{0, `{"object":"list","data":[{"id":"gpt-4o-mini","object":"model","created":1700000000,"owned_by":"system"}]}`},
+		{1, `{"data":[{"type":"model","id":"claude-3-5-haiku-latest","display_name":"Claude"}],"has_more":true,"first_id":"a","last_id":"claude-3-5-haiku-latest"}`},
+		{2, `{"models":[{"name":"llama3.2:latest","model":"llama3.2:latest","size":1}]}`},
+		{2, `{"models":[{"name":"","model":"\u001b[31mred"}]}`},
+		{0, `{"data":null}`},
+		{1, `<html>404</html>`},
+	} {
+		f.Add(seed.provider, []byte(seed.body))
+	}
+	providers := []string{ProviderOpenAI, ProviderAnthropic, ProviderOllama}
+	f.Fuzz(func(t *testing.T, provider uint8, body []byte) {
+		p := providers[int(provider)%len(providers)]
+		names, next, err := parseModelList(p, body)
+		if err != nil {
+			if len(names) > 0 || next != "" {
+				t.Fatalf("an error with names %q and next %q", names, next)
+			}
+			if msg := err.Error(); !utf8.ValidString(msg) || strings.ContainsFunc(msg, unicode.IsControl) {
+				t.Fatalf("error %q holds a control character or invalid UTF-8", msg)
+			}
+		}
+		for _, n := range names {
+			if n == "" || !utf8.ValidString(n) || strings.ContainsFunc(n, unicode.IsControl) {
+				t.Fatalf("model name %q is empty, invalid UTF-8 or holds a control character", n)
+			}
+		}
+		if next != "" && p != ProviderAnthropic {
+			t.Fatalf("%s listing asked for a next page", p)
+		}
+	})
+}

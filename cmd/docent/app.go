@@ -43,15 +43,7 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	sel, err := llm.Resolve(llm.Config{
-		Provider:          e.cfg.provider,
-		Model:             e.cfg.model,
-		BaseURL:           e.cfg.baseURL,
-		ConnectTimeout:    e.cfg.connectTimeout,
-		FirstTokenTimeout: e.cfg.firstTokenTimeout,
-		IdleTimeout:       e.cfg.idleTimeout,
-		RetryAfterMax:     e.cfg.retryAfterMax,
-	}, e.getenv)
+	sel, err := llm.Resolve(e.cfg.llmConfig(), e.getenv)
 	switch {
 	case errors.Is(err, llm.ErrMissingKey):
 		// The responder says so in one line on every answer and falls back

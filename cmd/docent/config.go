@@ -128,6 +128,19 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("retry-after-max", "DOCENT_RETRY_AFTER_MAX")
 }
 
+// llmConfig is what the flags say about the answer writer.
+func (c *config) llmConfig() llm.Config {
+	return llm.Config{
+		Provider:          c.provider,
+		Model:             c.model,
+		BaseURL:           c.baseURL,
+		ConnectTimeout:    c.connectTimeout,
+		FirstTokenTimeout: c.firstTokenTimeout,
+		IdleTimeout:       c.idleTimeout,
+		RetryAfterMax:     c.retryAfterMax,
+	}
+}
+
 func (c *config) validate() error {
 	if c.phase != 1 && c.phase != 2 {
 		return usageErrorf("--phase must be 1 or 2, not %d", c.phase)

@@ -73,3 +73,45 @@ func TestAskJSONReportsUsage(t *testing.T) {
 		t.Errorf("extractive answer reports usage %+v", o.LLM.Usage)
 	}
 }
+
+func TestModelsCommand(t *testing.T) {
+	t.Run("openai", func(t *testing.T) {
+		srv := llmtest.NewOpenAI(t, llmtest.Script{Models: []string{"gpt-b", "gpt-a"}, APIKey: "sk-test-models-0123456789"})
+		c := newCLI(t, "OPENAI_API_KEY", "sk-test-models-0123456789", "OPENAI_BASE_URL", srv.BaseURL())
+		out, errOut, code := c.run("models")
+		if code != 0 || out != "gpt-a\ngpt-b\n" {
+			t.Fatalf("docent models: exit %d, stdout %q, stderr %q; want the two models, sorted", code, out, errOut)
+		}
+	})
+	t.Run("ollama json", func(t *testing.T) {
+		srv := llmtest.NewOllama(t, llmtest.Script{Models: []string{"llama3.2:latest"}})
+		out, errOut, code := newCLI(t, "OLLAMA_HOST", srv.URL).run("models", "--json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var o modelsOutput
+		if err := json.Unmarshal([]byte(out), &o); err != nil {
+			t.Fatalf("output is not one JSON object: %v\n%s", err, out)
+		}
+		if o.LLM.Provider != "ollama" || len(o.Models) != 1 || o.Models[0] != "llama3.2:latest" {
+			t.Errorf("got %s", out)
+		}
+	})
+	t.Run("offline", func(t *testing.T) {
+		out, _, code := newCLI(t).run("models")
+		if code != 0 || out != "extractive\n" {
+			t.Errorf("exit %d, stdout %q; want the extractive responder's one model", code, out)
+		}
+	})
+	t.Run("missing key", func(t *testing.T) {
+		out, errOut, code := newCLI(t, "DOCENT_PROVIDER", "anthropic").run("models")
+		if code != 1 || out != "" || !strings.Contains(errOut, "ANTHROPIC_API_KEY") {
+			t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 naming ANTHROPIC_API_KEY", code, out, errOut)
+		}
+	})
+	t.Run("bad provider", func(t *testing.T) {
+		if _, _, code := newCLI(t, "DOCENT_PROVIDER", "gemini").run("models"); code != 2 {
+			t.Errorf("exit %d, want 2 for an unknown provider", code)
+		}
+	})
+}
