@@ -17,7 +17,7 @@ import (
 // character, since the error reaches a notice on the terminal.
 
 func FuzzOpenAIStream(f *testing.F) {
-	for _, seed := range []string{
+	fuzzValidator(f, openAIStreamLine, false,
 		"data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n: keep-alive\n\ndata: [DONE]\n\n",
 		"data: {\"choices\":[],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":20}}\r\n\r\ndata: [DONE]\r\n\r\n",
 		"event: x\nid: 1\nretry: 10\ndata:{\"choices\":[]}\ndata:[DONE]",
@@ -27,34 +27,24 @@ func FuzzOpenAIStream(f *testing.F) {
 		"data: [DONE]\n\ndata: not json after the end\n",
 		"data: \"\x1b]0;title\x07\"\n",
 		"data: {\"error\":{\"message\":\"\\u001b[31mred\\u0007\"}}\n\n",
-	} {
-		f.Add([]byte(seed), uint8(0))
-	}
-	f.Fuzz(func(t *testing.T, stream []byte, split uint8) {
-		checkValidator(t, openAIStreamLine, stream, int(split), false)
-	})
+	)
 }
 
 func FuzzAnthropicStream(f *testing.F) {
-	for _, seed := range []string{
-		"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":100,\"output_tokens\":1}}}\n\n" +
-			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\n" +
+	fuzzValidator(f, anthropicStreamLine, true,
+		"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":100,\"output_tokens\":1}}}\n\n"+
+			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\n"+
 			"event: ping\ndata: {\"type\":\"ping\"}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
 		"event: future_event\ndata: {\"type\":\"future_event\",\"x\":1}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
 		"data: {\"x\":1}\n\n",
 		"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n",
 		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":\n\n",
 		"data: {\"type\":\"error\",\"error\":{\"type\":\"\x1b[31m\",\"message\":\"\x9b2J\"}}\n",
-	} {
-		f.Add([]byte(seed), uint8(0))
-	}
-	f.Fuzz(func(t *testing.T, stream []byte, split uint8) {
-		checkValidator(t, anthropicStreamLine, stream, int(split), true)
-	})
+	)
 }
 
 func FuzzOllamaStream(f *testing.F) {
-	for _, seed := range []string{
+	fuzzValidator(f, ollamaStreamLine, false,
 		"{\"message\":{\"content\":\"Hi\"},\"done\":false}\n{\"done\":true,\"prompt_eval_count\":100,\"eval_count\":20}\n",
 		"{\"message\":{\"content\":\"Hi\"},\"done\":false}\n{\"done\":true}",
 		"{\"message\":{\"content\":\"Hi\"},\"done\":false}\n",
@@ -62,11 +52,17 @@ func FuzzOllamaStream(f *testing.F) {
 		"{\"error\":\"out of memory\"}\n",
 		"\n\n{\"done\":true}\n",
 		"{\"error\":\"\x1b]8;;http://x\x07link\"}\n",
-	} {
+	)
+}
+
+// fuzzValidator seeds f with streams and checks each input with
+// checkValidator, the stream split at every size the fuzzer picks.
+func fuzzValidator(f *testing.F, proto wireProtocol, drops bool, seeds ...string) {
+	for _, seed := range seeds {
 		f.Add([]byte(seed), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, stream []byte, split uint8) {
-		checkValidator(t, ollamaStreamLine, stream, int(split), false)
+		checkValidator(t, proto, stream, int(split), drops)
 	})
 }
 

@@ -75,12 +75,7 @@ func TestListModels(t *testing.T) {
 }
 
 func TestListModelsErrors(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeAddr(t)
 
 	wrongKey := llmtest.NewOpenAI(t, llmtest.Script{APIKey: "the-right-key-0000"})
 	echo := llmtest.NewAnthropic(t, llmtest.Script{Statuses: []int{400}, EchoKey: true})

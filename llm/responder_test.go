@@ -333,11 +333,7 @@ func TestStreamCancelClosesConnection(t *testing.T) {
 		if ans.Text != "word word " {
 			t.Errorf("partial text %q, want the two chunks before the cancel", ans.Text)
 		}
-		select {
-		case <-s.srv.Disconnected():
-		case <-time.After(5 * time.Second):
-			t.Fatal("the server never saw the client disconnect")
-		}
+		waitDisconnected(t, s.srv, "the server never saw the client disconnect")
 		if len(s.srv.Requests()) != 1 || s.srv.Completed() != 0 {
 			t.Errorf("requests %d, completed %d; want 1 and 0", len(s.srv.Requests()), s.srv.Completed())
 		}
@@ -431,13 +427,7 @@ func TestStreamRetryAfterOverTheCap(t *testing.T) {
 		c := &collector{}
 		ans := streamWithin(t, s.resp, 30*time.Second, c.emit)
 		checkInvariants(t, ans, c, s)
-		if want := pc.provider + ": rate limited (429): the server asks to wait 2m0s, longer than the 1s cap"; ans.Notice != want {
-			t.Errorf("notice %q, want %q", ans.Notice, want)
-		}
-		if n := len(s.srv.Requests()); n != 1 {
-			t.Errorf("server got %d requests, want 1", n)
-		}
-		assertExtractiveFallback(t, ans)
+		assertFellBack(t, ans, s, pc.provider+": rate limited (429): the server asks to wait 2m0s, longer than the 1s cap", 1)
 	})
 }
 
@@ -451,11 +441,29 @@ func TestStreamQuotaExhaustedIsNotRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkInvariants(t, ans, c, s)
-	if want := "openai: quota exhausted (429 insufficient_quota): check the plan and billing of the account"; ans.Notice != want {
-		t.Errorf("notice %q, want %q", ans.Notice, want)
+	assertFellBack(t, ans, s, "openai: quota exhausted (429 insufficient_quota): check the plan and billing of the account", 1)
+}
+
+// waitDisconnected fails the test with complaint when the server does not
+// see its client go away within a few seconds.
+func waitDisconnected(t *testing.T, srv *llmtest.Server, complaint string) {
+	t.Helper()
+	select {
+	case <-srv.Disconnected():
+	case <-time.After(5 * time.Second):
+		t.Fatal(complaint)
 	}
-	if n := len(s.srv.Requests()); n != 1 {
-		t.Errorf("server got %d requests; an exhausted quota is not retried", n)
+}
+
+// assertFellBack checks a call that failed: its notice, how many requests
+// the server got, and the extractive answer after it.
+func assertFellBack(t *testing.T, ans llm.Answer, s setup, wantNotice string, wantRequests int) {
+	t.Helper()
+	if ans.Notice != wantNotice {
+		t.Errorf("notice %q, want %q", ans.Notice, wantNotice)
+	}
+	if n := len(s.srv.Requests()); n != wantRequests {
+		t.Errorf("server got %d requests, want %d", n, wantRequests)
 	}
 	assertExtractiveFallback(t, ans)
 }
@@ -562,14 +570,19 @@ func TestStreamUnknownModel(t *testing.T) {
 	})
 }
 
-func TestStreamConnectionRefused(t *testing.T) {
-	// A port that was just free: nothing listens there.
+// freeAddr is a local address that was just free: nothing listens there.
+func freeAddr(t *testing.T) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func TestStreamConnectionRefused(t *testing.T) {
+	addr := freeAddr(t)
 
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		base := "http://" + addr
@@ -605,11 +618,7 @@ func TestStreamFirstTokenTimeout(t *testing.T) {
 			t.Errorf("notice %q, want %q", ans.Notice, want)
 		}
 		assertExtractiveFallback(t, ans)
-		select {
-		case <-s.srv.Disconnected():
-		case <-time.After(5 * time.Second):
-			t.Fatal("the abandoned request was never closed")
-		}
+		waitDisconnected(t, s.srv, "the abandoned request was never closed")
 	})
 }
 
@@ -626,18 +635,9 @@ func TestStreamIdleTimeout(t *testing.T) {
 		if !strings.HasPrefix(ans.Text, "A workspace "+llm.MidStreamSeparator) {
 			t.Errorf("text %q does not keep the partial answer and mark the fallback", ans.Text)
 		}
-		if want := pc.provider + ": the answer broke off after 1 chunk (idle timeout: no new token within 100ms)"; ans.Notice != want {
-			t.Errorf("notice %q, want %q", ans.Notice, want)
-		}
-		assertExtractiveFallback(t, ans)
-		if n := len(s.srv.Requests()); n != 1 {
-			t.Errorf("server got %d requests; a stall after the first token is not retried", n)
-		}
-		select {
-		case <-s.srv.Disconnected():
-		case <-time.After(5 * time.Second):
-			t.Fatal("the stalled request was never closed")
-		}
+		// A stall after the first token is not retried.
+		assertFellBack(t, ans, s, pc.provider+": the answer broke off after 1 chunk (idle timeout: no new token within 100ms)", 1)
+		waitDisconnected(t, s.srv, "the stalled request was never closed")
 	})
 }
 
@@ -814,14 +814,9 @@ func TestStreamRedactsEchoedKey(t *testing.T) {
 	}
 }
 
-// An OpenAI-compatible server (vLLM, llama.cpp, LM Studio) usually runs
-// without a key; docent talks to it without one.
-func TestStreamOpenAICompatibleWithoutKey(t *testing.T) {
-	srv := llmtest.NewOpenAI(t, llmtest.Script{Chunks: []string{"Local ", "answer."}})
-	sel, err := llm.Resolve(llm.Config{Provider: "openai", BaseURL: srv.BaseURL(), Model: "qwen2.5"}, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
+// answerFrom streams prompt() from a responder built on sel.
+func answerFrom(t *testing.T, sel llm.Selection) llm.Answer {
+	t.Helper()
 	resp, err := llm.NewResponder(sel)
 	if err != nil {
 		t.Fatal(err)
@@ -830,6 +825,14 @@ func TestStreamOpenAICompatibleWithoutKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ans
+}
+
+// An OpenAI-compatible server (vLLM, llama.cpp, LM Studio) usually runs
+// without a key; docent talks to it without one.
+func TestStreamOpenAICompatibleWithoutKey(t *testing.T) {
+	srv := llmtest.NewOpenAI(t, llmtest.Script{Chunks: []string{"Local ", "answer."}})
+	ans := answerFrom(t, resolveFor(t, llm.Config{Provider: "openai", BaseURL: srv.BaseURL(), Model: "qwen2.5"}, nil))
 	if ans.Text != "Local answer." || ans.Fallback || ans.Provider != llm.ProviderOpenAI || ans.Model != "qwen2.5" {
 		t.Errorf("answer = %+v", ans)
 	}
@@ -840,18 +843,7 @@ func TestStreamOpenAICompatibleWithoutKey(t *testing.T) {
 func TestStreamAnthropicBaseURLFromEnvironment(t *testing.T) {
 	srv := llmtest.NewAnthropic(t, llmtest.Script{Chunks: []string{"Via ", "the gateway."}, APIKey: testKey})
 	env := map[string]string{llm.EnvAnthropicKey: testKey, llm.EnvAnthropicBaseURL: srv.URL}
-	sel, err := llm.Resolve(llm.Config{Provider: "anthropic"}, func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := llm.NewResponder(sel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ans, err := resp.Stream(context.Background(), prompt(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ans := answerFrom(t, resolveFor(t, llm.Config{Provider: "anthropic"}, env))
 	if ans.Text != "Via the gateway." || ans.Fallback || ans.Provider != llm.ProviderAnthropic {
 		t.Errorf("answer = %+v, want the gateway's answer", ans)
 	}
