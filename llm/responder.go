@@ -362,9 +362,11 @@ func (r *Responder) streamModel(ctx context.Context, model llms.Model, messages 
 			// langchaingo's Ollama client ends quietly on a broken stream.
 			err = res.streamErr
 		}
-		if err == nil && callCtx.Err() != nil {
+		if err == nil && callCtx.Err() != nil && !res.completed {
 			// The watchdog closed the stream, and some clients take a
-			// closed connection for the end of the answer.
+			// closed connection for the end of the answer. (A stream whose
+			// end marker arrived is complete, even if the watchdog fired
+			// just after.)
 			err = context.Cause(callCtx)
 		}
 		out.end(gen, err == nil)
