@@ -12,6 +12,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/docent-sh/docent/internal/redact"
 )
 
 // connectTimeout bounds connecting and the first ping, so a wrong or
@@ -23,7 +25,7 @@ const connectTimeout = 2 * time.Second
 type target struct {
 	config  *pgxpool.Config
 	where   string // "host:port/database", safe to show
-	redact  *redactor
+	redact  *redact.Redactor
 	timeout time.Duration
 }
 
@@ -31,10 +33,10 @@ func parseTarget(connString string) (target, error) {
 	red := newRedactor(connString)
 	cfg, err := pgxpool.ParseConfig(connString)
 	if err != nil {
-		return target{}, red.error(fmt.Errorf("postgres: invalid database URL: %w", err))
+		return target{}, red.Error(fmt.Errorf("postgres: invalid database URL: %w", err))
 	}
 	// The password may also come from PGPASSWORD or a .pgpass file.
-	red.add(cfg.ConnConfig.Password)
+	red.Add(cfg.ConnConfig.Password)
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
@@ -96,5 +98,5 @@ func (t target) connectError(ctx context.Context, err error) error {
 	default:
 		err = fmt.Errorf("connect to postgres %s: %w", t.where, err)
 	}
-	return t.redact.error(err)
+	return t.redact.Error(err)
 }

@@ -168,16 +168,16 @@ func TestRedactorMasksEverySpelling(t *testing.T) {
 		{"host=h sslpassword=keypass", "keypass"},
 	} {
 		r := newRedactor(tc.connString)
-		err := r.error(errors.New("failed near `" + tc.secret + "` in " + tc.connString))
+		err := r.Error(errors.New("failed near `" + tc.secret + "` in " + tc.connString))
 		if strings.Contains(err.Error(), tc.secret) {
 			t.Errorf("%q: %q survives redaction: %s", tc.connString, tc.secret, err)
 		}
-		if !errors.Is(r.error(context.Canceled), context.Canceled) {
+		if !errors.Is(r.Error(context.Canceled), context.Canceled) {
 			t.Error("redaction broke errors.Is")
 		}
 	}
 	plain := errors.New("nothing secret here")
-	if got := newRedactor("postgres://u:pw@h/db").error(plain); got != plain {
+	if got := newRedactor("postgres://u:pw@h/db").Error(plain); got != plain {
 		t.Errorf("an error without secrets was rewrapped: %v", got)
 	}
 }

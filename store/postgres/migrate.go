@@ -139,7 +139,7 @@ func withMigrator(ctx context.Context, url string, fn func(context.Context, *mig
 	}
 	defer pool.Close()
 	if err := migrateWithPool(ctx, pool, t.where, fn); err != nil {
-		return t.redact.error(fmt.Errorf("migrate postgres %s: %w", t.where, err))
+		return t.redact.Error(fmt.Errorf("migrate postgres %s: %w", t.where, err))
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/docent-sh/docent/internal/redact"
 )
 
 // Options configures Open.
@@ -21,7 +23,7 @@ type Options struct {
 type Store struct {
 	pool   *pgxpool.Pool
 	where  string
-	redact *redactor
+	redact *redact.Redactor
 }
 
 // Open connects to the database at url (a postgres:// URL or keyword/value
@@ -39,7 +41,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if opts.Migrate {
 		if err := migrateWithPool(ctx, pool, t.where, migrateUp); err != nil {
 			pool.Close()
-			return nil, t.redact.error(fmt.Errorf("migrate postgres %s: %w", t.where, err))
+			return nil, t.redact.Error(fmt.Errorf("migrate postgres %s: %w", t.where, err))
 		}
 	}
 	return &Store{pool: pool, where: t.where, redact: t.redact}, nil
@@ -70,5 +72,5 @@ func (s *Store) fail(ctx context.Context, op string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 		err = fmt.Errorf("%w: %w", ctxErr, err)
 	}
-	return s.redact.error(fmt.Errorf("%s (postgres %s): %w", op, s.where, err))
+	return s.redact.Error(fmt.Errorf("%s (postgres %s): %w", op, s.where, err))
 }
