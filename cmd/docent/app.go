@@ -14,6 +14,7 @@ import (
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/extractive"
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/tokens"
 )
 
@@ -73,7 +74,7 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 			st.Close()
 		}
 	}()
-	report, err := st.Seed(ctx, res.Docs)
+	report, err := st.Seed(ctx, res.Docs, store.SeedOptions{Prune: true})
 	if err != nil {
 		return nil, fmt.Errorf("seed %s: %w", st.Describe(), err)
 	}

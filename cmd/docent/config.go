@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/store"
 )
 
 // envBinding ties a flag to the environment variable that sets it when the
@@ -51,6 +53,8 @@ type config struct {
 	logPath   string
 	noMigrate bool
 
+	maxDeleteShare float64
+
 	synonymsPath     string
 	phase            int
 	retrievalEnabled bool
@@ -87,6 +91,9 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("log", "DOCENT_LOG")
 	f.BoolVar(&c.noMigrate, "no-migrate", false, "do not apply database migrations on start-up")
 	c.bindEnv("no-migrate", "DOCENT_NO_MIGRATE")
+	f.Float64Var(&c.maxDeleteShare, "max-delete-share", store.DefaultMaxDeleteShare,
+		"seed: largest share of the stored docs (0 to 1) a seed deletes without --prune")
+	c.bindEnv("max-delete-share", "DOCENT_MAX_DELETE_SHARE")
 
 	f.StringVar(&c.synonymsPath, "synonyms", "", "synonyms file (one rewrite a line: from => to)")
 	c.bindEnv("synonyms", "DOCENT_SYNONYMS")
@@ -122,6 +129,9 @@ func (c *config) register(cmd *cobra.Command) {
 }
 
 func (c *config) validate() error {
+	if c.maxDeleteShare < 0 || c.maxDeleteShare > 1 || math.IsNaN(c.maxDeleteShare) {
+		return usageErrorf("--max-delete-share must be between 0 and 1, not %v", c.maxDeleteShare)
+	}
 	if c.phase != 1 && c.phase != 2 {
 		return usageErrorf("--phase must be 1 or 2, not %d", c.phase)
 	}

@@ -23,7 +23,7 @@ import (
 // docStore is what the commands need from a knowledge store; the embedded
 // and PostgreSQL stores both satisfy it.
 type docStore interface {
-	Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedReport, error)
+	Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedReport, error)
 	ListDocs(ctx context.Context) ([]knowledge.DocSummary, error)
 	Corpus(ctx context.Context) ([]knowledge.Doc, error)
 	Generation(ctx context.Context) (int64, error)

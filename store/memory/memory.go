@@ -63,10 +63,11 @@ func New(opts Options) *Store {
 // cancelCheckEvery bounds how long a cancelled seed keeps building.
 const cancelCheckEvery = 256
 
-// Seed makes the store hold exactly docs, the complete knowledge base. The
-// new state is built aside and published at once, so a failed or cancelled
-// seed leaves the previous state in place.
-func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedReport, error) {
+// Seed makes the store hold exactly docs, the complete knowledge base, save
+// for the stored docs opts keeps. The new state is built aside and
+// published at once, so a failed, refused or cancelled seed leaves the
+// previous state in place.
+func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedReport, error) {
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
 		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
@@ -83,7 +84,10 @@ func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedRepor
 	for slug, e := range current.docs {
 		stored[slug] = e.stored
 	}
-	plan := store.Plan(stored, docs)
+	plan, err := store.Plan(stored, docs, opts)
+	if err != nil {
+		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
+	}
 	if !plan.HasWrites() {
 		return plan.Report(time.Since(start)), nil
 	}

@@ -119,7 +119,7 @@ func TestUnwritableEventsPathNamesThePath(t *testing.T) {
 func TestStateIsIsolatedFromCallers(t *testing.T) {
 	s := New(Options{})
 	docs := storetest.Fixture()
-	if _, err := s.Seed(t.Context(), docs); err != nil {
+	if _, err := s.Seed(t.Context(), docs, store.SeedOptions{Prune: true}); err != nil {
 		t.Fatal(err)
 	}
 	docs[0].Title = "edited input"
@@ -146,7 +146,7 @@ func TestStateIsIsolatedFromCallers(t *testing.T) {
 			}
 		}
 	}
-	r, err := s.Seed(t.Context(), storetest.Fixture())
+	r, err := s.Seed(t.Context(), storetest.Fixture(), store.SeedOptions{Prune: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestStateIsIsolatedFromCallers(t *testing.T) {
 func BenchmarkSeed1000Docs(b *testing.B) {
 	docs := storetest.GenerateDocs(1000)
 	for b.Loop() {
-		if _, err := New(Options{}).Seed(b.Context(), docs); err != nil {
+		if _, err := New(Options{}).Seed(b.Context(), docs, store.SeedOptions{Prune: true}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -168,11 +168,11 @@ func BenchmarkSeed1000Docs(b *testing.B) {
 func BenchmarkReseedUnchanged1000Docs(b *testing.B) {
 	docs := storetest.GenerateDocs(1000)
 	s := New(Options{})
-	if _, err := s.Seed(b.Context(), docs); err != nil {
+	if _, err := s.Seed(b.Context(), docs, store.SeedOptions{Prune: true}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		r, err := s.Seed(b.Context(), docs)
+		r, err := s.Seed(b.Context(), docs, store.SeedOptions{Prune: true})
 		if err != nil {
 			b.Fatal(err)
 		}

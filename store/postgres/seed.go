@@ -32,21 +32,22 @@ func ChunkUUID(slug string, index int) uuid.UUID {
 }
 
 // Seed makes the database hold exactly docs, the complete knowledge base,
-// in one transaction: a failed or cancelled seed leaves the previous state.
-// Only what changed is written; an unchanged knowledge base writes nothing.
-func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedReport, error) {
+// save for the stored docs opts keeps, in one transaction: a failed,
+// refused or cancelled seed leaves the previous state. Only what changed is
+// written; an unchanged knowledge base writes nothing.
+func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedReport, error) {
 	start := time.Now()
 	if err := store.ValidateSnapshot(docs); err != nil {
 		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
 	}
-	plan, err := s.seed(ctx, docs)
+	plan, err := s.seed(ctx, docs, opts)
 	if err != nil {
 		return store.SeedReport{}, s.fail(ctx, "seed", err)
 	}
 	return plan.Report(time.Since(start)), nil
 }
 
-func (s *Store) seed(ctx context.Context, docs []knowledge.Doc) (store.SeedPlan, error) {
+func (s *Store) seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedPlan, error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return store.SeedPlan{}, fmt.Errorf("begin: %w", err)
@@ -66,7 +67,10 @@ func (s *Store) seed(ctx context.Context, docs []knowledge.Doc) (store.SeedPlan,
 	if err != nil {
 		return store.SeedPlan{}, err
 	}
-	plan := store.Plan(stored, docs)
+	plan, err := store.Plan(stored, docs, opts)
+	if err != nil {
+		return store.SeedPlan{}, err
+	}
 	if plan.HasWrites() {
 		if err := apply(ctx, tx, plan); err != nil {
 			return store.SeedPlan{}, err
