@@ -29,7 +29,7 @@ func newMigrateCmd(e *env) *cobra.Command {
 			if err := needDB(); err != nil {
 				return err
 			}
-			if err := postgres.MigrateUp(cmd.Context(), e.cfg.dbURL); err != nil {
+			if err := postgres.MigrateUp(cmd.Context(), e.cfg.dbURL, 0); err != nil {
 				return err
 			}
 			return printStatus(cmd, e)
@@ -51,7 +51,7 @@ func newMigrateCmd(e *env) *cobra.Command {
 				}
 				n = v
 			}
-			if err := postgres.MigrateDown(cmd.Context(), e.cfg.dbURL, n); err != nil {
+			if err := postgres.MigrateDown(cmd.Context(), e.cfg.dbURL, n, 0); err != nil {
 				return err
 			}
 			return printStatus(cmd, e)

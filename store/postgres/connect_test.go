@@ -42,7 +42,7 @@ func TestClosedPortErrorNamesTargetNotPassword(t *testing.T) {
 	url := "postgres://docent:" + testPassword + "@127.0.0.1:1/docent_prod?sslmode=disable"
 	_, err := Open(t.Context(), url, Options{Migrate: true})
 	checkRedacted(t, "Open", err, "127.0.0.1:1", "docent_prod")
-	checkRedacted(t, "MigrateUp", MigrateUp(t.Context(), url), "127.0.0.1:1", "docent_prod")
+	checkRedacted(t, "MigrateUp", MigrateUp(t.Context(), url, 0), "127.0.0.1:1", "docent_prod")
 	_, err = MigrateStatus(t.Context(), url)
 	checkRedacted(t, "MigrateStatus", err, "127.0.0.1:1", "docent_prod")
 
@@ -76,7 +76,7 @@ func TestMissingDatabaseErrorNamesTargetNotPassword(t *testing.T) {
 	u.User = neturl.UserPassword(u.User.Username(), testPassword)
 	_, err = Open(t.Context(), u.String(), Options{Migrate: true})
 	checkRedacted(t, "Open", err, "docent_no_such_db", "does not exist")
-	checkRedacted(t, "MigrateUp", MigrateUp(t.Context(), u.String()), "docent_no_such_db", "does not exist")
+	checkRedacted(t, "MigrateUp", MigrateUp(t.Context(), u.String(), 0), "docent_no_such_db", "does not exist")
 }
 
 // silentServer accepts connections and never answers, like a firewall

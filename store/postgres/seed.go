@@ -12,11 +12,6 @@ import (
 	"github.com/docent-sh/docent/store"
 )
 
-// seedLockKey is the transaction-scoped advisory lock every seeder takes
-// first, so concurrent seeders (two docent processes starting at once)
-// run one after the other and the second finds the first one's work.
-const seedLockKey int64 = 0x646f63656e74 // "docent"
-
 // rollbackTimeout bounds cleaning up after a failed seed; the caller's
 // context may be what failed, so it cannot bound it.
 const rollbackTimeout = 5 * time.Second
@@ -58,8 +53,10 @@ func (s *Store) seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedO
 		_ = tx.Rollback(rbCtx) // a no-op after Commit
 	}()
 
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, seedLockKey); err != nil {
-		return store.SeedPlan{}, fmt.Errorf("wait for concurrent seeders: %w", err)
+	// Concurrent seeders run one after the other, and the second finds the
+	// first one's work; one stuck for longer than the wait is reported.
+	if err := takeXactLock(ctx, tx, seedLockKey, s.lockWait, "seed"); err != nil {
+		return store.SeedPlan{}, err
 	}
 	// Under READ COMMITTED each statement sees what was committed before it
 	// started, so this read sees the work of any seeder we waited for.

@@ -90,3 +90,62 @@ func WithDatabase(tb testing.TB, connString, name string) string {
 	u.Path = "/" + name
 	return u.String()
 }
+
+// NewReadOnlyRole creates a login role that may only read the tables that
+// exist now in dbURL's public schema (SELECT, nothing else), dropped when
+// the test ends, and returns dbURL with that role's credentials. The
+// admin role needs CREATEROLE.
+func NewReadOnlyRole(tb testing.TB, dbURL string) string {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		tb.Fatalf("connect to create a read-only role: %v", err)
+	}
+	defer conn.Close(ctx)
+
+	var random [8]byte
+	_, _ = rand.Read(random[:])
+	name := "docent_reader_" + hex.EncodeToString(random[:4])
+	password := hex.EncodeToString(random[:])
+	if _, err := conn.Exec(ctx, "CREATE ROLE "+name+" LOGIN PASSWORD '"+password+"'"); err != nil {
+		tb.Fatalf("create read-only role (the %s role needs CREATEROLE): %v", Env, err)
+	}
+	tb.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, dbURL)
+		if err != nil {
+			tb.Errorf("drop role %s: %v", name, err)
+			return
+		}
+		defer conn.Close(ctx)
+		// Its sessions first: a role with open connections cannot be dropped.
+		_, _ = conn.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", name)
+		for _, q := range []string{"DROP OWNED BY " + name, "DROP ROLE " + name} {
+			if _, err := conn.Exec(ctx, q); err != nil {
+				tb.Errorf("drop role %s: %s: %v", name, q, err)
+				return
+			}
+		}
+	})
+	if _, err := conn.Exec(ctx, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO "+name); err != nil {
+		tb.Fatalf("grant SELECT to %s: %v", name, err)
+	}
+	return WithUser(tb, dbURL, name, password)
+}
+
+// WithUser sets the user and password of a connection string.
+func WithUser(tb testing.TB, connString, user, password string) string {
+	tb.Helper()
+	if !strings.Contains(connString, "://") {
+		return connString + " user=" + user + " password=" + password // later keywords win
+	}
+	u, err := url.Parse(connString)
+	if err != nil {
+		tb.Fatalf("%s is not a valid URL: %v", Env, err)
+	}
+	u.User = url.UserPassword(user, password)
+	return u.String()
+}
