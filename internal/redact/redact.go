@@ -133,14 +133,20 @@ func (e *redactedError) Error() string { return e.msg }
 
 func (e *redactedError) Is(target error) bool { return errors.Is(e.cause, target) }
 
-// String masks the given API keys and every credential pattern in s. Keys
-// shorter than four bytes are placeholders, not secrets, and are ignored.
+// AddKey registers an API key like Add, except that a key shorter than
+// four bytes is a placeholder, not a secret, and is ignored.
+func (r *Redactor) AddKey(key string) {
+	if len(key) >= minKeyLen {
+		r.Add(key)
+	}
+}
+
+// String masks the given API keys (see AddKey) and every credential
+// pattern in s.
 func String(s string, keys ...string) string {
 	r := &Redactor{}
 	for _, k := range keys {
-		if len(k) >= minKeyLen {
-			r.Add(k)
-		}
+		r.AddKey(k)
 	}
 	return r.String(s)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -46,6 +47,37 @@ func parseTarget(connString string) (target, error) {
 		redact:  red,
 		timeout: cfg.ConnConfig.ConnectTimeout,
 	}, nil
+}
+
+// Secrets lists the secrets a connection string carries (its passwords),
+// for a caller that must keep them out of its own output.
+func Secrets(connString string) []string { return connSecrets(connString) }
+
+// WithoutPassword returns the connection string with its passwords removed,
+// so it can be shown in a command to copy; the password then comes from
+// PGPASSWORD or ~/.pgpass. It returns "" for a string it cannot parse.
+func WithoutPassword(connString string) string {
+	if strings.Contains(connString, "://") {
+		u, err := url.Parse(connString)
+		if err != nil {
+			return ""
+		}
+		if _, has := u.User.Password(); has {
+			u.User = url.User(u.User.Username())
+		}
+		q := u.Query()
+		for key := range q {
+			if strings.EqualFold(key, "password") || strings.EqualFold(key, "sslpassword") {
+				q.Del(key)
+			}
+		}
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	if _, err := pgxpool.ParseConfig(connString); err != nil {
+		return ""
+	}
+	return strings.TrimSpace(keywordPassword.ReplaceAllString(connString, ""))
 }
 
 // describe names a database by host, port and name only: users and
