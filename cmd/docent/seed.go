@@ -32,9 +32,7 @@ func newSeedCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			for _, w := range res.Warnings {
-				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
-			}
+			printWarnings(cmd.ErrOrStderr(), res.Warnings)
 			if strict && len(res.Warnings) > 0 {
 				return &exitError{code: 1, err: fmt.Errorf("--strict: %d file(s) skipped with warnings; nothing was written", len(res.Warnings))}
 			}
@@ -44,12 +42,13 @@ func newSeedCmd(e *env) *cobra.Command {
 			}
 			defer st.Close()
 			report, err := st.Seed(ctx, res.Docs, seedOptions(res, prune, e.cfg.maxDeleteShare))
+			// The stores' errors name the operation and the store.
 			var refused *store.DeleteRefusedError
 			if errors.As(err, &refused) {
-				return fmt.Errorf("seed %s: %w; nothing was written. If those files are really gone, run again with --prune", st.Describe(), err)
+				return fmt.Errorf("%w; nothing was written. If those files are really gone, run again with --prune", err)
 			}
 			if err != nil {
-				return fmt.Errorf("seed %s: %w", st.Describe(), err)
+				return err
 			}
 			e.log.Info("seeded", "store", st.Describe(), "report", report.String())
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
@@ -100,25 +99,20 @@ func newDocsCmd(e *env) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			st, err := e.openStore(ctx)
+			// The list shows what docent would answer from: the embedded
+			// store is filled from the knowledge base, a database only read.
+			st, err := e.openReadStore(ctx, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			// The embedded store starts empty on every run: fill it from the
-			// knowledge base so the list shows what docent would answer from.
-			if e.cfg.dbURL == "" {
-				res, err := e.loadDocs(ctx)
-				if err != nil {
-					return err
-				}
-				if _, err := st.Seed(ctx, res.Docs, store.SeedOptions{}); err != nil {
-					return fmt.Errorf("load %s: %w", st.Describe(), err)
-				}
-			}
 			list, err := st.ListDocs(ctx)
 			if err != nil {
 				return fmt.Errorf("list docs in %s: %w", st.Describe(), err)
+			}
+			if len(list) == 0 {
+				// An empty list is a true answer; the hint goes to stderr.
+				fmt.Fprintf(cmd.ErrOrStderr(), "docent: %v\n", e.errNoDocsSeeded(st))
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "SLUG\tCATEGORY\tTITLE\tCHUNKS\tHASH")
