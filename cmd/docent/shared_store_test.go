@@ -162,13 +162,20 @@ func TestReadOnlyRoleCanAsk(t *testing.T) {
 	}
 }
 
+// seededDocs seeds n docs written by writeDocs into a database of the
+// test's own, and returns it, the docs folder and a CLI set to use both.
+func seededDocs(t *testing.T, n int) (dbURL, dir string, c *cli) {
+	t.Helper()
+	dbURL, dir = pgtest.NewDatabase(t), t.TempDir()
+	writeDocs(t, dir, n)
+	c = newCLI(t, "DATABASE_URL", dbURL)
+	mustRun(t, c, "seed", "--docs", dir)
+	return dbURL, dir, c
+}
+
 // A file that breaks keeps its stored doc; --strict writes nothing at all.
 func TestBrokenFileKeepsItsStoredDoc(t *testing.T) {
-	dbURL := pgtest.NewDatabase(t)
-	dir := t.TempDir()
-	writeDocs(t, dir, 6)
-	c := newCLI(t, "DATABASE_URL", dbURL)
-	mustRun(t, c, "seed", "--docs", dir)
+	dbURL, dir, c := seededDocs(t, 6)
 
 	broken := filepath.Join(dir, "reference", "doc-00002.md")
 	writeFile(t, broken, "---\ntitle: [unclosed\n---\n## Overview\n")
@@ -196,11 +203,7 @@ func TestBrokenFileKeepsItsStoredDoc(t *testing.T) {
 // A seed that would delete more than the allowed share refuses, saying how
 // many and where; --prune deletes them.
 func TestLargeDeletionNeedsPrune(t *testing.T) {
-	dbURL := pgtest.NewDatabase(t)
-	dir := t.TempDir()
-	writeDocs(t, dir, 10)
-	c := newCLI(t, "DATABASE_URL", dbURL)
-	mustRun(t, c, "seed", "--docs", dir)
+	dbURL, dir, c := seededDocs(t, 10)
 	before := storedState(t, dbURL)
 
 	// A checkout that lost three files (two in guides, one in concepts).

@@ -8,33 +8,23 @@ import (
 	"testing"
 )
 
+// llm/redact_test.go checks the header, key and URL shapes through
+// llm.Redact, which is this package's String; these cases add the rest.
 func TestString(t *testing.T) {
-	const key = "abcd1234efgh5678"
 	tests := []struct {
 		name    string
 		in      string
 		secrets []string
 		want    string
 	}{
-		{name: "known key", in: "request with " + key + " failed", secrets: []string{key}, want: "request with [redacted] failed"},
 		{name: "key echoed without its sk- prefix", in: "invalid key proj-Zq81HxT0aL93mNb7", secrets: []string{"sk-proj-Zq81HxT0aL93mNb7"}, want: "invalid key [redacted]"},
 		{name: "key body alone", in: "key Zq81HxT0aL93mNb7 revoked", secrets: []string{"sk-proj-Zq81HxT0aL93mNb7"}, want: "key [redacted] revoked"},
 		{name: "query-escaped password", in: "dial postgres://h/db?password=p%40ss%2Fword failed", secrets: []string{"p@ss/word"}, want: "dial postgres://h/db?password=[redacted] failed"},
-		{name: "bearer header", in: `header "Authorization: Bearer tok_live_998877"`, want: `header "Authorization: [redacted]"`},
-		{name: "bearer alone", in: "sent Bearer tok_live_998877 to host", want: "sent Bearer [redacted] to host"},
-		{name: "x-api-key header", in: "x-api-key: sk-ant-api03-zzzz", want: "x-api-key: [redacted]"},
-		{name: "json api key", in: `{"api-key":"secretvalue"}`, want: `{"api-key":"[redacted]"}`},
-		{name: "openai key shape", in: "Incorrect API key provided: sk-proj-AbCdEfGh12345678.", want: "Incorrect API key provided: [redacted]."},
 		{name: "github token shape", in: "push with ghp_abcdefghijklmnop1234 denied", want: "push with [redacted] denied"},
-		{name: "query parameter", in: "GET https://h/v1/models?key=AIzaSyXYZ&x=1", want: "GET https://h/v1/models?key=[redacted]&x=1"},
 		{name: "key=value", in: "openai: 401 invalid api_key=sk-abc123def456ghi789", want: "openai: 401 invalid api_key=[redacted]"},
 		{name: "password keyword", in: "host=db password=pw port=5", want: "host=db password=[redacted] port=5"},
-		{name: "url password", in: `Post "https://bob:pa55word@proxy:8080/v1": EOF`, want: `Post "https://bob:[redacted]@proxy:8080/v1": EOF`},
 		{name: "postgres url", in: "dial postgres://docent:s3cret@db.internal:5432/docent: refused", want: "dial postgres://docent:[redacted]@db.internal:5432/docent: refused"},
-		{name: "short secret ignored", in: "the cat sat", secrets: []string{"at"}, want: "the cat sat"},
 		{name: "short tail not registered", in: "use the abc-def route", secrets: []string{"xyz-abc-def"}, want: "use the abc-def route"},
-		{name: "plain error untouched", in: "dial tcp 127.0.0.1:9: connect: connection refused", want: "dial tcp 127.0.0.1:9: connect: connection refused"},
-		{name: "port is not a password", in: "http://localhost:11434/api/chat", want: "http://localhost:11434/api/chat"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,27 +37,13 @@ func TestString(t *testing.T) {
 
 func TestStringLeavesProseAlone(t *testing.T) {
 	for _, in := range []string{
-		"basic auth is not enabled",
-		"a bearer token is required",
-		"model gpt-4o-mini not found",
 		"the password reset link expired",
+		"a secret santa is not a credential",
+		"token budget exceeded: 4096 tokens",
 	} {
 		if got := String(in); got != in {
 			t.Errorf("String(%q) = %q, want it unchanged", in, got)
 		}
-	}
-}
-
-func TestURL(t *testing.T) {
-	got := URL("https://alice:s3cr3tpass@llm.example.com/v1?api_key=k123456")
-	if strings.Contains(got, "s3cr3tpass") || strings.Contains(got, "k123456") {
-		t.Errorf("URL leaks: %q", got)
-	}
-	if !strings.Contains(got, "alice") || !strings.Contains(got, "llm.example.com/v1") {
-		t.Errorf("URL lost the host or user: %q", got)
-	}
-	if got := URL("http://127.0.0.1:11434"); got != "http://127.0.0.1:11434" {
-		t.Errorf("URL changed a plain URL: %q", got)
 	}
 }
 

@@ -64,20 +64,27 @@ func checkBusy(t *testing.T, err error, what string, pid int32, since time.Time,
 	}
 }
 
+// openWaiting opens a migrated store whose seeds wait at most wait.
+func openWaiting(t *testing.T, url string, wait time.Duration) *Store {
+	t.Helper()
+	s, err := Open(t.Context(), url, Options{Migrate: true, LockWait: wait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
 // A seed waits for another seed only so long, then says who holds the lock
 // since when, and writes nothing.
 func TestSeedGivesUpWaitingForAnotherSeed(t *testing.T) {
 	t.Parallel()
 	url := newDatabase(t)
-	s, err := Open(t.Context(), url, Options{Migrate: true, LockWait: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
+	s := openWaiting(t, url, 300*time.Millisecond)
 	pid, since := holdLock(t, url, seedLockKey, true)
 
 	start := time.Now()
-	_, err = s.Seed(t.Context(), storetest.Fixture(), store.SeedOptions{})
+	_, err := s.Seed(t.Context(), storetest.Fixture(), store.SeedOptions{})
 	if took := time.Since(start); took < 300*time.Millisecond {
 		t.Errorf("gave up after %s, before the 300ms wait", took)
 	}
@@ -96,11 +103,7 @@ func TestSeedGivesUpWaitingForAnotherSeed(t *testing.T) {
 func TestSeedLockWaitDoesNotLimitTheWrites(t *testing.T) {
 	t.Parallel()
 	url := newDatabase(t)
-	s, err := Open(t.Context(), url, Options{Migrate: true, LockWait: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
+	s := openWaiting(t, url, 50*time.Millisecond)
 	r, err := s.Seed(t.Context(), storetest.GenerateDocs(300), store.SeedOptions{})
 	if err != nil || r.Docs.Inserted != 300 {
 		t.Fatalf("seed: %v (%s)", err, r)
@@ -183,27 +186,4 @@ func TestReadOnlyRole(t *testing.T) {
 		t.Errorf("Open with CheckSchema on a schema behind: error = %v, want one naming version 3 of 4", err)
 	}
 	checkStatus(t, url, 3)
-}
-
-func TestForceRepairsADirtySchema(t *testing.T) {
-	t.Parallel()
-	url := newDatabase(t)
-	s := openStore(t, url)
-	if _, err := s.pool.Exec(t.Context(), `UPDATE schema_migrations SET dirty = true`); err != nil {
-		t.Fatal(err)
-	}
-	if err := MigrateUp(t.Context(), url, 0); err == nil || !strings.Contains(err.Error(), "docent migrate force V") {
-		t.Fatalf("MigrateUp on a dirty schema: error = %v, want one naming docent migrate force", err)
-	}
-	if err := MigrateForce(t.Context(), url, 5, 0); err == nil {
-		t.Error("MigrateForce to a version this docent does not ship succeeded")
-	}
-	if err := MigrateForce(t.Context(), url, 4, 0); err != nil {
-		t.Fatalf("MigrateForce 4: %v", err)
-	}
-	checkStatus(t, url, 4)
-	if err := MigrateForce(t.Context(), url, 0, 0); err != nil {
-		t.Fatalf("MigrateForce 0: %v", err)
-	}
-	checkStatus(t, url, 0)
 }

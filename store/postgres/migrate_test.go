@@ -169,9 +169,22 @@ func TestDirtySchemaIsReported(t *testing.T) {
 			t.Errorf("%s on a dirty schema: error = %v, want one saying it is dirty at version 4", name, err)
 		}
 	}
-	if _, err := Open(t.Context(), url, Options{Migrate: true}); err == nil || !strings.Contains(err.Error(), "dirty") {
-		t.Errorf("Open with Migrate on a dirty schema: error = %v, want one saying it is dirty", err)
+	if _, err := Open(t.Context(), url, Options{Migrate: true}); err == nil || !strings.Contains(err.Error(), "docent migrate force V") {
+		t.Errorf("Open with Migrate on a dirty schema: error = %v, want one naming docent migrate force", err)
 	}
+
+	// Once repaired by hand, force records the version it is really at.
+	if err := MigrateForce(t.Context(), url, 5, 0); err == nil {
+		t.Error("MigrateForce to a version this docent does not ship succeeded")
+	}
+	if err := MigrateForce(t.Context(), url, 4, 0); err != nil {
+		t.Fatalf("MigrateForce 4: %v", err)
+	}
+	checkStatus(t, url, 4)
+	if err := MigrateForce(t.Context(), url, 0, 0); err != nil {
+		t.Fatalf("MigrateForce 0: %v", err)
+	}
+	checkStatus(t, url, 0)
 }
 
 func TestNewerSchemaIsReported(t *testing.T) {
