@@ -246,9 +246,15 @@ func TestLargeDeletionNeedsPrune(t *testing.T) {
 // everything in place.
 func TestFreshDatabaseStartsTakeTurns(t *testing.T) {
 	const rounds = 50
+	dbURL := pgtest.NewDatabase(t)
+	admin := dbConn(t, dbURL)
 	start := time.Now()
 	for round := range rounds {
-		dbURL := pgtest.NewDatabase(t)
+		// An empty public schema is a fresh database to docent, and much
+		// quicker to make than another database.
+		if _, err := admin.Exec(t.Context(), `DROP SCHEMA public CASCADE; CREATE SCHEMA public`); err != nil {
+			t.Fatal(err)
+		}
 		var wg sync.WaitGroup
 		outs, errOuts, codes := make([]string, 2), make([]string, 2), make([]int, 2)
 		for i := range 2 {

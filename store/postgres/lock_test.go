@@ -128,8 +128,17 @@ func TestMigrationGivesUpWaitingForAnotherMigration(t *testing.T) {
 // status before taking a lock used to catch the first one half-way.
 func TestConcurrentMigratorsOnAFreshDatabase(t *testing.T) {
 	t.Parallel()
+	url := newDatabase(t)
+	admin, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
 	for range 10 {
-		url := newDatabase(t)
+		// An empty public schema is a fresh database to docent.
+		if _, err := admin.Exec(t.Context(), `DROP SCHEMA public CASCADE; CREATE SCHEMA public`); err != nil {
+			t.Fatal(err)
+		}
 		var wg sync.WaitGroup
 		errs := make([]error, 2)
 		for i := range errs {
