@@ -98,19 +98,42 @@ func TestSeedGivesUpWaitingForAnotherSeed(t *testing.T) {
 	}
 }
 
-// The wait covers the lock only: once it is taken, the seed's writes run
-// under the session's own lock_timeout.
+// The wait covers the seed lock only: a write that waits for a row lock
+// (here a reader holding FOR UPDATE longer than LockWait) still goes
+// through under the session's own lock_timeout.
 func TestSeedLockWaitDoesNotLimitTheWrites(t *testing.T) {
 	t.Parallel()
 	url := newDatabase(t)
 	s := openWaiting(t, url, 50*time.Millisecond)
-	r, err := s.Seed(t.Context(), storetest.GenerateDocs(300), store.SeedOptions{})
-	if err != nil || r.Docs.Inserted != 300 {
-		t.Fatalf("seed: %v (%s)", err, r)
+	v1 := storetest.Fixture()
+	mustSeed(t, s, v1)
+
+	holder, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var setting string
-	if err := s.pool.QueryRow(t.Context(), `SHOW lock_timeout`).Scan(&setting); err != nil || setting != "0" {
-		t.Errorf("lock_timeout after a seed = %q (%v), want the default 0", setting, err)
+	defer holder.Close(context.Background())
+	tx, err := holder.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(t.Context(), `SELECT 1 FROM docs_knowledge WHERE slug = 'billing/invoices' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		_ = tx.Rollback(context.Background())
+	}()
+
+	v2 := storetest.CloneDocs(v1)
+	v2[2].Title = "Invoices and receipts" // billing/invoices: its row must be updated
+	start := time.Now()
+	r, err := s.Seed(t.Context(), v2, store.SeedOptions{})
+	if err != nil || r.Docs.Updated != 1 {
+		t.Fatalf("seed behind a row lock: %v (%s)", err, r)
+	}
+	if took := time.Since(start); took < 250*time.Millisecond {
+		t.Errorf("the seed took %s: it did not wait for the row lock, so this test proves nothing", took)
 	}
 }
 
