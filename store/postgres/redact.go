@@ -8,18 +8,16 @@ import (
 	"github.com/docent-sh/docent/internal/redact"
 )
 
-// pgx already masks passwords in the errors it builds, but other layers
-// (net/url, golang-migrate, a server echoing input) do not, so every error
-// leaving this package passes through a redactor that knows the
-// connection's secrets.
-
 var (
 	urlUserinfoPassword = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://[^:@/?#]*:([^@/?#]*)@`)
 	keywordPassword     = regexp.MustCompile(`(?:^|\s)(?:ssl)?password\s*=\s*('(?:[^'\\]|\\.)*'|\S+)`)
 )
 
 // newRedactor finds the secrets in a connection string, URL or keyword/value
-// form, even one too malformed to parse.
+// form, even one too malformed to parse. pgx already masks passwords in the
+// errors it builds, but other layers (net/url, golang-migrate, a server
+// echoing input) do not, so every error leaving this package passes
+// through a redactor that knows the connection's secrets.
 func newRedactor(connString string) *redact.Redactor {
 	return redact.New(connSecrets(connString)...)
 }
