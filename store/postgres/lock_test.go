@@ -120,10 +120,13 @@ func TestSeedLockWaitDoesNotLimitTheWrites(t *testing.T) {
 	if _, err := tx.Exec(t.Context(), `SELECT 1 FROM docs_knowledge WHERE slug = 'billing/invoices' FOR UPDATE`); err != nil {
 		t.Fatal(err)
 	}
+	released := make(chan struct{})
 	go func() {
+		defer close(released)
 		time.Sleep(300 * time.Millisecond)
 		_ = tx.Rollback(context.Background())
 	}()
+	defer func() { <-released }() // before the connection closes
 
 	v2 := storetest.CloneDocs(v1)
 	v2[2].Title = "Invoices and receipts" // billing/invoices: its row must be updated
