@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -26,18 +27,17 @@ type app struct {
 	selection llm.Selection
 	docs      int // at start-up; the session rebuilds its engine when a seed changes the store
 	chunks    int
-	warnings  int
 	started   time.Duration
 }
 
-// startApp ingests the knowledge base into the store (a no-op write when
-// nothing changed), builds the engine from what the store holds and
-// resolves the answer writer. The session rebuilds the engine when another
-// docent seeds the same database with different docs.
+// startApp opens the store, builds the engine from what it holds and
+// resolves the answer writer. It only reads a shared store: docs reach
+// PostgreSQL through `docent seed`, and the session rebuilds its engine
+// when a seed changes them. Notices about the knowledge base go to stderr.
 //
 // Interactive use paces the offline responder so its answer reads as it
 // streams; `docent ask` gets it at once.
-func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
+func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) (*app, error) {
 	began := time.Now()
 	rcfg, err := e.retrievalConfig()
 	if err != nil {
@@ -53,11 +53,7 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		return nil, usageErrorf("%v", err)
 	}
 
-	bundle, res, err := e.loadBundle(ctx)
-	if err != nil {
-		return nil, err
-	}
-	st, err := e.openStore(ctx)
+	st, bundle, err := e.openReadStore(ctx, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -67,11 +63,6 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 			st.Close()
 		}
 	}()
-	report, err := st.Seed(ctx, res.Docs)
-	if err != nil {
-		return nil, fmt.Errorf("seed %s: %w", st.Describe(), err)
-	}
-	e.log.Info("knowledge base loaded", "store", st.Describe(), "report", report.String(), "warnings", len(res.Warnings))
 	// The generation before the corpus: a seed committing in between then
 	// costs one needless rebuild on the first turn, never a missed one.
 	generation, err := st.Generation(ctx)
@@ -82,8 +73,11 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read corpus from %s: %w", st.Describe(), err)
 	}
-	// The store's corpus with the vocabulary of the folder (or demo) docent
-	// started with: the store keeps docs, not vocabulary.
+	if len(corpus) == 0 {
+		return nil, e.errNoDocsSeeded(st)
+	}
+	e.log.Info("knowledge base loaded", "store", st.Describe(), "docs", len(corpus), "generation", generation)
+	// The store's corpus with the vocabulary that came with it.
 	buildEngine := func(corpus []knowledge.Doc) (assistant.Engine, error) {
 		b := bundle
 		b.Docs = corpus
@@ -106,9 +100,13 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		return nil, fmt.Errorf("answer writer %s: %w", sel, err)
 	}
 	e.log.Info("answer writer", "selection", sel)
-	corpusName := "embedded demo knowledge base"
-	if e.cfg.docsDir != "" {
-		corpusName = e.cfg.docsDir
+	// The prompt names the corpus; a database's host stays out of it.
+	corpusName := "shared knowledge base (PostgreSQL)"
+	if e.cfg.dbURL == "" {
+		corpusName = "embedded demo knowledge base"
+		if e.cfg.docsDir != "" {
+			corpusName = e.cfg.docsDir
+		}
 	}
 	session := assistant.New(engine, writer, assistant.Options{
 		Glossary: bundle.Glossary,
@@ -122,7 +120,7 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	started = true
 	return &app{
 		store: st, session: session, selection: sel,
-		docs: docs, chunks: chunks, warnings: len(res.Warnings), started: time.Since(began),
+		docs: docs, chunks: chunks, started: time.Since(began),
 	}, nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/store"
+	"github.com/docent-sh/docent/store/postgres"
 )
 
 // envBinding ties a flag to the environment variable that sets it when the
@@ -52,6 +55,9 @@ type config struct {
 	logPath   string
 	noMigrate bool
 
+	maxDeleteShare float64
+	lockWait       time.Duration
+
 	synonymsPath     string
 	phase            int
 	retrievalEnabled bool
@@ -86,10 +92,16 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("docs", "DOCENT_DOCS")
 	f.StringVar(&c.dbURL, "db", "", "PostgreSQL URL (default: $DATABASE_URL; empty: the embedded in-memory store)")
 	c.bindEnv("db", "DOCENT_DB", "DATABASE_URL")
-	f.StringVar(&c.logPath, "log", "", "log file (default: $XDG_STATE_HOME/docent/docent.log)")
+	f.StringVar(&c.logPath, "log", "", "log file; retrieval-events.jsonl goes beside it (default: $XDG_STATE_HOME/docent/docent.log)")
 	c.bindEnv("log", "DOCENT_LOG")
-	f.BoolVar(&c.noMigrate, "no-migrate", false, "do not apply database migrations on start-up")
+	f.BoolVar(&c.noMigrate, "no-migrate", false, "do not apply pending database migrations on start-up (refuse a schema that is behind)")
 	c.bindEnv("no-migrate", "DOCENT_NO_MIGRATE")
+	f.Float64Var(&c.maxDeleteShare, "max-delete-share", store.DefaultMaxDeleteShare,
+		"seed: largest share of the stored docs (0 to 1) a seed deletes without --prune")
+	c.bindEnv("max-delete-share", "DOCENT_MAX_DELETE_SHARE")
+	f.DurationVar(&c.lockWait, "lock-wait", postgres.DefaultLockWait,
+		"longest wait for another seed or migration on the same database")
+	c.bindEnv("lock-wait", "DOCENT_LOCK_WAIT")
 
 	f.StringVar(&c.synonymsPath, "synonyms", "", "synonyms file (one rewrite a line: from => to), applied after the knowledge base's own")
 	c.bindEnv("synonyms", "DOCENT_SYNONYMS")
@@ -142,6 +154,12 @@ func (c *config) llmConfig() llm.Config {
 }
 
 func (c *config) validate() error {
+	if c.lockWait <= 0 {
+		return usageErrorf("--lock-wait must be positive, not %s", c.lockWait)
+	}
+	if c.maxDeleteShare < 0 || c.maxDeleteShare > 1 || math.IsNaN(c.maxDeleteShare) {
+		return usageErrorf("--max-delete-share must be between 0 and 1, not %v", c.maxDeleteShare)
+	}
 	if c.phase != 1 && c.phase != 2 {
 		return usageErrorf("--phase must be 1 or 2, not %d", c.phase)
 	}
