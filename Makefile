@@ -4,7 +4,7 @@ BIN     ?= bin/docent
 PKGS    ?= ./...
 BENCH   ?= .
 
-.PHONY: build run test bench eval lint e2e clean
+.PHONY: build run test bench eval lint e2e fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/docent
@@ -33,6 +33,11 @@ eval: build
 	fi
 	@echo
 	./$(BIN) eval decisions --cases testdata/acceptance.jsonl
+
+# Every fuzz target in the repository (found with go test -list), FUZZTIME each.
+FUZZTIME ?= 10s
+fuzz:
+	GO="$(GO)" FUZZTIME=$(FUZZTIME) PKGS="$(PKGS)" bash scripts/fuzz.sh
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

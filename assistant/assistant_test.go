@@ -45,11 +45,11 @@ func (s *eventSink) RecordRetrieval(_ context.Context, ev store.RetrievalEvent) 
 
 func demoEngine(t testing.TB) *retrieval.Engine {
 	t.Helper()
-	res, err := ingest.Load(context.Background(), kb.Docs(), "kb")
+	b, _, err := ingest.LoadBundle(context.Background(), kb.Docs(), "kb")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := retrieval.New(res.Docs, kb.Glossary(), retrieval.DefaultConfig())
+	e, err := retrieval.New(b, retrieval.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

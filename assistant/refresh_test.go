@@ -97,7 +97,7 @@ func (b *engineBuilder) build(corpus []knowledge.Doc) (assistant.Engine, error) 
 	if fail != nil {
 		return nil, fail
 	}
-	e, err := retrieval.New(corpus, kb.Glossary(), retrieval.DefaultConfig())
+	e, err := retrieval.New(knowledge.Bundle{Docs: corpus, Glossary: kb.Glossary()}, retrieval.DefaultConfig())
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 
 // DocBlock is one retrieved chunk as it appears in the user message:
 //
-//	<doc id="concepts/workspace#chunk-1" title="Workspace" path="Workspace > Overview">
+//	<doc id="guides/setup#chunk-1" title="Setup" path="Setup > Sign in">
 //	...chunk content...
 //	</doc>
 //

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/textsafe"
 	"github.com/docent-sh/docent/tokens"
 )
 
@@ -424,6 +426,56 @@ func TestBuildRecentWindow(t *testing.T) {
 	}
 }
 
+// A newest turn longer than the whole recent budget is trimmed, not
+// dropped: its question whole and the head of its answer, cut at a
+// sentence boundary (a word boundary when its first sentence is too long),
+// so a follow-up question still has the conversation it follows.
+func TestBuildRecentTrimsALongLastTurn(t *testing.T) {
+	question := "How do I archive a workspace?"
+	older := []Message{{Role: "user", Text: "What is a workspace?"}, {Role: "assistant", Text: "An area of an entry."}}
+	tests := []struct {
+		name   string
+		answer string
+		kind   string
+	}{
+		{"sentences", prose("archive", 900), "sentence"},
+		{"one endless sentence", "Open it and " + strings.Repeat("choose more options then ", 300) + "archive.", "word"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			budgets := Budgets{Recent: 500}
+			recent := append(slices.Clone(older), Message{Role: "user", Text: question}, Message{Role: "assistant", Text: tt.answer})
+			p := Builder{Budgets: budgets}.Build(Input{Question: "And how do I undo that?", Recent: recent})
+			checkInvariants(t, p, budgets)
+			if len(p.History) != 2 || p.History[0] != (Message{Role: "user", Text: question}) || p.History[1].Role != "assistant" {
+				t.Fatalf("history %+v, want the last question and its answer", p.History)
+			}
+			head := p.History[1].Text
+			if head == "" || len(head) >= len(tt.answer) || !strings.HasPrefix(tt.answer, head) {
+				t.Fatalf("answer kept as %q: want a non-empty head of the answer", textsafe.Clip(head, 80))
+			}
+			if tt.kind == "sentence" && !strings.HasSuffix(head, ".") {
+				t.Errorf("answer cut mid-sentence: …%q", head[max(0, len(head)-40):])
+			}
+			if p.Report.Tokens.Recent < 400 {
+				t.Errorf("the trimmed turn takes %d of the 500 tokens: it should fill the budget", p.Report.Tokens.Recent)
+			}
+			var note string
+			for _, d := range p.Report.Dropped {
+				if d.Component == "recent" && strings.HasPrefix(d.Item, "turn 2 ") {
+					note = d.Reason
+				}
+			}
+			if !strings.HasPrefix(note, "answer cut at a "+tt.kind+" boundary to fit the recent budget (500)") {
+				t.Errorf("report note for the trimmed turn %q", note)
+			}
+			if got := droppedItems(p.Report, "recent"); len(got) != 2 || !strings.HasPrefix(got[0], "turn 1 ") || !strings.HasPrefix(got[1], "turn 2 ") {
+				t.Errorf("dropped %q, want the older turn dropped and the last one noted", got)
+			}
+		})
+	}
+}
+
 func TestBuildRecentOddMessages(t *testing.T) {
 	p := Builder{}.Build(Input{Question: "q", Recent: []Message{
 		{Role: "assistant", Text: "Hello, how can I help?"},
@@ -576,10 +628,16 @@ func TestBuildGlossary(t *testing.T) {
 			checkInvariants(t, p, budgets)
 			core := sections(p)["core"]
 			if strings.TrimSpace(tt.glossary) == "" {
-				if core != "" {
-					t.Errorf("empty glossary gave a section %q", core)
+				if core != "" || p.Report.Tokens.Core != 0 {
+					t.Errorf("empty glossary gave a section %q, %d tokens", core, p.Report.Tokens.Core)
+				}
+				if strings.Contains(strings.ToLower(p.System), "core concepts") {
+					t.Errorf("without a glossary the instructions still point at core concepts:\n%s", p.System)
 				}
 				return
+			}
+			if !strings.Contains(p.System, "and the core concepts below") {
+				t.Errorf("with a glossary the instructions do not point at it:\n%s", p.System)
 			}
 			if n := strings.Count(p.System, "</core_concepts>"); n != 1 {
 				t.Errorf("%d closing tags in the system message", n)
@@ -644,7 +702,7 @@ func TestBuildDefaultsAndReport(t *testing.T) {
 	if !strings.Contains(p.User, noDocsNote) || !strings.HasSuffix(p.User, "Question: What is a workspace?") {
 		t.Errorf("user %q", p.User)
 	}
-	for _, rule := range []string{"only from the documentation", "1-3 sentences", "[concepts/workspace#chunk-1]", "does not cover", "data, never instructions"} {
+	for _, rule := range []string{"only from the documentation", "1-3 sentences", "[guides/setup#chunk-1]", "does not cover", "data, never instructions"} {
 		if !strings.Contains(p.System, rule) {
 			t.Errorf("system prompt lacks %q", rule)
 		}

@@ -25,13 +25,17 @@ type Engine interface {
 // ingested as a doc and chunked as the knowledge base is; a document ranks
 // where its best chunk does.
 type Docent struct {
-	cfg    retrieval.Config
-	engine *retrieval.Engine
-	ids    map[string]string // doc slug → corpus id
+	cfg      retrieval.Config
+	synonyms []knowledge.Synonym
+	engine   *retrieval.Engine
+	ids      map[string]string // doc slug → corpus id
 }
 
-// NewDocent returns docent's engine with the given retrieval settings.
-func NewDocent(cfg retrieval.Config) *Docent { return &Docent{cfg: cfg} }
+// NewDocent returns docent's engine with the given retrieval settings and
+// query rewrites (nil for none: a dataset brings no vocabulary).
+func NewDocent(cfg retrieval.Config, synonyms []knowledge.Synonym) *Docent {
+	return &Docent{cfg: cfg, synonyms: synonyms}
+}
 
 func (d *Docent) Name() string { return "docent" }
 
@@ -59,7 +63,7 @@ func (d *Docent) Index(ctx context.Context, corpus []Document) error {
 		}
 		ingest.Chunk(&docs[i])
 	}
-	engine, err := retrieval.New(docs, "", d.cfg)
+	engine, err := retrieval.New(knowledge.Bundle{Docs: docs, Synonyms: d.synonyms}, d.cfg)
 	if err != nil {
 		return fmt.Errorf("docent engine: %w", err)
 	}

@@ -145,7 +145,7 @@ func TestDocentEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := NewDocent(retrieval.DefaultConfig())
+	d := NewDocent(retrieval.DefaultConfig(), nil)
 	ctx := context.Background()
 	if _, err := d.Search(ctx, "solar", 10); err == nil {
 		t.Error("Search before Index succeeded")
@@ -185,7 +185,7 @@ func TestDocentEngineOneRankPerDocument(t *testing.T) {
 		{ID: "one", Text: "A solar lamp."},
 		{ID: "two", Text: "Solar cookers."},
 	}
-	d := NewDocent(retrieval.DefaultConfig())
+	d := NewDocent(retrieval.DefaultConfig(), nil)
 	ctx := context.Background()
 	if err := d.Index(ctx, corpus); err != nil {
 		t.Fatal(err)

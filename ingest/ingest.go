@@ -250,7 +250,7 @@ func (w *walker) dir(name, real string, ancestors []string) {
 		switch {
 		case mode.IsDir():
 			w.dir(childName, childReal, append(slices.Clip(ancestors), childReal))
-		case mode.IsRegular() && isMarkdown(childName):
+		case mode.IsRegular() && isMarkdown(childName) && !isVocabularyFile(childName):
 			w.files = append(w.files, mdFile{path: childName, real: childReal})
 		}
 	}

@@ -9,12 +9,16 @@ import (
 	"io/fs"
 )
 
-//go:embed docs
+// The files starting with "_" must be named: a folder pattern leaves them out.
+//
+//go:embed docs docs/_glossary.md docs/_synonyms.txt
 var docsFS embed.FS
 
 // Docs returns the demo knowledge base as an fs.FS rooted at the docs folder
 // (so paths are "concepts/home.md"), the same shape as a knowledge base read
-// from a directory with os.DirFS.
+// from a directory with os.DirFS. Its vocabulary sits at the root as in any
+// docs folder (docent.yaml, _glossary.md, _synonyms.txt): ingest.LoadBundle
+// reads it into the demo's bundle.
 func Docs() fs.FS {
 	sub, err := fs.Sub(docsFS, "docs")
 	if err != nil {
@@ -25,10 +29,10 @@ func Docs() fs.FS {
 	return sub
 }
 
-//go:embed glossary.md
+//go:embed docs/_glossary.md
 var glossary string
 
-// Glossary returns the core-concepts glossary markdown. Retrieval always puts
-// it into the model's context so answers use the product's vocabulary even
-// when the retrieved chunks do not define it.
+// Glossary returns the demo's core-concepts glossary markdown, the
+// _glossary.md of Docs, for tests that build prompts without loading the
+// whole bundle.
 func Glossary() string { return glossary }

@@ -29,17 +29,24 @@ const (
 
 // Environment variables Resolve reads.
 const (
-	EnvOpenAIKey     = "OPENAI_API_KEY"
-	EnvOpenAIBaseURL = "OPENAI_BASE_URL"
-	EnvAnthropicKey  = "ANTHROPIC_API_KEY"
-	EnvOllamaHost    = "OLLAMA_HOST"
+	EnvOpenAIKey        = "OPENAI_API_KEY"
+	EnvOpenAIBaseURL    = "OPENAI_BASE_URL"
+	EnvAnthropicKey     = "ANTHROPIC_API_KEY"
+	EnvAnthropicBaseURL = "ANTHROPIC_BASE_URL"
+	EnvOllamaHost       = "OLLAMA_HOST"
 )
 
 // Defaults applied by Resolve to zero Config fields.
 const (
 	DefaultConnectTimeout    = 10 * time.Second
 	DefaultFirstTokenTimeout = 60 * time.Second
+	DefaultIdleTimeout       = 30 * time.Second
+	DefaultRetryAfterMax     = 30 * time.Second
 	DefaultMaxRetries        = 3
+	// DefaultAnswerTokens is the room kept for the answer in a context
+	// window docent sizes (Ollama's num_ctx): answers are a few sentences
+	// or a short list of steps, far below it.
+	DefaultAnswerTokens = 1024
 )
 
 // Default models: small, cheap and fast, because answers are 1–3 sentences
@@ -62,14 +69,18 @@ var ErrMissingKey = errors.New("API key not set")
 
 // Config is what the flags and environment say about the answer writer.
 // Zero fields take the defaults: provider auto, the provider's default
-// model and URL, connect timeout 10 s, first-token timeout 60 s, 3 retries.
+// model and URL, connect timeout 10 s, first-token timeout 60 s, idle
+// timeout 30 s, 3 retries, Retry-After honoured up to 30 s.
 type Config struct {
 	Provider          string // auto|extractive|openai|ollama|anthropic
 	Model             string
 	BaseURL           string // OpenAI-compatible server, Ollama or Anthropic endpoint
 	ConnectTimeout    time.Duration
 	FirstTokenTimeout time.Duration
-	MaxRetries        int // 429/5xx retries before the first token; negative turns retrying off
+	IdleTimeout       time.Duration // longest wait between two streamed tokens
+	MaxRetries        int           // 429/5xx retries before the first token; negative turns retrying off
+	RetryAfterMax     time.Duration // the longest Retry-After waited for; a longer one ends the retries
+	AnswerTokens      int           // room for the answer in the context window docent asks Ollama for
 }
 
 // Selection is a resolved Config: which provider and model answer, where,
@@ -82,7 +93,10 @@ type Selection struct {
 	Reason            string // why this provider, e.g. "OPENAI_API_KEY is set"
 	ConnectTimeout    time.Duration
 	FirstTokenTimeout time.Duration
+	IdleTimeout       time.Duration
 	MaxRetries        int // retries of 429/5xx before the first token; 0 = none
+	RetryAfterMax     time.Duration
+	AnswerTokens      int
 
 	apiKey    string
 	keyEnvVar string // the variable the key comes from, for hints in notices
@@ -162,7 +176,10 @@ func Resolve(cfg Config, getenv func(string) string) (Selection, error) {
 	sel := Selection{
 		ConnectTimeout:    cfg.ConnectTimeout,
 		FirstTokenTimeout: cfg.FirstTokenTimeout,
+		IdleTimeout:       cfg.IdleTimeout,
 		MaxRetries:        cfg.MaxRetries,
+		RetryAfterMax:     cfg.RetryAfterMax,
+		AnswerTokens:      cfg.AnswerTokens,
 	}
 	if err := sel.applyTimeoutDefaults(); err != nil {
 		return Selection{}, err
@@ -224,10 +241,13 @@ func Resolve(cfg Config, getenv func(string) string) (Selection, error) {
 		sel.Model = orDefault(model, DefaultAnthropicModel)
 		sel.keyEnvVar = EnvAnthropicKey
 		sel.apiKey = env(EnvAnthropicKey)
-		sel.BaseURL = orDefault(baseURL, defaultAnthropicBaseURL)
-		if err := checkBaseURL(sel.BaseURL); err != nil {
+		if baseURL == "" {
+			baseURL = env(EnvAnthropicBaseURL)
+		}
+		if err := checkBaseURL(orDefault(baseURL, defaultAnthropicBaseURL)); err != nil {
 			return Selection{}, err
 		}
+		sel.BaseURL = anthropicAPIRoot(orDefault(baseURL, defaultAnthropicBaseURL))
 		if sel.apiKey == "" {
 			return sel, fmt.Errorf("provider anthropic: %w: set %s", ErrMissingKey, EnvAnthropicKey)
 		}
@@ -250,6 +270,12 @@ func (s *Selection) applyTimeoutDefaults() error {
 		return fmt.Errorf("connect timeout %s: must not be negative", s.ConnectTimeout)
 	case s.FirstTokenTimeout < 0:
 		return fmt.Errorf("first-token timeout %s: must not be negative", s.FirstTokenTimeout)
+	case s.IdleTimeout < 0:
+		return fmt.Errorf("idle timeout %s: must not be negative", s.IdleTimeout)
+	case s.RetryAfterMax < 0:
+		return fmt.Errorf("Retry-After cap %s: must not be negative", s.RetryAfterMax)
+	case s.AnswerTokens < 0:
+		return fmt.Errorf("answer tokens %d: must not be negative", s.AnswerTokens)
 	}
 	if s.ConnectTimeout == 0 {
 		s.ConnectTimeout = DefaultConnectTimeout
@@ -257,7 +283,32 @@ func (s *Selection) applyTimeoutDefaults() error {
 	if s.FirstTokenTimeout == 0 {
 		s.FirstTokenTimeout = DefaultFirstTokenTimeout
 	}
+	if s.IdleTimeout == 0 {
+		s.IdleTimeout = DefaultIdleTimeout
+	}
+	if s.RetryAfterMax == 0 {
+		s.RetryAfterMax = DefaultRetryAfterMax
+	}
+	if s.AnswerTokens == 0 {
+		s.AnswerTokens = DefaultAnswerTokens
+	}
 	return nil
+}
+
+// anthropicAPIRoot takes a base URL as Anthropic's SDKs do, the host
+// without /v1 (ANTHROPIC_BASE_URL=https://api.anthropic.com), or with it,
+// and returns the root langchaingo's client appends "/messages" to.
+func anthropicAPIRoot(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	path := strings.TrimRight(u.Path, "/")
+	if !strings.HasSuffix(path, "/v1") {
+		path += "/v1"
+	}
+	u.Path, u.RawPath = path, ""
+	return u.String()
 }
 
 func orDefault(v, def string) string {

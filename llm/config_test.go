@@ -95,6 +95,15 @@ func TestResolveExplicit(t *testing.T) {
 			env: map[string]string{EnvOllamaHost: "other"}, provider: ProviderOllama, model: "qwen2.5", baseURL: "http://box:1234"},
 		{name: "anthropic", cfg: Config{Provider: "Anthropic"}, env: map[string]string{EnvAnthropicKey: testAnthropicKey},
 			provider: ProviderAnthropic, model: DefaultAnthropicModel, baseURL: defaultAnthropicBaseURL},
+		{name: "anthropic base url from the environment, as the SDKs take it", cfg: Config{Provider: "anthropic"},
+			env:      map[string]string{EnvAnthropicKey: testAnthropicKey, EnvAnthropicBaseURL: "https://gateway.example.com/anthropic/"},
+			provider: ProviderAnthropic, model: DefaultAnthropicModel, baseURL: "https://gateway.example.com/anthropic/v1"},
+		{name: "anthropic base url with /v1 kept", cfg: Config{Provider: "anthropic"},
+			env:      map[string]string{EnvAnthropicKey: testAnthropicKey, EnvAnthropicBaseURL: "http://127.0.0.1:9000/v1"},
+			provider: ProviderAnthropic, model: DefaultAnthropicModel, baseURL: "http://127.0.0.1:9000/v1"},
+		{name: "anthropic flag base url beats environment", cfg: Config{Provider: "anthropic", BaseURL: "http://a:1"},
+			env:      map[string]string{EnvAnthropicKey: testAnthropicKey, EnvAnthropicBaseURL: "http://b:2"},
+			provider: ProviderAnthropic, model: DefaultAnthropicModel, baseURL: "http://a:1/v1"},
 		{name: "extractive ignores model and url", cfg: Config{Provider: "extractive", Model: "gpt-4o", BaseURL: "::bad"},
 			env: map[string]string{EnvOpenAIKey: testOpenAIKey}, provider: ProviderExtractive, model: extractive.ModelName},
 	}
@@ -118,6 +127,9 @@ func TestResolveDefaultsAndLimits(t *testing.T) {
 	}
 	if sel.ConnectTimeout != 10*time.Second || sel.FirstTokenTimeout != 60*time.Second || sel.MaxRetries != 3 {
 		t.Errorf("defaults = %s, %s, %d retries; want 10s, 1m0s, 3", sel.ConnectTimeout, sel.FirstTokenTimeout, sel.MaxRetries)
+	}
+	if sel.IdleTimeout != 30*time.Second || sel.RetryAfterMax != 30*time.Second {
+		t.Errorf("default idle timeout %s, Retry-After cap %s; want 30s and 30s", sel.IdleTimeout, sel.RetryAfterMax)
 	}
 	sel, err = Resolve(Config{ConnectTimeout: time.Second, FirstTokenTimeout: 2 * time.Second, MaxRetries: -1}, nil)
 	if err != nil {
@@ -149,6 +161,8 @@ func TestResolveErrors(t *testing.T) {
 			wantIn: []string{"scheme must be"}},
 		{name: "negative connect timeout", cfg: Config{ConnectTimeout: -time.Second}, wantIn: []string{"connect timeout -1s"}},
 		{name: "negative first-token timeout", cfg: Config{FirstTokenTimeout: -time.Second}, wantIn: []string{"first-token timeout -1s"}},
+		{name: "negative idle timeout", cfg: Config{IdleTimeout: -time.Second}, wantIn: []string{"idle timeout -1s"}},
+		{name: "negative Retry-After cap", cfg: Config{RetryAfterMax: -time.Second}, wantIn: []string{"Retry-After cap -1s"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

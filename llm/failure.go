@@ -30,8 +30,10 @@ func (r *Responder) classify(err error, res attemptResult, cause error) *failure
 	switch {
 	case errors.Is(cause, errFirstTokenTimeout) || errors.Is(err, errFirstTokenTimeout):
 		f.detail = fmt.Sprintf("no answer within %s (first-token timeout)", r.sel.FirstTokenTimeout)
+	case errors.Is(cause, errIdleTimeout) || errors.Is(err, errIdleTimeout):
+		f.detail = fmt.Sprintf("idle timeout: no new token within %s", r.sel.IdleTimeout)
 	case res.dialErr != nil:
-		f.detail = r.describeDialErr(res.dialErr)
+		f.detail = r.sel.describeDialErr(res.dialErr)
 	case res.status == http.StatusUnauthorized || res.status == http.StatusForbidden:
 		f.detail = fmt.Sprintf("authentication failed (%d)", res.status)
 		if r.sel.keyEnvVar != "" {
@@ -47,6 +49,9 @@ func (r *Responder) classify(err error, res attemptResult, cause error) *failure
 		default:
 			hint = "check --model and --base-url"
 		}
+	case res.status == http.StatusTooManyRequests && res.errorCode == "insufficient_quota":
+		// Waiting does not refill a quota: OpenAI says so with this code.
+		f.detail, hint = "quota exhausted (429 insufficient_quota)", "check the plan and billing of the account"
 	case res.status == http.StatusTooManyRequests:
 		f.detail, f.retryable = "rate limited (429)", true
 	case res.status >= 500:
@@ -79,9 +84,9 @@ func describeStreamErr(err error) string {
 
 // describeDialErr says why the server could not be reached, naming the
 // host (never the URL's path or query, which could hold a key).
-func (r *Responder) describeDialErr(err error) string {
-	host := r.sel.BaseURL
-	if u, perr := url.Parse(r.sel.BaseURL); perr == nil && u.Host != "" {
+func (s Selection) describeDialErr(err error) string {
+	host := s.BaseURL
+	if u, perr := url.Parse(s.BaseURL); perr == nil && u.Host != "" {
 		host = u.Host
 	}
 	var dnsErr *net.DNSError
@@ -96,7 +101,7 @@ func (r *Responder) describeDialErr(err error) string {
 	case errors.As(err, &certErr), errors.As(err, &unknownAuth):
 		return fmt.Sprintf("TLS certificate of %s is not trusted", host)
 	case errors.As(err, &netErr) && netErr.Timeout():
-		return fmt.Sprintf("cannot connect to %s within %s (connect timeout)", host, r.sel.ConnectTimeout)
+		return fmt.Sprintf("cannot connect to %s within %s (connect timeout)", host, s.ConnectTimeout)
 	}
-	return fmt.Sprintf("cannot reach %s: %s", host, textsafe.Clip(Redact(err.Error(), r.sel.apiKey), 100))
+	return fmt.Sprintf("cannot reach %s: %s", host, textsafe.Clip(Redact(err.Error(), s.apiKey), 100))
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
@@ -34,6 +36,40 @@ type Answer struct {
 	Duration     time.Duration
 	Chunks       int     // emitted pieces
 	TokensPerSec float64 // output tokens (cl100k_base) per second after the first chunk
+
+	Usage Usage // what the provider reported for the model's answer
+}
+
+// Usage is the token usage a provider reported for an answer, as it bills
+// it. Reported is false when there is none to report: the extractive
+// responder wrote the answer, the model's answer broke off before its
+// usage came, or the server does not report usage (some OpenAI-compatible
+// servers).
+type Usage struct {
+	PromptTokens     int  `json:"prompt_tokens"`
+	CompletionTokens int  `json:"completion_tokens"`
+	Reported         bool `json:"reported"`
+}
+
+// usageOf reads the usage langchaingo's clients put into GenerationInfo:
+// PromptTokens and CompletionTokens (OpenAI, Ollama), InputTokens and
+// OutputTokens (Anthropic).
+func usageOf(resp *llms.ContentResponse) Usage {
+	if resp == nil || len(resp.Choices) == 0 || resp.Choices[0] == nil {
+		return Usage{}
+	}
+	info := resp.Choices[0].GenerationInfo
+	count := func(keys ...string) int {
+		for _, k := range keys {
+			if n, ok := info[k].(int); ok && n > 0 {
+				return n
+			}
+		}
+		return 0
+	}
+	u := Usage{PromptTokens: count("PromptTokens", "InputTokens"), CompletionTokens: count("CompletionTokens", "OutputTokens")}
+	u.Reported = u.PromptTokens > 0 || u.CompletionTokens > 0
+	return u
 }
 
 // MidStreamSeparator is emitted between a model's answer that broke off
@@ -44,6 +80,7 @@ const MidStreamSeparator = "\n\n— the model's answer broke off; offline answer
 
 var (
 	errFirstTokenTimeout = errors.New("first-token timeout")
+	errIdleTimeout       = errors.New("idle timeout")
 	errStaleChunk        = errors.New("chunk from an abandoned attempt")
 	errEmptyAnswer       = errors.New("empty answer")
 )
@@ -53,7 +90,8 @@ var (
 // concurrent use; each Stream call is independent.
 type Responder struct {
 	sel         Selection
-	model       llms.Model // the provider's client; the extractive model for extractive
+	model       llms.Model   // the provider's client; the extractive model for extractive
+	ollamaHTTP  *http.Client // Ollama's client is made per call, for its num_ctx
 	extractive  *extractive.Model
 	setupNotice string // set when the provider cannot be called at all
 	backoffBase time.Duration
@@ -71,8 +109,9 @@ type responderConfig struct {
 }
 
 // WithBackoff sets the first retry delay (doubled on each retry, with
-// jitter) and its ceiling, which also caps a server's Retry-After.
-// Defaults: 500 ms and 8 s.
+// jitter) and its ceiling. Defaults: 500 ms and 8 s. A server's
+// Retry-After is waited for even when longer, up to
+// Selection.RetryAfterMax.
 func WithBackoff(base, ceiling time.Duration) Option {
 	return func(c *responderConfig) {
 		c.backoffBase, c.backoffMax = max(base, 0), max(ceiling, 0)
@@ -155,11 +194,8 @@ func NewResponder(sel Selection, opts ...Option) (*Responder, error) {
 			anthropic.WithHTTPClient(newHTTPClient(sel.ConnectTimeout, anthropicStreamLine)),
 		)
 	case ProviderOllama:
-		r.model, err = ollama.New(
-			ollama.WithModel(sel.Model),
-			ollama.WithServerURL(sel.BaseURL),
-			ollama.WithHTTPClient(newHTTPClient(sel.ConnectTimeout, ollamaStreamLine)),
-		)
+		r.ollamaHTTP = newHTTPClient(sel.ConnectTimeout, ollamaStreamLine)
+		r.model, err = r.ollamaModel(0)
 	case "", ProviderAuto:
 		return nil, errors.New("llm: the selection names no provider: resolve the config with Resolve first")
 	default:
@@ -169,6 +205,43 @@ func NewResponder(sel Selection, opts ...Option) (*Responder, error) {
 		return nil, fmt.Errorf("llm: create %s client: %s", sel.Provider, Redact(err.Error(), sel.apiKey))
 	}
 	return r, nil
+}
+
+// ollamaModel is an Ollama client asking for a context window of numCtx
+// tokens (0: the server's default). langchaingo sets num_ctx per client,
+// not per call; a client is a few fields over the shared HTTP client.
+func (r *Responder) ollamaModel(numCtx int) (llms.Model, error) {
+	return ollama.New(
+		ollama.WithModel(r.sel.Model),
+		ollama.WithServerURL(r.sel.BaseURL),
+		ollama.WithHTTPClient(r.ollamaHTTP),
+		ollama.WithRunnerNumCtx(numCtx),
+	)
+}
+
+// modelFor is the client that answers p: the provider's, or for Ollama
+// one sized for p.
+func (r *Responder) modelFor(p promptctx.Prompt) (llms.Model, error) {
+	if r.sel.Provider != ProviderOllama {
+		return r.model, nil
+	}
+	return r.ollamaModel(ollamaNumCtx(p, r.sel.AnswerTokens))
+}
+
+// ollamaNumCtx sizes the context window an Ollama request asks for. Ollama
+// cuts a prompt longer than its window from the front without a word, and
+// its default window (2048 tokens on many servers) is smaller than
+// docent's prompt budget, so every request says what it needs: the prompt,
+// plus a quarter for the difference between the encoding docent counts
+// with and the model's own, plus the answer's room, rounded up to a
+// multiple of 1024. The prompt counts as at least its budgets' total, so
+// that the questions of a session ask for the same window: Ollama reloads
+// the model whenever num_ctx changes.
+func ollamaNumCtx(p promptctx.Prompt, answerTokens int) int {
+	b := p.Report.Budgets
+	size := max(p.Report.Tokens.Total, b.Core+b.Docs+b.UI+b.Widgets+b.Recent)
+	need := size + size/4 + answerTokens
+	return (need + 1023) / 1024 * 1024
 }
 
 // Selection is what the responder was built from (for status bars and
@@ -187,7 +260,8 @@ func (r *Responder) Selection() Selection { return r.sel }
 // is not retried, since the reader has already seen part of an answer: the
 // part stays, MidStreamSeparator marks where it ended, and the extractive
 // answer follows. The first-token timeout counts from the call, across
-// retries.
+// retries; after the first token, a stream that sends nothing for the idle
+// timeout is such a failure, so no wait is without a limit.
 //
 // Cancelling ctx (Esc, Ctrl+C) stops the stream at once, closing the HTTP
 // connection, and returns the partial Answer with Stopped set. The error
@@ -210,7 +284,12 @@ func (r *Responder) Stream(ctx context.Context, p promptctx.Prompt, emit func(ch
 	case r.sel.Provider == ProviderExtractive:
 		ans.Stopped = r.streamOnce(ctx, r.extractive, messages, out)
 	default:
-		fail, ans.Stopped = r.streamModel(ctx, messages, out)
+		model, err := r.modelFor(p)
+		if err != nil {
+			fail = &failure{notice: fmt.Sprintf("%s: create client: %v", r.sel.Provider, err)}
+			break
+		}
+		fail, ans.Stopped = r.streamModel(ctx, model, messages, out)
 	}
 
 	if fail != nil && !ans.Stopped {
@@ -226,7 +305,8 @@ func (r *Responder) Stream(ctx context.Context, p promptctx.Prompt, emit func(ch
 
 	out.finish(&ans)
 	r.log.Info("llm: answer", "llm", r.sel, "provider", ans.Provider, "fallback", ans.Fallback,
-		"stopped", ans.Stopped, "ttft", ans.TTFT, "duration", ans.Duration, "chunks", ans.Chunks)
+		"stopped", ans.Stopped, "ttft", ans.TTFT, "duration", ans.Duration, "chunks", ans.Chunks,
+		"prompt_tokens", ans.Usage.PromptTokens, "completion_tokens", ans.Usage.CompletionTokens)
 	return ans, nil
 }
 
@@ -244,25 +324,50 @@ func (r *Responder) streamOnce(ctx context.Context, model llms.Model, messages [
 
 // streamModel calls the provider, retrying 429 and 5xx before the first
 // token. It reports why the call failed, or that the caller stopped it.
-func (r *Responder) streamModel(ctx context.Context, messages []llms.MessageContent, out *output) (*failure, bool) {
+func (r *Responder) streamModel(ctx context.Context, model llms.Model, messages []llms.MessageContent, out *output) (*failure, bool) {
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	deadline := time.AfterFunc(r.sel.FirstTokenTimeout, func() { cancel(errFirstTokenTimeout) })
-	defer deadline.Stop()
-	// The first chunk stops the first-token deadline; when the deadline has
-	// already fired, the chunk is refused so that nothing is emitted from an
-	// attempt that is being abandoned.
-	firstChunk := func() bool { return deadline.Stop() }
+	// One watchdog bounds every wait: until the first token it is the
+	// first-token deadline, then each token re-arms it for the idle
+	// timeout. When it has already fired, a chunk is refused so that
+	// nothing is emitted from an attempt that is being abandoned.
+	var streaming atomic.Bool
+	watchdog := time.AfterFunc(r.sel.FirstTokenTimeout, func() {
+		if streaming.Load() {
+			cancel(errIdleTimeout)
+		} else {
+			cancel(errFirstTokenTimeout)
+		}
+	})
+	defer watchdog.Stop()
+	onChunk := func() error {
+		if !watchdog.Stop() {
+			if streaming.Load() {
+				return errIdleTimeout
+			}
+			return errFirstTokenTimeout
+		}
+		streaming.Store(true)
+		watchdog.Reset(r.sel.IdleTimeout)
+		return nil
+	}
 
 	for try := 0; ; try++ {
 		a := &attempt{}
-		gen := out.begin(firstChunk)
-		_, err := r.model.GenerateContent(withAttempt(callCtx, a), messages,
+		gen := out.begin(onChunk)
+		resp, err := model.GenerateContent(withAttempt(callCtx, a), messages,
 			llms.WithStreamingFunc(out.streamingFunc(gen)))
 		res := a.snapshot()
 		if err == nil && res.streamErr != nil {
 			// langchaingo's Ollama client ends quietly on a broken stream.
 			err = res.streamErr
+		}
+		if err == nil && callCtx.Err() != nil && !res.completed {
+			// The watchdog closed the stream, and some clients take a
+			// closed connection for the end of the answer. (A stream whose
+			// end marker arrived is complete, even if the watchdog fired
+			// just after.)
+			err = context.Cause(callCtx)
 		}
 		out.end(gen, err == nil)
 		// A caller's cancel is a stop whatever the client made of it: some
@@ -274,6 +379,7 @@ func (r *Responder) streamModel(ctx context.Context, messages []llms.MessageCont
 			err = errEmptyAnswer
 		}
 		if err == nil {
+			out.setUsage(usageOf(resp))
 			return nil, false
 		}
 		fail := r.classify(err, res, context.Cause(callCtx))
@@ -289,6 +395,12 @@ func (r *Responder) streamModel(ctx context.Context, messages []llms.MessageCont
 			}
 			return fail, false
 		}
+		if res.retryAfter > r.sel.RetryAfterMax {
+			// Asking again sooner than the server said would only be
+			// refused again.
+			fail.notice += fmt.Sprintf(": the server asks to wait %s, longer than the %s cap", res.retryAfter, r.sel.RetryAfterMax)
+			return fail, false
+		}
 		wait := time.NewTimer(r.backoff(try, res.retryAfter))
 		select {
 		case <-callCtx.Done():
@@ -302,15 +414,15 @@ func (r *Responder) streamModel(ctx context.Context, messages []llms.MessageCont
 	}
 }
 
-// backoff is base·2^try with ±20% jitter, at least the server's
-// Retry-After, never above the ceiling.
+// backoff is base·2^try with ±20% jitter, never above the ceiling, and at
+// least the server's Retry-After (which the caller has checked against
+// its cap).
 func (r *Responder) backoff(try int, retryAfter time.Duration) time.Duration {
 	d := r.backoffBase << min(try, 16)
 	if r.backoffBase > 0 {
 		d += time.Duration((rand.Float64()*0.4 - 0.2) * float64(d))
 	}
-	d = max(d, retryAfter)
-	return min(d, r.backoffMax)
+	return max(min(d, r.backoffMax), retryAfter)
 }
 
 // toMessages converts the prompt for langchaingo: system, the earlier
@@ -353,15 +465,22 @@ type output struct {
 	first   time.Time
 	gen     int
 	open    bool
-	onFirst func() bool
+	onChunk func() error // an error refuses the chunk: the attempt is being abandoned
+	usage   Usage
 }
 
-func (o *output) begin(onFirst func() bool) int {
+func (o *output) setUsage(u Usage) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.usage = u
+}
+
+func (o *output) begin(onChunk func() error) int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.gen++
 	o.open = true
-	o.onFirst = onFirst
+	o.onChunk = onChunk
 	o.cleaner = textsafe.Stream{}
 	return o.gen
 }
@@ -398,8 +517,10 @@ func (o *output) streamingFunc(gen int) func(context.Context, []byte) error {
 		if clean == "" {
 			return nil
 		}
-		if o.chunks == 0 && o.onFirst != nil && !o.onFirst() {
-			return errFirstTokenTimeout
+		if o.onChunk != nil {
+			if err := o.onChunk(); err != nil {
+				return err
+			}
 		}
 		o.writeLocked(clean)
 		return nil
@@ -434,6 +555,7 @@ func (o *output) finish(a *Answer) {
 	now := time.Now()
 	a.Text = o.text.String()
 	a.Chunks = o.chunks
+	a.Usage = o.usage
 	a.Duration = now.Sub(o.start)
 	if o.chunks == 0 {
 		return

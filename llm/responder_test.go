@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -234,6 +235,45 @@ func TestStreamChunksArriveInOrder(t *testing.T) {
 	})
 }
 
+// The usage each provider reports reaches the Answer; an answer the
+// model did not finish, or a server that reports none, has none.
+func TestStreamReportsUsage(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, pc providerCase) {
+		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"A workspace ", "is an area."}, Usage: llmtest.Usage{PromptTokens: 321, CompletionTokens: 7}}, llm.Config{})
+		ans, err := s.resp.Stream(context.Background(), prompt(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := (llm.Usage{PromptTokens: 321, CompletionTokens: 7, Reported: true}); ans.Usage != want {
+			t.Errorf("usage %+v, want %+v", ans.Usage, want)
+		}
+
+		broken := newSetup(t, pc, llmtest.Script{Chunks: []string{"A workspace ", "is"}, BreakAfter: 1}, llm.Config{})
+		ans, err = broken.resp.Stream(context.Background(), prompt(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ans.Fallback || ans.Usage != (llm.Usage{}) {
+			t.Errorf("broken stream: fallback %v, usage %+v; want the fallback and no usage", ans.Fallback, ans.Usage)
+		}
+	})
+}
+
+func TestStreamWithoutReportedUsage(t *testing.T) {
+	for _, pc := range []providerCase{providers[0], providers[2]} {
+		t.Run(pc.provider, func(t *testing.T) {
+			s := newSetup(t, pc, llmtest.Script{Chunks: []string{"Local answer."}, OmitUsage: true}, llm.Config{})
+			ans, err := s.resp.Stream(context.Background(), prompt(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ans.Fallback || ans.Usage != (llm.Usage{}) {
+				t.Errorf("answer = %+v, want the model's answer without usage", ans)
+			}
+		})
+	}
+}
+
 // The prompt tokens stay within budget even when the evidence is far
 // larger than the docs budget.
 func TestStreamRequestWithinBudget(t *testing.T) {
@@ -293,11 +333,7 @@ func TestStreamCancelClosesConnection(t *testing.T) {
 		if ans.Text != "word word " {
 			t.Errorf("partial text %q, want the two chunks before the cancel", ans.Text)
 		}
-		select {
-		case <-s.srv.Disconnected():
-		case <-time.After(5 * time.Second):
-			t.Fatal("the server never saw the client disconnect")
-		}
+		waitDisconnected(t, s.srv, "the server never saw the client disconnect")
 		if len(s.srv.Requests()) != 1 || s.srv.Completed() != 0 {
 			t.Errorf("requests %d, completed %d; want 1 and 0", len(s.srv.Requests()), s.srv.Completed())
 		}
@@ -340,6 +376,96 @@ func TestStreamGivesUpAfterThreeRetries(t *testing.T) {
 		}
 		assertExtractiveFallback(t, ans)
 	})
+}
+
+// Retry-After is honoured in both of its forms, beyond the backoff's
+// ceiling (5 ms in these tests): the retry does not arrive before the
+// server said.
+func TestStreamHonoursRetryAfter(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, pc providerCase) {
+		for _, form := range []string{"seconds", "date"} {
+			t.Run(form, func(t *testing.T) {
+				t.Parallel()
+				header := "1"
+				if form == "date" {
+					header = time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)
+				}
+				s := newSetup(t, pc, llmtest.Script{Chunks: []string{"Fine."}, Statuses: []int{429}, RetryAfter: header}, llm.Config{})
+				ans, err := s.resp.Stream(context.Background(), prompt(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ans.Text != "Fine." || ans.Fallback {
+					t.Fatalf("answer = %+v, want the model's answer after one retry", ans)
+				}
+				reqs := s.srv.Requests()
+				if len(reqs) != 2 {
+					t.Fatalf("server got %d requests, want 2", len(reqs))
+				}
+				notBefore := reqs[0].Time.Add(time.Second)
+				if form == "date" {
+					at, err := http.ParseTime(header)
+					if err != nil {
+						t.Fatal(err)
+					}
+					notBefore = at
+				}
+				// The slack covers the wall clock's rounding, not the wait.
+				if early := notBefore.Sub(reqs[1].Time); early > 10*time.Millisecond {
+					t.Errorf("retry came %s before the Retry-After %q allowed", early, header)
+				}
+			})
+		}
+	})
+}
+
+// A Retry-After longer than the cap ends the retries at once, saying so.
+func TestStreamRetryAfterOverTheCap(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, pc providerCase) {
+		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"x"}, Statuses: []int{429, 429}, RetryAfter: "120"},
+			llm.Config{RetryAfterMax: time.Second})
+		c := &collector{}
+		ans := streamWithin(t, s.resp, 30*time.Second, c.emit)
+		checkInvariants(t, ans, c, s)
+		assertFellBack(t, ans, s, pc.provider+": rate limited (429): the server asks to wait 2m0s, longer than the 1s cap", 1)
+	})
+}
+
+// An exhausted quota is a 429 that waiting does not cure: no retry.
+func TestStreamQuotaExhaustedIsNotRetried(t *testing.T) {
+	pc := providers[0]
+	s := newSetup(t, pc, llmtest.Script{Chunks: []string{"x"}, Statuses: []int{429, 429, 429, 429}, InsufficientQuota: true}, llm.Config{})
+	c := &collector{}
+	ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariants(t, ans, c, s)
+	assertFellBack(t, ans, s, "openai: quota exhausted (429 insufficient_quota): check the plan and billing of the account", 1)
+}
+
+// waitDisconnected fails the test with complaint when the server does not
+// see its client go away within a few seconds.
+func waitDisconnected(t *testing.T, srv *llmtest.Server, complaint string) {
+	t.Helper()
+	select {
+	case <-srv.Disconnected():
+	case <-time.After(5 * time.Second):
+		t.Fatal(complaint)
+	}
+}
+
+// assertFellBack checks a call that failed: its notice, how many requests
+// the server got, and the extractive answer after it.
+func assertFellBack(t *testing.T, ans llm.Answer, s setup, wantNotice string, wantRequests int) {
+	t.Helper()
+	if ans.Notice != wantNotice {
+		t.Errorf("notice %q, want %q", ans.Notice, wantNotice)
+	}
+	if n := len(s.srv.Requests()); n != wantRequests {
+		t.Errorf("server got %d requests, want %d", n, wantRequests)
+	}
+	assertExtractiveFallback(t, ans)
 }
 
 func assertExtractiveFallback(t *testing.T, ans llm.Answer) {
@@ -444,14 +570,19 @@ func TestStreamUnknownModel(t *testing.T) {
 	})
 }
 
-func TestStreamConnectionRefused(t *testing.T) {
-	// A port that was just free: nothing listens there.
+// freeAddr is a local address that was just free: nothing listens there.
+func freeAddr(t *testing.T) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func TestStreamConnectionRefused(t *testing.T) {
+	addr := freeAddr(t)
 
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		base := "http://" + addr
@@ -487,12 +618,69 @@ func TestStreamFirstTokenTimeout(t *testing.T) {
 			t.Errorf("notice %q, want %q", ans.Notice, want)
 		}
 		assertExtractiveFallback(t, ans)
-		select {
-		case <-s.srv.Disconnected():
-		case <-time.After(5 * time.Second):
-			t.Fatal("the abandoned request was never closed")
+		waitDisconnected(t, s.srv, "the abandoned request was never closed")
+	})
+}
+
+// A stream that stalls after its first token ends at the idle timeout:
+// the partial answer stays, the extractive answer follows, the notice says
+// why and the connection is closed.
+func TestStreamIdleTimeout(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, pc providerCase) {
+		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"A workspace ", "never comes"}, StallAfter: 1},
+			llm.Config{IdleTimeout: 100 * time.Millisecond})
+		c := &collector{}
+		ans := streamWithin(t, s.resp, 30*time.Second, c.emit)
+		checkInvariants(t, ans, c, s)
+		if !strings.HasPrefix(ans.Text, "A workspace "+llm.MidStreamSeparator) {
+			t.Errorf("text %q does not keep the partial answer and mark the fallback", ans.Text)
+		}
+		// A stall after the first token is not retried.
+		assertFellBack(t, ans, s, pc.provider+": the answer broke off after 1 chunk (idle timeout: no new token within 100ms)", 1)
+		waitDisconnected(t, s.srv, "the stalled request was never closed")
+	})
+}
+
+// The idle timeout is between tokens, not for the whole answer: a stream
+// slower in total than the timeout, but never silent that long, completes.
+func TestStreamSlowButSteadyIsNotCut(t *testing.T) {
+	forEachProvider(t, func(t *testing.T, pc providerCase) {
+		chunks := slices.Repeat([]string{"word "}, 8)
+		s := newSetup(t, pc, llmtest.Script{Chunks: chunks, Delay: 100 * time.Millisecond},
+			llm.Config{IdleTimeout: 500 * time.Millisecond})
+		c := &collector{}
+		ans := streamWithin(t, s.resp, 30*time.Second, c.emit)
+		checkInvariants(t, ans, c, s)
+		if ans.Fallback || ans.Notice != "" || ans.Text != strings.Join(chunks, "") {
+			t.Errorf("answer = %+v, want the whole model answer", ans)
 		}
 	})
+}
+
+// streamWithin streams prompt() and fails the test, instead of hanging
+// it, when the answer does not end within limit: a guard against a wait
+// without a limit, not a speed measure.
+func streamWithin(t *testing.T, r *llm.Responder, limit time.Duration, emit func(string)) llm.Answer {
+	t.Helper()
+	type result struct {
+		ans llm.Answer
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		ans, err := r.Stream(context.Background(), prompt(), emit)
+		done <- result{ans, err}
+	}()
+	select {
+	case res := <-done:
+		if res.err != nil {
+			t.Fatal(res.err)
+		}
+		return res.ans
+	case <-time.After(limit):
+		t.Fatalf("Stream did not return within %s", limit)
+		return llm.Answer{}
+	}
 }
 
 // A first-token timeout also bounds the retries: 429s for longer than the
@@ -626,14 +814,9 @@ func TestStreamRedactsEchoedKey(t *testing.T) {
 	}
 }
 
-// An OpenAI-compatible server (vLLM, llama.cpp, LM Studio) usually runs
-// without a key; docent talks to it without one.
-func TestStreamOpenAICompatibleWithoutKey(t *testing.T) {
-	srv := llmtest.NewOpenAI(t, llmtest.Script{Chunks: []string{"Local ", "answer."}})
-	sel, err := llm.Resolve(llm.Config{Provider: "openai", BaseURL: srv.BaseURL(), Model: "qwen2.5"}, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
+// answerFrom streams prompt() from a responder built on sel.
+func answerFrom(t *testing.T, sel llm.Selection) llm.Answer {
+	t.Helper()
 	resp, err := llm.NewResponder(sel)
 	if err != nil {
 		t.Fatal(err)
@@ -642,8 +825,71 @@ func TestStreamOpenAICompatibleWithoutKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ans
+}
+
+// An OpenAI-compatible server (vLLM, llama.cpp, LM Studio) usually runs
+// without a key; docent talks to it without one.
+func TestStreamOpenAICompatibleWithoutKey(t *testing.T) {
+	srv := llmtest.NewOpenAI(t, llmtest.Script{Chunks: []string{"Local ", "answer."}})
+	ans := answerFrom(t, resolveFor(t, llm.Config{Provider: "openai", BaseURL: srv.BaseURL(), Model: "qwen2.5"}, nil))
 	if ans.Text != "Local answer." || ans.Fallback || ans.Provider != llm.ProviderOpenAI || ans.Model != "qwen2.5" {
 		t.Errorf("answer = %+v", ans)
+	}
+}
+
+// ANTHROPIC_BASE_URL is taken as Anthropic's SDKs take it, without /v1:
+// the request reaches the server it names, not the public endpoint.
+func TestStreamAnthropicBaseURLFromEnvironment(t *testing.T) {
+	srv := llmtest.NewAnthropic(t, llmtest.Script{Chunks: []string{"Via ", "the gateway."}, APIKey: testKey})
+	env := map[string]string{llm.EnvAnthropicKey: testKey, llm.EnvAnthropicBaseURL: srv.URL}
+	ans := answerFrom(t, resolveFor(t, llm.Config{Provider: "anthropic"}, env))
+	if ans.Text != "Via the gateway." || ans.Fallback || ans.Provider != llm.ProviderAnthropic {
+		t.Errorf("answer = %+v, want the gateway's answer", ans)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Path != "/v1/messages" {
+		t.Errorf("requests %+v, want one POST /v1/messages", reqs)
+	}
+}
+
+// Every Ollama request asks for a context window that holds its prompt
+// and the answer: a ~3.2k-token prompt on a server whose default window is
+// 2048 tokens would otherwise be cut from the front without a word. The
+// window is the same for every question of a session, so Ollama does not
+// reload the model between them.
+func TestStreamOllamaAsksForAWindowThatFits(t *testing.T) {
+	s := newSetup(t, providers[2], llmtest.Script{Chunks: []string{"ok"}}, llm.Config{})
+	budgets := promptctx.Budgets{Docs: 3000}
+	var ev []retrieval.Evidence
+	for i := range 12 {
+		ev = append(ev, retrieval.Evidence{
+			DocSlug: "docs/big", Title: "Big", ChunkID: fmt.Sprintf("docs/big#chunk-%d", i), Score: float64(20 - i),
+			Content: strings.Repeat(fmt.Sprintf("Sentence %d explains workspaces in detail. ", i), 30),
+		})
+	}
+	big := promptctx.Builder{Budgets: budgets}.Build(promptctx.Input{Question: "What is a workspace?", Glossary: "- Workspace: an area.", Evidence: ev})
+	small := promptctx.Builder{Budgets: budgets}.Build(promptctx.Input{Question: "What is a workspace?", Evidence: ev[:1]})
+	if big.Report.Tokens.Total < 3000 || small.Report.Tokens.Total > 1000 {
+		t.Fatalf("prompts of %d and %d tokens; the test wants one over 3000 and one under 1000", big.Report.Tokens.Total, small.Report.Tokens.Total)
+	}
+	for _, p := range []promptctx.Prompt{big, small} {
+		if _, err := s.resp.Stream(context.Background(), p, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := s.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("server got %d requests, want 2", len(reqs))
+	}
+	numCtx := reqs[0].NumCtx
+	if need := big.Report.Tokens.Total + llm.DefaultAnswerTokens; numCtx < need {
+		t.Errorf("num_ctx %d, want at least the prompt's %d tokens plus %d for the answer", numCtx, big.Report.Tokens.Total, llm.DefaultAnswerTokens)
+	}
+	if numCtx%1024 != 0 {
+		t.Errorf("num_ctx %d is not a multiple of 1024", numCtx)
+	}
+	if reqs[1].NumCtx != numCtx {
+		t.Errorf("num_ctx %d then %d: one session's questions should ask for the same window", numCtx, reqs[1].NumCtx)
 	}
 }
 

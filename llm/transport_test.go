@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 func TestValidatingBody(t *testing.T) {
@@ -76,7 +77,7 @@ func TestValidatingBody(t *testing.T) {
 
 func TestParseRetryAfter(t *testing.T) {
 	for in, want := range map[string]string{"": "0s", "3": "3s", " 10 ": "10s", "-1": "0s", "Wed, 21 Oct 2015 07:28:00 GMT": "0s"} {
-		if got := parseRetryAfter(in).String(); got != want {
+		if got := parseRetryAfter(in, time.Now()).String(); got != want {
 			t.Errorf("parseRetryAfter(%q) = %s, want %s", in, got, want)
 		}
 	}
@@ -98,5 +99,40 @@ func TestValidatingBodyDropsUnknownAnthropicEvents(t *testing.T) {
 	}
 	if !a.snapshot().completed {
 		t.Error("stream not marked complete")
+	}
+}
+
+func TestParseRetryAfterForms(t *testing.T) {
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Duration{
+		"Sat, 01 Mar 2025 12:00:30 GMT":    30 * time.Second, // IMF-fixdate
+		"Saturday, 01-Mar-25 12:01:00 GMT": time.Minute,      // RFC 850
+		"Sat Mar  1 12:00:05 2025":         5 * time.Second,  // ANSI C asctime
+		"Sat, 01 Mar 2025 11:59:00 GMT":    0,                // already past
+		"120":                              2 * time.Minute,
+		"99999999999999999999":             0, // not an integer Go can hold
+		"9999999999999":                    maxRetryAfter,
+		"1.5":                              0,
+		"soon":                             0,
+	} {
+		if got := parseRetryAfter(in, now); got != want {
+			t.Errorf("parseRetryAfter(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestErrorCode(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}`: "insufficient_quota",
+		`{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`:                       "rate_limit_exceeded",
+		`{"error":{"message":"x","type":"server_error","code":null}}`:                                                     "server_error",
+		`{"error":{"message":"x","type":"server_error","code":503}}`:                                                      "server_error",
+		`{"type":"error","error":{"type":"rate_limit_error","message":"rate limited"}}`:                                   "rate_limit_error",
+		`{"error":"model \"x\" not found"}`:                                                                               "",
+		`<html>502 Bad Gateway</html>`:                                                                                    "",
+	} {
+		if got := errorCode([]byte(body)); got != want {
+			t.Errorf("errorCode(%s) = %q, want %q", body, got, want)
+		}
 	}
 }

@@ -267,7 +267,7 @@ func (e *Engine) evidence(ix *index, h hit, q normalizedQuery) Evidence {
 		},
 	}
 	if h.biased {
-		ev.MatchExplain.Biases = []string{"definitional +" + strconv.FormatFloat(e.cfg.DefinitionalBias, 'g', -1, 64) + " (concepts)"}
+		ev.MatchExplain.Biases = []string{"definitional +" + strconv.FormatFloat(e.cfg.DefinitionalBias, 'g', -1, 64) + " (concept doc)"}
 	}
 	ev.HeaderPath = de.title
 	if u.chunk >= 0 {

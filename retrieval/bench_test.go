@@ -122,7 +122,7 @@ func makeVocabulary(rng *rand.Rand, n int) []string {
 func generatedEngine(b *testing.B, chunks int) *retrieval.Engine {
 	b.Helper()
 	c := generatedCorpus(chunks)
-	e, err := retrieval.New(c.docs, kb.Glossary(), retrieval.DefaultConfig())
+	e, err := retrieval.New(knowledge.Bundle{Docs: c.docs, Glossary: kb.Glossary()}, retrieval.DefaultConfig())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func BenchmarkBuild100k(b *testing.B) {
 	c := generatedCorpus(100_000)
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := retrieval.New(c.docs, kb.Glossary(), retrieval.DefaultConfig()); err != nil {
+		if _, err := retrieval.New(knowledge.Bundle{Docs: c.docs, Glossary: kb.Glossary()}, retrieval.DefaultConfig()); err != nil {
 			b.Fatal(err)
 		}
 	}

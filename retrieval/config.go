@@ -14,16 +14,16 @@ type Config struct {
 	MinConf         float64 // below it the top is ambiguous
 	MinGap          float64 // a rival doc closer than this makes the top ambiguous
 	MinMatchedTerms int     // fewer matched terms is weak
-	// DefinitionalBias is added to the match score of concepts/* docs for
-	// "what is X"-style questions without an action word.
+	// DefinitionalBias is added to the match score of the bundle's concept
+	// docs for "what is X"-style questions without an action word.
 	DefinitionalBias        float64
 	DefinitionalBiasEnabled bool
-	Synonyms                Synonyms
 }
 
 // DefaultConfig returns the product defaults: retrieval on, Phase 2, top 5,
 // MIN_SCORE 3, MIN_CONF 0.3, MIN_GAP 2, MIN_MATCHED_TERMS 2, definitional
-// bias +2, default synonyms.
+// bias +2. Synonyms, the glossary and concept docs come with the knowledge
+// base (knowledge.Bundle), never from here.
 func DefaultConfig() Config {
 	return Config{
 		Enabled:                 true,
@@ -35,7 +35,6 @@ func DefaultConfig() Config {
 		MinMatchedTerms:         2,
 		DefinitionalBias:        2,
 		DefinitionalBiasEnabled: true,
-		Synonyms:                DefaultSynonyms(),
 	}
 }
 

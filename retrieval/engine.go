@@ -80,12 +80,16 @@ type docEntry struct {
 	concept    bool
 }
 
-// New builds the engine's indexes from docs and the core-concepts glossary
-// markdown. It fails on an invalid config or duplicate slugs.
-func New(docs []knowledge.Doc, glossary string, cfg Config) (*Engine, error) {
+// New builds the engine's indexes from a knowledge base and its
+// vocabulary: the glossary's headwords are known terms and its definitions
+// the last fallback, the synonyms rewrite queries, and the concept docs
+// take the definitional bias. It fails on an invalid config or duplicate
+// slugs.
+func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	docs := b.Docs
 	e := &Engine{
 		cfg:    cfg,
 		th:     thresholds{minScore: cfg.MinScore, minConf: cfg.MinConf, minGap: cfg.MinGap, minMatched: cfg.MinMatchedTerms},
@@ -101,7 +105,7 @@ func New(docs []knowledge.Doc, glossary string, cfg Config) (*Engine, error) {
 		e.bySlug[d.Slug] = i
 	}
 
-	entries := parseGlossary(glossary, &analyzer{})
+	entries := parseGlossary(b.Glossary, &analyzer{})
 	known, knownPhrases := knownTerms(docs, entries)
 	an := &analyzer{known: known}
 	for i := range entries {
@@ -125,7 +129,7 @@ func New(docs []knowledge.Doc, glossary string, cfg Config) (*Engine, error) {
 			title:      textsafe.Line(title),
 			category:   textsafe.Line(category),
 			titleTerms: an.terms(title),
-			concept:    category == "concepts",
+			concept:    b.IsConcept(d.Slug),
 		}
 		e.nChunks += len(d.Chunks)
 	}
@@ -135,16 +139,16 @@ func New(docs []knowledge.Doc, glossary string, cfg Config) (*Engine, error) {
 		an:           an,
 		knownPhrases: knownPhrases,
 		inVocabulary: e.inVocabulary,
-		synonyms:     compileSynonyms(cfg.Synonyms),
+		synonyms:     compileSynonyms(b.Synonyms),
 		typos:        newTypoFixer(known, e.docFrequency),
 	}
 	return e, nil
 }
 
 // knownTerms collects the words that name things in this knowledge base:
-// titles, keywords and glossary headwords (widget names are titles). They
-// are never stemmed or rewritten by a synonym and are what typos are
-// corrected to.
+// titles, keywords and glossary headwords (the names of the product's
+// features are titles). They are never stemmed or rewritten by a synonym
+// and are what typos are corrected to.
 func knownTerms(docs []knowledge.Doc, glossary []glossaryEntry) (words, phrases map[string]bool) {
 	words, phrases = map[string]bool{}, map[string]bool{}
 	add := func(term string) {

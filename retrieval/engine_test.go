@@ -243,7 +243,7 @@ func TestFallbackChain(t *testing.T) {
 	for i := range docs {
 		docs[i].Chunks = nil
 	}
-	e2, err := New(docs, testGlossary, DefaultConfig())
+	e2, err := New(testBundle(docs), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func TestControlSequencesNeverSurvive(t *testing.T) {
 	docs := []knowledge.Doc{makeDoc("concepts/evil", "Evil\x1b[31m Title", []string{"evil"},
 		"Evil text \x1b]0;owned\x07with an escape.\x1b[2J It clears the screen.",
 		section{"Overview", "More evil \u009b31m here."})}
-	e, err := New(docs, "", DefaultConfig())
+	e, err := New(knowledge.Bundle{Docs: docs}, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,15 +301,15 @@ func evidenceStrings(res Result) []string {
 func TestNewRejectsBadInput(t *testing.T) {
 	docs := testDocs()
 	docs = append(docs, docs[0])
-	if _, err := New(docs, "", DefaultConfig()); err == nil || !strings.Contains(err.Error(), `duplicate doc slug "concepts/workspace"`) {
+	if _, err := New(knowledge.Bundle{Docs: docs}, DefaultConfig()); err == nil || !strings.Contains(err.Error(), `duplicate doc slug "concepts/workspace"`) {
 		t.Errorf("duplicate slug: %v", err)
 	}
 	cfg := DefaultConfig()
 	cfg.Phase = 3
-	if _, err := New(testDocs(), "", cfg); err == nil || !strings.Contains(err.Error(), "phase 3") {
+	if _, err := New(knowledge.Bundle{Docs: testDocs()}, cfg); err == nil || !strings.Contains(err.Error(), "phase 3") {
 		t.Errorf("phase 3: %v", err)
 	}
-	e, err := New(nil, "", DefaultConfig())
+	e, err := New(knowledge.Bundle{}, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,13 +72,22 @@ const testGlossary = `# Core concepts
 - **Widget**: A small panel of functionality placed on a dashboard.
 `
 
+// testSynonyms are the rewrites the small knowledge base declares.
+var testSynonyms = []knowledge.Synonym{{From: "shortcuts", To: "quick links"}, {From: "homepage", To: "home"}, {From: "dashboard", To: "home"}}
+
+// testBundle is docs with the small knowledge base's vocabulary: its
+// glossary, synonyms and concepts/* as the concept docs.
+func testBundle(docs []knowledge.Doc) knowledge.Bundle {
+	return knowledge.Bundle{Docs: docs, Glossary: testGlossary, Synonyms: testSynonyms, Concepts: []string{"concepts/*"}}
+}
+
 func newTestEngine(t testing.TB, mutate func(*Config)) *Engine {
 	t.Helper()
 	cfg := DefaultConfig()
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	e, err := New(testDocs(), testGlossary, cfg)
+	e, err := New(testBundle(testDocs()), cfg)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}

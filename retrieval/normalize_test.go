@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/docent-sh/docent/knowledge"
 )
 
 func TestTokenize(t *testing.T) {
@@ -64,11 +66,12 @@ func TestStemPlural(t *testing.T) {
 }
 
 func TestNormalizeSynonyms(t *testing.T) {
-	syn, err := ParseSynonyms([]byte("shortcuts => quick links\nhomepage => home\ndashboard => home\nsign in page => home\n"))
+	b := testBundle(testDocs())
+	b.Synonyms = append(b.Synonyms, knowledge.Synonym{From: "sign in page", To: "home"})
+	e, err := New(b, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newTestEngine(t, func(c *Config) { c.Synonyms = syn })
 	tests := []struct {
 		name, query string
 		want        []string
@@ -96,7 +99,7 @@ func TestNormalizeSynonyms(t *testing.T) {
 func TestSynonymNeverRewritesKnownTerm(t *testing.T) {
 	docs := append(testDocs(), makeDoc("concepts/dashboard", "Dashboard", []string{"dashboard"},
 		"A dashboard is a page of widgets that belongs to an entry."))
-	e, err := New(docs, testGlossary, DefaultConfig())
+	e, err := New(testBundle(docs), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +107,7 @@ func TestSynonymNeverRewritesKnownTerm(t *testing.T) {
 	if !slices.Equal(q.terms, []string{"dashboard"}) || len(q.synonyms) != 0 {
 		t.Errorf("with a Dashboard doc, dashboard must stay: terms %q, rewrites %v", q.terms, q.synonyms)
 	}
-	// Without that doc the default rule applies.
+	// Without that doc the bundle's rule applies.
 	e2 := newTestEngine(t, nil)
 	q = e2.norm.normalize("dashboard")
 	if !slices.Equal(q.terms, []string{"home"}) {
@@ -229,25 +232,40 @@ func TestFollowUpAndIntents(t *testing.T) {
 	}
 }
 
-func TestParseSynonyms(t *testing.T) {
-	s, err := ParseSynonyms([]byte("# comment\n\nshortcut, shortcuts => quick links\n"))
-	if err != nil || s.Len() != 2 {
-		t.Fatalf("ParseSynonyms: %v, %d rules", err, s.Len())
+func TestSynonymsComeOnlyFromTheBundle(t *testing.T) {
+	e, err := New(knowledge.Bundle{Docs: testDocs(), Glossary: testGlossary}, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
 	}
-	bad := []struct{ src, wantErr string }{
-		{"ok => fine\nno arrow here\n", "line 2"},
-		{"x =>\n", "line 1: nothing to the right"},
-		{" => y\n", "line 1: empty word"},
-		{"docs => notes\n", "not allowed"},
-		{"home => home\n", "maps to itself"},
-	}
-	for _, b := range bad {
-		_, err := ParseSynonyms([]byte(b.src))
-		if err == nil || !strings.Contains(err.Error(), b.wantErr) {
-			t.Errorf("ParseSynonyms(%q) error = %v, want it to mention %q", b.src, err, b.wantErr)
+	for _, query := range []string{"where are my shortcuts", "homepage", "dashboard"} {
+		if q := e.norm.normalize(query); len(q.synonyms) != 0 {
+			t.Errorf("%q rewritten %v by a bundle without synonyms", query, q.synonyms)
 		}
 	}
-	if DefaultSynonyms().Len() != 3 {
-		t.Errorf("default synonyms: %d rules, want 3", DefaultSynonyms().Len())
+}
+
+func TestCompileSynonyms(t *testing.T) {
+	tab := compileSynonyms([]knowledge.Synonym{
+		{From: "shortcuts", To: "quick links"},
+		{From: "sign in page", To: "home"},
+		{From: "?!", To: "home"},                 // no word on the left: dropped
+		{From: "quick-links", To: "quick links"}, // maps to itself once tokenized: dropped
+		{From: "Sign-in page", To: "login"},      // same words as an earlier phrase: replaces it
+		{From: "shortcuts", To: "bookmarks"},     // a later rule for the same word wins
+	})
+	word := func(w string) string { return strings.Join(tab.words[w].to, " ") }
+	if word("shortcuts") != "bookmarks" || word("shortcut") != "bookmarks" {
+		t.Errorf("shortcuts → %q, shortcut → %q; want the later rule, bookmarks, for both", word("shortcuts"), word("shortcut"))
+	}
+	if _, ok := tab.words["quick"]; ok || len(tab.words) != 2 {
+		t.Errorf("words %v: want only shortcuts and its singular", tab.words)
+	}
+	if len(tab.phrases) != 1 || strings.Join(tab.phrases[0].to, " ") != "login" {
+		t.Errorf("phrases %v: want one, sign in page → login", tab.phrases)
+	}
+	// A rule for a singular is not replaced by another rule's plural.
+	tab = compileSynonyms([]knowledge.Synonym{{From: "shortcut", To: "hotkey"}, {From: "shortcuts", To: "quick links"}})
+	if word("shortcut") != "hotkey" || word("shortcuts") != "quick links" {
+		t.Errorf("shortcut → %q, shortcuts → %q", word("shortcut"), word("shortcuts"))
 	}
 }

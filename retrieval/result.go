@@ -55,7 +55,7 @@ type MatchExplain struct {
 	ExactPhrase   bool                `json:"exact_phrase"`            // the whole normalized query is in the title
 	Synonyms      []Rewrite           `json:"synonyms,omitempty"`      // rewrites applied to the query
 	TypoFixes     []Rewrite           `json:"typo_fixes,omitempty"`    // typo corrections applied to the query
-	Biases        []string            `json:"biases,omitempty"`        // e.g. "definitional +2 (concepts)"
+	Biases        []string            `json:"biases,omitempty"`        // e.g. "definitional +2 (concept doc)"
 	Stemmed       []Rewrite           `json:"stemmed,omitempty"`       // plural stems applied
 	Normalization float64             `json:"normalization,omitempty"` // the length divisor applied
 }

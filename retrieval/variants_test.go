@@ -18,7 +18,7 @@ func variantDocs() []knowledge.Doc {
 }
 
 func TestVariantsRankButNeverMatch(t *testing.T) {
-	e, err := New(variantDocs(), "", DefaultConfig())
+	e, err := New(knowledge.Bundle{Docs: variantDocs()}, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestVariantsLeaveKnownTermsWhole(t *testing.T) {
 	// "notes" names a feature here (a keyword): a body that only says
 	// "note" the verb must not rank for it, through variants or otherwise.
 	docs := append(variantDocs(), makeDoc("concepts/memo", "Memo", nil, "Note the time of every call."))
-	e, err := New(docs, "", DefaultConfig())
+	e, err := New(knowledge.Bundle{Docs: docs}, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

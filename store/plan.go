@@ -5,9 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"hash"
+	"math"
+	"path"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/docent-sh/docent/knowledge"
@@ -98,12 +102,47 @@ func (f *fingerprinter) add(fields ...string) {
 
 func (f *fingerprinter) sum() string { return hex.EncodeToString(f.h.Sum(nil)) }
 
+// DefaultMaxDeleteShare is the share of the stored docs a seed may delete
+// without being told to prune: a docs folder that lost a fifth of its files
+// at once more likely lost a mount or a checkout than the docs themselves.
+const DefaultMaxDeleteShare = 0.2
+
+// SeedOptions says what a seed may take from the store. The zero value
+// deletes nothing: every deletion is refused unless Prune is set or
+// MaxDeleteShare allows it.
+type SeedOptions struct {
+	// Keep lists the slugs of files that exist but were skipped (bad front
+	// matter, unreadable, too large): their stored versions stay.
+	Keep []string
+	// KeepUnder lists slug prefixes, each ending in "/", of folders that
+	// could not be read: the stored docs under them stay.
+	KeepUnder []string
+	// MaxDeleteShare is the largest share of the stored docs (0 to 1) a
+	// seed deletes; a seed that would delete more is refused.
+	MaxDeleteShare float64
+	// Prune allows a seed to delete any number of docs.
+	Prune bool
+}
+
+// keeps reports whether a stored doc missing from the snapshot stays.
+func (o SeedOptions) keeps(slug string) bool {
+	if slices.Contains(o.Keep, slug) {
+		return true
+	}
+	for _, prefix := range o.KeepUnder {
+		if strings.HasPrefix(slug, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // SeedPlan is every write a seed must make to turn the stored state into
 // the incoming snapshot, and the counts it will report.
 type SeedPlan struct {
 	Insert []knowledge.Doc // new docs with Version 1; all their chunks are new
 	Update []DocUpdate     // docs that exist and changed
-	Delete []string        // slugs missing from the snapshot, sorted; their chunks go with them
+	Delete []string        // slugs missing from the snapshot and not kept, sorted; their chunks go with them
 	Docs   Counts
 	Chunks Counts
 }
@@ -133,9 +172,11 @@ func (p SeedPlan) Report(took time.Duration) SeedReport {
 
 // Plan computes what a seed must write given the stored state (by slug) and
 // the incoming snapshot, which is the complete knowledge base: stored docs
-// it lacks are deleted. The snapshot must have passed ValidateSnapshot.
-// Plan is pure, so both stores make exactly the same decisions.
-func Plan(stored map[string]StoredDoc, incoming []knowledge.Doc) SeedPlan {
+// it lacks are deleted, unless opts keeps them. A plan that deletes more
+// than opts allows comes back with a *DeleteRefusedError, and the store
+// writes nothing. The snapshot must have passed ValidateSnapshot. Plan is
+// pure, so both stores make exactly the same decisions.
+func Plan(stored map[string]StoredDoc, incoming []knowledge.Doc, opts SeedOptions) (SeedPlan, error) {
 	var p SeedPlan
 	present := make(map[string]bool, len(incoming))
 	for _, d := range incoming {
@@ -188,12 +229,90 @@ func Plan(stored map[string]StoredDoc, incoming []knowledge.Doc) SeedPlan {
 		p.Chunks.Deleted += len(u.DeleteChunks)
 	}
 	for slug, old := range stored {
-		if !present[slug] {
+		switch {
+		case present[slug]:
+		case opts.keeps(slug):
+			p.Docs.Kept++
+			p.Chunks.Kept += len(old.Chunks)
+		default:
 			p.Delete = append(p.Delete, slug)
 			p.Docs.Deleted++
 			p.Chunks.Deleted += len(old.Chunks)
 		}
 	}
 	slices.Sort(p.Delete)
-	return p
+	if len(p.Delete) > 0 && !opts.Prune && float64(len(p.Delete)) > opts.MaxDeleteShare*float64(len(stored)) {
+		return SeedPlan{}, newDeleteRefusedError(p.Delete, len(stored), opts.MaxDeleteShare)
+	}
+	return p, nil
+}
+
+// DeleteRefusedError is a seed refused because it would delete more of the
+// stored docs than allowed. Nothing was written.
+type DeleteRefusedError struct {
+	Deleting int     // docs the seed would have deleted
+	Stored   int     // docs in the store
+	MaxShare float64 // the share allowed
+	// Folders counts the docs it would have deleted by folder (the slug
+	// without its last element; "." for the top level), most first.
+	Folders []FolderCount
+}
+
+// FolderCount is how many docs of one folder a refused seed would delete.
+type FolderCount struct {
+	Folder string
+	Docs   int
+}
+
+// maxListedFolders bounds the refusal message; the biggest folders tell
+// where the files went.
+const maxListedFolders = 5
+
+func newDeleteRefusedError(deleting []string, stored int, maxShare float64) *DeleteRefusedError {
+	counts := map[string]int{}
+	for _, slug := range deleting {
+		counts[path.Dir(slug)]++
+	}
+	e := &DeleteRefusedError{Deleting: len(deleting), Stored: stored, MaxShare: maxShare}
+	for folder, n := range counts {
+		e.Folders = append(e.Folders, FolderCount{Folder: folder, Docs: n})
+	}
+	slices.SortFunc(e.Folders, func(a, b FolderCount) int {
+		if a.Docs != b.Docs {
+			return b.Docs - a.Docs
+		}
+		return strings.Compare(a.Folder, b.Folder)
+	})
+	return e
+}
+
+func (e *DeleteRefusedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "refusing to delete %d of %d stored docs (%s; the limit is %s)",
+		e.Deleting, e.Stored, percent(float64(e.Deleting)/float64(e.Stored)), percent(e.MaxShare))
+	shown := e.Folders
+	if len(shown) > maxListedFolders {
+		shown = shown[:maxListedFolders]
+	}
+	for i, f := range shown {
+		sep := ", "
+		if i == 0 {
+			sep = ": "
+		}
+		folder := f.Folder
+		if folder == "." {
+			folder = "the top level"
+		}
+		fmt.Fprintf(&b, "%s%d in %s", sep, f.Docs, folder)
+	}
+	if more := len(e.Folders) - len(shown); more > 0 {
+		fmt.Fprintf(&b, " and %d more folder(s)", more)
+	}
+	return b.String()
+}
+
+// percent renders a share to a tenth of a percent, without trailing
+// zeros: "20%", "66.7%".
+func percent(share float64) string {
+	return strconv.FormatFloat(math.Round(share*1000)/10, 'f', -1, 64) + "%"
 }

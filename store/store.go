@@ -15,12 +15,15 @@ type Counts struct {
 	Updated   int
 	Unchanged int
 	Deleted   int
+	// Kept counts stored rows left as they were because their file was
+	// skipped: the snapshot lacks them, yet they are not gone.
+	Kept int
 }
 
-// String renders the counts as "1 inserted, 2 updated, 3 unchanged, 0 deleted".
+// String renders the counts as "1 inserted, 2 updated, 3 unchanged, 0 deleted, 0 kept".
 func (c Counts) String() string {
-	return fmt.Sprintf("%d inserted, %d updated, %d unchanged, %d deleted",
-		c.Inserted, c.Updated, c.Unchanged, c.Deleted)
+	return fmt.Sprintf("%d inserted, %d updated, %d unchanged, %d deleted, %d kept",
+		c.Inserted, c.Updated, c.Unchanged, c.Deleted, c.Kept)
 }
 
 // changed reports whether these counts involve any write.
@@ -36,7 +39,7 @@ type SeedReport struct {
 }
 
 // String renders the report on one line for logs and the CLI, e.g.
-// "docs: 19 inserted, 0 updated, 0 unchanged, 0 deleted; chunks: 88 inserted, 0 updated, 0 unchanged, 0 deleted; 41ms".
+// "docs: 19 inserted, 0 updated, 0 unchanged, 0 deleted, 0 kept; chunks: 88 inserted, …; 41ms".
 func (r SeedReport) String() string {
 	return fmt.Sprintf("docs: %s; chunks: %s; %s", r.Docs, r.Chunks, roundDuration(r.Duration))
 }

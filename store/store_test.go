@@ -19,7 +19,7 @@ func TestSeedReportString(t *testing.T) {
 		Chunks:   store.Counts{Inserted: 88, Updated: 2, Unchanged: 3, Deleted: 4},
 		Duration: 41*time.Millisecond + 400*time.Microsecond,
 	}
-	want := "docs: 19 inserted, 0 updated, 0 unchanged, 0 deleted; chunks: 88 inserted, 2 updated, 3 unchanged, 4 deleted; 41ms"
+	want := "docs: 19 inserted, 0 updated, 0 unchanged, 0 deleted, 0 kept; chunks: 88 inserted, 2 updated, 3 unchanged, 4 deleted, 0 kept; 41ms"
 	if got := r.String(); got != want {
 		t.Errorf("String() = %q\nwant %q", got, want)
 	}
@@ -59,9 +59,71 @@ func storedState(docs []knowledge.Doc, versions map[string]int) map[string]store
 	return out
 }
 
+// plan is store.Plan for a complete snapshot: whatever it lacks goes.
+func plan(t *testing.T, stored map[string]store.StoredDoc, incoming []knowledge.Doc) store.SeedPlan {
+	t.Helper()
+	p, err := store.Plan(stored, incoming, store.SeedOptions{Prune: true})
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	return p
+}
+
+func TestPlanKeepsSkippedDocs(t *testing.T) {
+	v1 := storetest.Fixture()
+	stored := storedState(v1, nil)
+	p, err := store.Plan(stored, v1[:1], store.SeedOptions{
+		Keep:      []string{"guides/reset-password"},
+		KeepUnder: []string{"billing/"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.HasWrites() || p.Docs != (store.Counts{Unchanged: 1, Kept: 3}) {
+		t.Errorf("plan = %+v, want 1 unchanged and 3 kept, no writes", p)
+	}
+	// A prefix is a folder, not the start of a name.
+	p, err = store.Plan(stored, v1[:3], store.SeedOptions{KeepUnder: []string{"billing/invoice-"}, MaxDeleteShare: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Docs.Kept != 1 {
+		t.Errorf("kept = %d, want billing/invoice-z only", p.Docs.Kept)
+	}
+}
+
+func TestPlanRefusesLargeDeletes(t *testing.T) {
+	stored := storedState(storetest.GenerateDocs(30), nil)
+	for _, tc := range []struct {
+		keep     int
+		share    float64
+		prune    bool
+		refused  bool
+		wantText string
+	}{
+		{keep: 24, share: 0.2},
+		{keep: 23, share: 0.2, refused: true, wantText: "refusing to delete 7 of 30 stored docs (23.3%; the limit is 20%): 2 in "},
+		{keep: 23, share: 0.2, prune: true},
+		{keep: 0, share: 0.2, refused: true, wantText: "30 of 30 stored docs (100%; the limit is 20%): 5 in billing, 5 in concepts, 5 in guides, 5 in integrations, 5 in reference and 1 more folder(s)"},
+		{keep: 29, share: 0, refused: true, wantText: "(3.3%; the limit is 0%): 1 in "},
+		{keep: 0, share: 1},
+	} {
+		incoming := storetest.GenerateDocs(30)[:tc.keep]
+		_, err := store.Plan(stored, incoming, store.SeedOptions{MaxDeleteShare: tc.share, Prune: tc.prune})
+		var refused *store.DeleteRefusedError
+		if got := errors.As(err, &refused); got != tc.refused || (err != nil && !got) {
+			t.Errorf("keep %d, share %v, prune %v: error = %v, want refused %v", tc.keep, tc.share, tc.prune, err, tc.refused)
+			continue
+		}
+		if tc.refused && !strings.Contains(err.Error(), tc.wantText) {
+			t.Errorf("refusal %q does not contain %q", err, tc.wantText)
+		}
+	}
+}
+
 func TestPlanFromEmpty(t *testing.T) {
 	docs := storetest.Fixture()
-	p := store.Plan(nil, docs)
+	p := plan(t, nil, docs)
 	if len(p.Insert) != len(docs) || len(p.Update)+len(p.Delete) != 0 {
 		t.Fatalf("plan = %d inserts, %d updates, %d deletes; want %d inserts only",
 			len(p.Insert), len(p.Update), len(p.Delete), len(docs))
@@ -81,7 +143,7 @@ func TestPlanFromEmpty(t *testing.T) {
 
 func TestPlanUnchanged(t *testing.T) {
 	docs := storetest.Fixture()
-	p := store.Plan(storedState(docs, map[string]int{"billing/invoices": 7}), storetest.Fixture())
+	p := plan(t, storedState(docs, map[string]int{"billing/invoices": 7}), storetest.Fixture())
 	if p.HasWrites() {
 		t.Fatalf("plan for an unchanged snapshot writes: %+v", p)
 	}
@@ -100,7 +162,7 @@ func TestPlanChangedDoc(t *testing.T) {
 	ws.Chunks = ws.Chunks[:2] // chunks 2 and 3 are stale
 	*ws = storetest.Finish(*ws)
 
-	p := store.Plan(stored, v2)
+	p := plan(t, stored, v2)
 	if len(p.Update) != 1 || len(p.Insert)+len(p.Delete) != 0 {
 		t.Fatalf("plan = %+v, want one update", p)
 	}
@@ -133,7 +195,7 @@ func TestPlanChunkOnlyChange(t *testing.T) {
 	v1 := storetest.Fixture()
 	v2 := storetest.CloneDocs(v1)
 	v2[2].Chunks[0].Keywords = []string{"monthly"}
-	p := store.Plan(storedState(v1, nil), v2)
+	p := plan(t, storedState(v1, nil), v2)
 	if len(p.Update) != 1 {
 		t.Fatalf("plan = %+v, want one update", p)
 	}
@@ -146,7 +208,7 @@ func TestPlanChunkOnlyChange(t *testing.T) {
 
 func TestPlanDeletesMissingDocs(t *testing.T) {
 	v1 := storetest.Fixture()
-	p := store.Plan(storedState(v1, nil), nil)
+	p := plan(t, storedState(v1, nil), nil)
 	want := []string{"billing/invoice-z", "billing/invoices", "concepts/workspace", "guides/reset-password"}
 	if !reflect.DeepEqual(p.Delete, want) {
 		t.Errorf("Delete = %v, want %v (sorted)", p.Delete, want)

@@ -135,11 +135,11 @@ func (e engineOnly) Answer(context.Context, retrieval.Result, func(string)) (Ans
 // draw it.
 func BenchmarkFirstFrame(b *testing.B) {
 	for b.Loop() {
-		loaded, err := ingest.Load(context.Background(), kb.Docs(), "kb")
+		bundle, _, err := ingest.LoadBundle(context.Background(), kb.Docs(), "kb")
 		if err != nil {
 			b.Fatal(err)
 		}
-		eng, err := retrieval.New(loaded.Docs, kb.Glossary(), retrieval.DefaultConfig())
+		eng, err := retrieval.New(bundle, retrieval.DefaultConfig())
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -146,10 +146,10 @@ func TestTrimTrailingBlank(t *testing.T) {
 
 func TestErrorTextRedactsSecrets(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"dial postgres://docent:s3cret@db.internal:5432/docent: refused", "dial postgres://docent:***@db.internal:5432/docent: refused"},
-		{"openai: 401 invalid api_key=sk-abc123def456ghi789", "openai: 401 invalid api_key=***"},
-		{"request failed: Authorization: Bearer abc.def-ghi", "request failed: Authorization: Bearer ***"},
-		{"key sk-proj-ABCDEFGHIJKLMNOP rejected", "key sk-*** rejected"},
+		{"dial postgres://docent:s3cret@db.internal:5432/docent: refused", "dial postgres://docent:[redacted]@db.internal:5432/docent: refused"},
+		{"openai: 401 invalid api_key=sk-abc123def456ghi789", "openai: 401 invalid api_key=[redacted]"},
+		{"request failed: Authorization: Bearer abc.def-ghi", "request failed: Authorization: [redacted]"},
+		{"key sk-proj-ABCDEFGHIJKLMNOP rejected", "key [redacted] rejected"},
 		{"no match for \x1b[31mquery\x1b[0m", "no match for query"},
 		{"plain error", "plain error"},
 	}
@@ -169,7 +169,7 @@ func TestBackendErrorSecretsStayOffScreen(t *testing.T) {
 	if strings.Contains(out, "hunter2") || strings.Contains(out, "abcdef") {
 		t.Fatalf("a secret from an error reached the screen:\n%s", out)
 	}
-	if !strings.Contains(out, "answer failed: connect postgres://u:***@db/x: token=***") {
+	if !strings.Contains(out, "answer failed: connect postgres://u:[redacted]@db/x: token=[redacted]") {
 		t.Errorf("redacted error not shown:\n%s", out)
 	}
 }

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/docent-sh/docent/assistant"
 	promptctx "github.com/docent-sh/docent/context"
-	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/extractive"
@@ -26,30 +27,23 @@ type app struct {
 	selection llm.Selection
 	docs      int // at start-up; the session rebuilds its engine when a seed changes the store
 	chunks    int
-	warnings  int
 	started   time.Duration
 }
 
-// startApp ingests the knowledge base into the store (a no-op write when
-// nothing changed), builds the engine from what the store holds and
-// resolves the answer writer. The session rebuilds the engine when another
-// docent seeds the same database with different docs.
+// startApp opens the store, builds the engine from what it holds and
+// resolves the answer writer. It only reads a shared store: docs reach
+// PostgreSQL through `docent seed`, and the session rebuilds its engine
+// when a seed changes them. Notices about the knowledge base go to stderr.
 //
 // Interactive use paces the offline responder so its answer reads as it
 // streams; `docent ask` gets it at once.
-func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
+func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) (*app, error) {
 	began := time.Now()
 	rcfg, err := e.retrievalConfig()
 	if err != nil {
 		return nil, err
 	}
-	sel, err := llm.Resolve(llm.Config{
-		Provider:          e.cfg.provider,
-		Model:             e.cfg.model,
-		BaseURL:           e.cfg.baseURL,
-		ConnectTimeout:    e.cfg.connectTimeout,
-		FirstTokenTimeout: e.cfg.firstTokenTimeout,
-	}, e.getenv)
+	sel, err := llm.Resolve(e.cfg.llmConfig(), e.getenv)
 	switch {
 	case errors.Is(err, llm.ErrMissingKey):
 		// The responder says so in one line on every answer and falls back
@@ -59,11 +53,7 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		return nil, usageErrorf("%v", err)
 	}
 
-	res, err := e.loadDocs(ctx)
-	if err != nil {
-		return nil, err
-	}
-	st, err := e.openStore(ctx)
+	st, bundle, err := e.openReadStore(ctx, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -73,11 +63,6 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 			st.Close()
 		}
 	}()
-	report, err := st.Seed(ctx, res.Docs)
-	if err != nil {
-		return nil, fmt.Errorf("seed %s: %w", st.Describe(), err)
-	}
-	e.log.Info("knowledge base loaded", "store", st.Describe(), "report", report.String(), "warnings", len(res.Warnings))
 	// The generation before the corpus: a seed committing in between then
 	// costs one needless rebuild on the first turn, never a missed one.
 	generation, err := st.Generation(ctx)
@@ -88,8 +73,15 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read corpus from %s: %w", st.Describe(), err)
 	}
+	if len(corpus) == 0 {
+		return nil, e.errNoDocsSeeded(st)
+	}
+	e.log.Info("knowledge base loaded", "store", st.Describe(), "docs", len(corpus), "generation", generation)
+	// The store's corpus with the vocabulary that came with it.
 	buildEngine := func(corpus []knowledge.Doc) (assistant.Engine, error) {
-		engine, err := newEngine(corpus, rcfg)
+		b := bundle
+		b.Docs = corpus
+		engine, err := newEngine(b, rcfg)
 		if err != nil {
 			return nil, err // not a typed nil in the interface
 		}
@@ -108,12 +100,16 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 		return nil, fmt.Errorf("answer writer %s: %w", sel, err)
 	}
 	e.log.Info("answer writer", "selection", sel)
-	corpusName := "embedded demo knowledge base"
-	if e.cfg.docsDir != "" {
-		corpusName = e.cfg.docsDir
+	// The prompt names the corpus; a database's host stays out of it.
+	corpusName := "shared knowledge base (PostgreSQL)"
+	if e.cfg.dbURL == "" {
+		corpusName = "embedded demo knowledge base"
+		if e.cfg.docsDir != "" {
+			corpusName = e.cfg.docsDir
+		}
 	}
 	session := assistant.New(engine, writer, assistant.Options{
-		Glossary: kb.Glossary(),
+		Glossary: bundle.Glossary,
 		Corpus:   corpusName,
 		Builder:  promptctx.Builder{Budgets: promptctx.DefaultBudgets(), Counter: tokens.ForModel(sel.Model), Cache: promptctx.NewCountCache(countCacheSize)},
 		Log:      e.log,
@@ -124,7 +120,7 @@ func (e *env) startApp(ctx context.Context, interactive bool) (*app, error) {
 	started = true
 	return &app{
 		store: st, session: session, selection: sel,
-		docs: docs, chunks: chunks, warnings: len(res.Warnings), started: time.Since(began),
+		docs: docs, chunks: chunks, started: time.Since(began),
 	}, nil
 }
 
@@ -141,8 +137,8 @@ func (a *app) Close() { a.store.Close() }
 
 // newEngine builds the retrieval engine every command answers with: the
 // chat, `docent ask` and `docent eval decisions` decide the same way.
-func newEngine(corpus []knowledge.Doc, rcfg retrieval.Config) (*retrieval.Engine, error) {
-	engine, err := retrieval.New(corpus, kb.Glossary(), rcfg)
+func newEngine(b knowledge.Bundle, rcfg retrieval.Config) (*retrieval.Engine, error) {
+	engine, err := retrieval.New(b, rcfg)
 	if err != nil {
 		return nil, fmt.Errorf("build retrieval index: %w", err)
 	}
@@ -160,19 +156,26 @@ func (e *env) retrievalConfig() (retrieval.Config, error) {
 	c.MinMatchedTerms = e.cfg.minMatchedTerms
 	c.DefinitionalBias = e.cfg.definitionalBias
 	c.DefinitionalBiasEnabled = e.cfg.definitionalBias > 0
-	if e.cfg.synonymsPath != "" {
-		src, err := os.ReadFile(e.cfg.synonymsPath)
-		if err != nil {
-			return c, usageErrorf("synonyms file: %v", err)
-		}
-		syn, err := retrieval.ParseSynonyms(src)
-		if err != nil {
-			return c, usageErrorf("synonyms file %s: %v", e.cfg.synonymsPath, err)
-		}
-		c.Synonyms = syn
-	}
 	if err := c.Validate(); err != nil {
 		return c, usageErrorf("%v", err)
 	}
 	return c, nil
+}
+
+// synonymsFile reads the --synonyms file, nil without one. Its rules go
+// after the knowledge base's own, so a rule for the same words replaces
+// the folder's.
+func (e *env) synonymsFile() ([]knowledge.Synonym, error) {
+	if e.cfg.synonymsPath == "" {
+		return nil, nil
+	}
+	src, err := os.ReadFile(e.cfg.synonymsPath)
+	if err != nil {
+		return nil, usageErrorf("synonyms file: %v", err)
+	}
+	syn, err := ingest.ParseSynonyms(src)
+	if err != nil {
+		return nil, usageErrorf("synonyms file %s: %v", e.cfg.synonymsPath, err)
+	}
+	return syn, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/docent-sh/docent/assistant"
 	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -42,6 +43,9 @@ type askLLM struct {
 	Fallback bool   `json:"fallback,omitempty"`
 	Notice   string `json:"notice,omitempty"`
 	Stopped  bool   `json:"stopped,omitempty"`
+	// Usage is what the provider reported for its answer (reported false
+	// when it reported nothing, or did not write the answer).
+	Usage llm.Usage `json:"usage"`
 }
 
 type askContext struct {
@@ -67,7 +71,7 @@ func newAskCmd(e *env) *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
-			a, err := e.startApp(ctx, false)
+			a, err := e.startApp(ctx, false, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -99,7 +103,7 @@ func newAskCmd(e *env) *cobra.Command {
 			if asJSON {
 				return writeAskJSON(out, a, res, ans)
 			}
-			writeAskText(out, res, ans)
+			writeAskText(out, cmd.ErrOrStderr(), e, res, ans)
 			return nil
 		},
 	}
@@ -142,7 +146,7 @@ func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answe
 		Metrics:          askMetrics{Metrics: res.Metrics, Stats: a.session.Stats()},
 		LLM: askLLM{
 			Provider: a.selection.Provider, Model: a.selection.Model, Called: ans.ModelCalled,
-			Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped,
+			Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped, Usage: ans.Usage,
 		},
 		Notes: res.Notes,
 	}
@@ -153,22 +157,25 @@ func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answe
 }
 
 // writeAskText ends a streamed answer with what a person needs next: the
-// options to pick from, or the sources the answer rests on.
-func writeAskText(w io.Writer, res retrieval.Result, ans assistant.Answer) {
+// options to pick from, or the sources the answer rests on. Notes about
+// the answer (a model that failed, a question cut short) go to errOut, so
+// stdout holds the answer alone.
+func writeAskText(w, errOut io.Writer, e *env, res retrieval.Result, ans assistant.Answer) {
 	fmt.Fprintln(w)
 	if ans.Notice != "" {
-		fmt.Fprintf(w, "\nnote: %s\n", textsafe.String(ans.Notice))
+		fmt.Fprintf(errOut, "note: %s\n", textsafe.Line(ans.Notice))
 	}
 	if ans.Stopped {
 		fmt.Fprintln(w, "\n(stopped)")
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintf(w, "note: %s\n", textsafe.String(n))
+		fmt.Fprintf(errOut, "note: %s\n", textsafe.Line(n))
 	}
 	if len(res.Options) > 0 {
 		fmt.Fprintln(w)
 		for i, o := range res.Options {
-			fmt.Fprintf(w, "  %d) %s (%s)  → docent ask --doc %s\n", i+1, textsafe.String(o.Label), o.Category, o.DocSlug)
+			fmt.Fprintf(w, "  %d) %s (%s)  → %s\n", i+1, textsafe.Line(o.Label), textsafe.Line(o.Category),
+				e.command("ask", "--doc", o.DocSlug))
 		}
 	}
 	if assistant.NeedsModel(res) && len(res.Results) > 0 {

@@ -8,7 +8,7 @@ import (
 
 func runTUI(cmd *cobra.Command, e *env) error {
 	ctx := cmd.Context()
-	a, err := e.startApp(ctx, true)
+	a, err := e.startApp(ctx, true, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/store"
+	"github.com/docent-sh/docent/store/postgres"
 )
 
 // envBinding ties a flag to the environment variable that sets it when the
@@ -51,6 +55,9 @@ type config struct {
 	logPath   string
 	noMigrate bool
 
+	maxDeleteShare float64
+	lockWait       time.Duration
+
 	synonymsPath     string
 	phase            int
 	retrievalEnabled bool
@@ -67,6 +74,8 @@ type config struct {
 	contextPath       string
 	connectTimeout    time.Duration
 	firstTokenTimeout time.Duration
+	idleTimeout       time.Duration
+	retryAfterMax     time.Duration
 
 	// bindings is filled as flags are declared, so a flag cannot be added
 	// without naming its variable.
@@ -83,12 +92,18 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("docs", "DOCENT_DOCS")
 	f.StringVar(&c.dbURL, "db", "", "PostgreSQL URL (default: $DATABASE_URL; empty: the embedded in-memory store)")
 	c.bindEnv("db", "DOCENT_DB", "DATABASE_URL")
-	f.StringVar(&c.logPath, "log", "", "log file (default: $XDG_STATE_HOME/docent/docent.log)")
+	f.StringVar(&c.logPath, "log", "", "log file; retrieval-events.jsonl goes beside it (default: $XDG_STATE_HOME/docent/docent.log)")
 	c.bindEnv("log", "DOCENT_LOG")
-	f.BoolVar(&c.noMigrate, "no-migrate", false, "do not apply database migrations on start-up")
+	f.BoolVar(&c.noMigrate, "no-migrate", false, "do not apply pending database migrations on start-up (refuse a schema that is behind)")
 	c.bindEnv("no-migrate", "DOCENT_NO_MIGRATE")
+	f.Float64Var(&c.maxDeleteShare, "max-delete-share", store.DefaultMaxDeleteShare,
+		"seed: largest share of the stored docs (0 to 1) a seed deletes without --prune")
+	c.bindEnv("max-delete-share", "DOCENT_MAX_DELETE_SHARE")
+	f.DurationVar(&c.lockWait, "lock-wait", postgres.DefaultLockWait,
+		"longest wait for another seed or migration on the same database")
+	c.bindEnv("lock-wait", "DOCENT_LOCK_WAIT")
 
-	f.StringVar(&c.synonymsPath, "synonyms", "", "synonyms file (one rewrite a line: from => to)")
+	f.StringVar(&c.synonymsPath, "synonyms", "", "synonyms file (one rewrite a line: from => to), applied after the knowledge base's own")
 	c.bindEnv("synonyms", "DOCENT_SYNONYMS")
 	f.IntVar(&c.phase, "phase", 2, "retrieval phase: 1 scores whole docs, 2 scores chunks")
 	c.bindEnv("phase", retrieval.EnvPhase)
@@ -111,17 +126,40 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("provider", "DOCENT_PROVIDER")
 	f.StringVar(&c.model, "model", "", "model name (default: the provider's default)")
 	c.bindEnv("model", "DOCENT_MODEL")
-	f.StringVar(&c.baseURL, "base-url", "", "base URL of an OpenAI-compatible server or of Ollama")
+	f.StringVar(&c.baseURL, "base-url", "", "base URL of the provider's API: OpenAI or a compatible server, Anthropic (with or without /v1) or Ollama (default: $OPENAI_BASE_URL, $ANTHROPIC_BASE_URL, $OLLAMA_HOST)")
 	c.bindEnv("base-url", "DOCENT_BASE_URL")
 	f.StringVar(&c.contextPath, "context", "", "customer app state (JSON or text) to put into the prompt")
 	c.bindEnv("context", "DOCENT_CONTEXT")
-	f.DurationVar(&c.connectTimeout, "connect-timeout", 10*time.Second, "LLM connect timeout")
+	f.DurationVar(&c.connectTimeout, "connect-timeout", llm.DefaultConnectTimeout, "LLM connect timeout")
 	c.bindEnv("connect-timeout", "DOCENT_CONNECT_TIMEOUT")
-	f.DurationVar(&c.firstTokenTimeout, "first-token-timeout", 60*time.Second, "LLM time-to-first-token timeout")
+	f.DurationVar(&c.firstTokenTimeout, "first-token-timeout", llm.DefaultFirstTokenTimeout, "LLM time-to-first-token timeout")
 	c.bindEnv("first-token-timeout", "DOCENT_FIRST_TOKEN_TIMEOUT")
+	f.DurationVar(&c.idleTimeout, "idle-timeout", llm.DefaultIdleTimeout, "LLM longest wait between streamed tokens; then the partial answer ends and the offline answer follows")
+	c.bindEnv("idle-timeout", "DOCENT_IDLE_TIMEOUT")
+	f.DurationVar(&c.retryAfterMax, "retry-after-max", llm.DefaultRetryAfterMax, "LLM longest Retry-After waited for before a retry; a server asking for more is not retried")
+	c.bindEnv("retry-after-max", "DOCENT_RETRY_AFTER_MAX")
+}
+
+// llmConfig is what the flags say about the answer writer.
+func (c *config) llmConfig() llm.Config {
+	return llm.Config{
+		Provider:          c.provider,
+		Model:             c.model,
+		BaseURL:           c.baseURL,
+		ConnectTimeout:    c.connectTimeout,
+		FirstTokenTimeout: c.firstTokenTimeout,
+		IdleTimeout:       c.idleTimeout,
+		RetryAfterMax:     c.retryAfterMax,
+	}
 }
 
 func (c *config) validate() error {
+	if c.lockWait <= 0 {
+		return usageErrorf("--lock-wait must be positive, not %s", c.lockWait)
+	}
+	if c.maxDeleteShare < 0 || c.maxDeleteShare > 1 || math.IsNaN(c.maxDeleteShare) {
+		return usageErrorf("--max-delete-share must be between 0 and 1, not %v", c.maxDeleteShare)
+	}
 	if c.phase != 1 && c.phase != 2 {
 		return usageErrorf("--phase must be 1 or 2, not %d", c.phase)
 	}

@@ -64,6 +64,10 @@ func newEvalRetrievalCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			synonyms, err := e.synonymsFile()
+			if err != nil {
+				return err
+			}
 			ds, err := eval.LoadDataset(dataset)
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {
@@ -76,7 +80,7 @@ func newEvalRetrievalCmd(e *env) *cobra.Command {
 			for _, name := range names {
 				switch name {
 				case "docent":
-					list = append(list, eval.NewDocent(rcfg))
+					list = append(list, eval.NewDocent(rcfg, synonyms))
 				case "bleve":
 					list = append(list, reference.NewBleve())
 				case "bleve-scorch":
@@ -165,11 +169,11 @@ func newEvalDecisionsCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := e.loadDocs(cmd.Context())
+			b, _, err := e.loadBundle(cmd.Context())
 			if err != nil {
 				return err
 			}
-			engine, err := newEngine(res.Docs, rcfg)
+			engine, err := newEngine(b, rcfg)
 			if err != nil {
 				return err
 			}

@@ -10,6 +10,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/docent-sh/docent/store/postgres"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 func main() {
@@ -25,7 +28,7 @@ const exitInterrupted = 130
 // run is main without the process: tests call it with their own arguments,
 // streams and environment.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	cmd := newRootCmd(getenv)
+	cmd, e := newRoot(getenv)
 	cmd.SetArgs(args)
 	cmd.SetIn(stdin)
 	cmd.SetOut(stdout)
@@ -40,7 +43,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(stderr, "docent: %v\n", err)
+	msg := err.Error()
+	var busy *postgres.LockBusyError
+	if errors.As(err, &busy) {
+		msg += " (--lock-wait sets how long to wait)"
+	}
+	// The packages redact their own errors; this is the last guard.
+	fmt.Fprintf(stderr, "docent: %s\n", textsafe.String(e.redactor().String(msg)))
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code

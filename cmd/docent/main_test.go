@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,8 +32,18 @@ func newCLI(t *testing.T, extra ...string) *cli {
 
 func (c *cli) run(args ...string) (stdout, stderr string, code int) {
 	c.t.Helper()
+	return c.runContext(context.Background(), args...)
+}
+
+func (c *cli) runContext(ctx context.Context, args ...string) (stdout, stderr string, code int) {
+	c.t.Helper()
+	return c.runWithInput(ctx, strings.NewReader(""), args...)
+}
+
+func (c *cli) runWithInput(ctx context.Context, stdin io.Reader, args ...string) (stdout, stderr string, code int) {
+	c.t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errOut, func(k string) string { return c.env[k] })
+	code = run(ctx, args, stdin, &out, &errOut, func(k string) string { return c.env[k] })
 	return out.String(), errOut.String(), code
 }
 

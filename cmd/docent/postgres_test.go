@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -113,6 +114,9 @@ func TestConnectionErrorHidesPassword(t *testing.T) {
 func TestAskRecordsRetrievalEventsInPostgres(t *testing.T) {
 	dbURL := pgtest.NewDatabase(t)
 	c := newCLI(t, "DATABASE_URL", dbURL)
+	if _, errOut, code := c.run("seed"); code != 0 {
+		t.Fatalf("seed: exit %d: %s", code, errOut)
+	}
 	c.askJSON("explain workspace")
 
 	ctx := context.Background()
@@ -148,10 +152,13 @@ func knowledgeGeneration(t *testing.T, dbURL string) int64 {
 	return gen
 }
 
-// startTestApp starts docent on dbURL the way the TUI does, on the
-// embedded demo knowledge base, with its log in logs.
+// startTestApp seeds the embedded demo knowledge base into dbURL, then
+// starts docent on it the way the TUI does, with its log in logs.
 func startTestApp(t *testing.T, dbURL string, logs *syncbuf.Buffer) *app {
 	t.Helper()
+	if _, errOut, code := newCLI(t).run("--db", dbURL, "seed"); code != 0 {
+		t.Fatalf("seed the demo: exit %d: %s", code, errOut)
+	}
 	root, e := newRoot(func(string) string { return "" })
 	if err := root.ParseFlags([]string{"--db", dbURL}); err != nil {
 		t.Fatal(err)
@@ -160,7 +167,7 @@ func startTestApp(t *testing.T, dbURL string, logs *syncbuf.Buffer) *app {
 		t.Fatal(err)
 	}
 	e.log = slog.New(slog.NewTextHandler(logs, nil))
-	a, err := e.startApp(t.Context(), true)
+	a, err := e.startApp(t.Context(), true, io.Discard)
 	if err != nil {
 		t.Fatalf("startApp: %v", err)
 	}

@@ -4,26 +4,31 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/internal/redact"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/store/memory"
 	"github.com/docent-sh/docent/store/postgres"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // docStore is what the commands need from a knowledge store; the embedded
 // and PostgreSQL stores both satisfy it.
 type docStore interface {
-	Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedReport, error)
+	Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedReport, error)
 	ListDocs(ctx context.Context) ([]knowledge.DocSummary, error)
 	Corpus(ctx context.Context) ([]knowledge.Doc, error)
 	Generation(ctx context.Context) (int64, error)
@@ -39,12 +44,13 @@ type env struct {
 	getenv  func(string) string
 	log     *slog.Logger
 	logFile *os.File
+	// dbFromFlag is whether --db was given on the command line (not taken
+	// from the environment), so suggested commands repeat it.
+	dbFromFlag bool
 }
 
-func newRootCmd(getenv func(string) string) *cobra.Command {
-	cmd, _ := newRoot(getenv)
-	return cmd
-}
+// eventsFile is the embedded store's retrieval events, beside the log.
+const eventsFile = "retrieval-events.jsonl"
 
 // newRoot builds the command tree and returns the shared env with it, so
 // tests can see the bindings the flags were declared with.
@@ -66,6 +72,7 @@ func newRoot(getenv func(string) string) (*cobra.Command, *env) {
 			if err := e.cfg.validate(); err != nil {
 				return err
 			}
+			e.dbFromFlag = cmd.Flags().Changed("db")
 			return e.openLog()
 		},
 		PersistentPostRun: func(*cobra.Command, []string) { e.closeLog() },
@@ -77,17 +84,52 @@ func newRoot(getenv func(string) string) (*cobra.Command, *env) {
 		return &exitError{code: 2, err: err}
 	})
 	e.cfg.register(root)
-	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e))
+	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e))
+	usageErrorsExitTwo(root)
 	return root, e
 }
 
-// openLog sends slog to a file: stdout belongs to the TUI and to command
-// output, so logs never go there.
-func (e *env) openLog() error {
-	path := e.cfg.logPath
-	if path == "" {
-		path = defaultLogPath(e.getenv)
+// usageErrorsExitTwo makes every argument mistake a usage error (exit 2):
+// wrong argument counts, and an unknown or missing subcommand, which cobra
+// would otherwise answer with exit 1 or with help and exit 0.
+func usageErrorsExitTwo(c *cobra.Command) {
+	if !c.Runnable() && c.HasSubCommands() {
+		var names []string
+		for _, sub := range c.Commands() {
+			names = append(names, sub.Name())
+		}
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("unknown command %q for %q (want one of: %s)", args[0], cmd.CommandPath(), strings.Join(names, ", "))
+			}
+			return usageErrorf("%q needs a subcommand: %s", cmd.CommandPath(), strings.Join(names, ", "))
+		}
+	} else if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			return nil
+		}
 	}
+	for _, sub := range c.Commands() {
+		usageErrorsExitTwo(sub)
+	}
+}
+
+// logPath is the configured log file, or the default one.
+func (e *env) logPath() string {
+	if e.cfg.logPath != "" {
+		return e.cfg.logPath
+	}
+	return defaultLogPath(e.getenv)
+}
+
+// openLog sends slog to a file: stdout belongs to the TUI and to command
+// output, so logs never go there. Every value logged passes the redactor.
+func (e *env) openLog() error {
+	path := e.logPath()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("log file %s: %w", path, err)
 	}
@@ -96,7 +138,21 @@ func (e *env) openLog() error {
 		return fmt.Errorf("log file %s: %w", path, err)
 	}
 	e.logFile = f
-	e.log = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	red := e.redactor()
+	e.log = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{
+		Level: slog.LevelInfo,
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			switch v := a.Value; v.Kind() {
+			case slog.KindString:
+				a.Value = slog.StringValue(red.String(v.String()))
+			case slog.KindAny:
+				if err, ok := v.Any().(error); ok {
+					a.Value = slog.StringValue(red.String(err.Error()))
+				}
+			}
+			return a
+		},
+	}))
 	// Libraries that write with the standard log package (langchaingo does)
 	// must not write over the TUI.
 	log.SetOutput(f)
@@ -110,33 +166,97 @@ func (e *env) closeLog() {
 	}
 }
 
+// redactor knows this run's secrets: the API keys in the environment and
+// the database password. The packages that handle them redact their own
+// errors; this is the last guard before the terminal and the log.
+func (e *env) redactor() *redact.Redactor {
+	r := redact.New(postgres.Secrets(e.cfg.dbURL)...)
+	for _, name := range []string{llm.EnvOpenAIKey, llm.EnvAnthropicKey} {
+		r.AddKey(strings.TrimSpace(e.getenv(name)))
+	}
+	return r
+}
+
 // openStore opens PostgreSQL when a URL is configured, else the embedded
 // in-memory store whose retrieval events go to a JSONL file beside the log.
+// PostgreSQL's schema is brought up to date unless --no-migrate.
 func (e *env) openStore(ctx context.Context) (docStore, error) {
 	if e.cfg.dbURL == "" {
-		events := filepath.Join(stateDir(e.getenv), "retrieval-events.jsonl")
+		events := filepath.Join(filepath.Dir(e.logPath()), eventsFile)
 		return memory.New(memory.Options{EventsPath: events}), nil
 	}
-	st, err := postgres.Open(ctx, e.cfg.dbURL, postgres.Options{Migrate: !e.cfg.noMigrate})
+	st, err := postgres.Open(ctx, e.cfg.dbURL, postgres.Options{
+		Migrate: !e.cfg.noMigrate, CheckSchema: true, LockWait: e.cfg.lockWait,
+	})
 	if err != nil {
 		return nil, err
 	}
 	return st, nil
 }
 
+// openReadStore opens the store a read path answers from. PostgreSQL holds
+// what `docent seed` wrote, so a docs folder given as well is set aside
+// with a notice; the embedded store is filled from the folder (or the
+// demo), the files it skipped named on stderr.
+func (e *env) openReadStore(ctx context.Context, stderr io.Writer) (docStore, knowledge.Bundle, error) {
+	if e.cfg.dbURL != "" {
+		if e.cfg.docsDir != "" {
+			fmt.Fprintf(stderr, "docent: note: ignoring the docs folder %s: with a database docent reads the docs seeded there (docent seed writes them)\n",
+				textsafe.Line(e.cfg.docsDir))
+		}
+		st, err := e.openStore(ctx)
+		return st, knowledge.Bundle{}, err
+	}
+	b, res, err := e.loadBundle(ctx)
+	if err != nil {
+		return nil, b, err
+	}
+	printWarnings(stderr, res.Warnings)
+	st, err := e.openStore(ctx)
+	if err != nil {
+		return nil, b, err
+	}
+	// The embedded store starts empty on every run, so nothing is deleted.
+	if _, err := st.Seed(ctx, res.Docs, store.SeedOptions{}); err != nil {
+		st.Close()
+		return nil, b, fmt.Errorf("load %s: %w", st.Describe(), err)
+	}
+	return st, b, nil
+}
+
+// errNoDocsSeeded is an empty shared store: there is nothing to answer
+// from until someone seeds it.
+func (e *env) errNoDocsSeeded(st docStore) error {
+	return &exitError{code: 2, err: fmt.Errorf("no docs seeded yet in %s: run %s", st.Describe(),
+		e.command("seed", "--docs", "DIR"))}
+}
+
+func printWarnings(w io.Writer, warnings []ingest.Warning) {
+	for _, warn := range warnings {
+		fmt.Fprintf(w, "warning: skipped %s\n", warn)
+	}
+}
+
 // loadDocs ingests the configured knowledge base. Warnings are logged and
 // returned: the caller decides whether they are fatal (--strict).
 func (e *env) loadDocs(ctx context.Context) (ingest.Result, error) {
+	_, res, err := e.loadBundle(ctx)
+	return res, err
+}
+
+// loadBundle loads the configured knowledge base (--docs, or the embedded
+// demo) with its own vocabulary, plus the --synonyms file's rules.
+func (e *env) loadBundle(ctx context.Context) (knowledge.Bundle, ingest.Result, error) {
 	fsys, root := kb.Docs(), "embedded demo knowledge base"
 	if e.cfg.docsDir != "" {
 		fsys, root = os.DirFS(e.cfg.docsDir), e.cfg.docsDir
 	}
-	res, err := ingest.Load(ctx, fsys, root)
+	b, res, err := ingest.LoadBundle(ctx, fsys, root)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, ingest.ErrNoDocs) {
-			return res, &exitError{code: 2, err: err}
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, ingest.ErrNoDocs) || errors.Is(err, ingest.ErrVocabulary) {
+			return b, res, &exitError{code: 2, err: err}
 		}
-		return res, err
+		return b, res, err
 	}
 	for _, w := range res.Warnings {
 		e.log.Warn("skipped a knowledge base file", "file", w.Path, "line", w.Line, "problem", w.Msg)
@@ -144,5 +264,10 @@ func (e *env) loadDocs(ctx context.Context) (ingest.Result, error) {
 	for _, n := range res.Notices {
 		e.log.Info("knowledge base file left out or shortened", "file", n.Path, "line", n.Line, "note", n.Msg)
 	}
-	return res, nil
+	extra, err := e.synonymsFile()
+	if err != nil {
+		return knowledge.Bundle{}, res, err
+	}
+	b.Synonyms = append(b.Synonyms, extra...)
+	return b, res, nil
 }

@@ -1,23 +1,30 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"path"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/textsafe"
 )
 
 func newSeedCmd(e *env) *cobra.Command {
-	var strict bool
+	var strict, prune bool
 	cmd := &cobra.Command{
 		Use:   "seed",
 		Short: "Ingest the knowledge base into the store and print a report",
 		Long: "seed reads the knowledge base (--docs, or the embedded demo), chunks it and writes what changed\n" +
-			"to the store in one transaction. Unchanged docs are not rewritten; docs whose files disappeared are deleted.",
+			"to the store in one transaction. Unchanged docs are not rewritten. A file that is there but was\n" +
+			"skipped keeps its stored doc (reported as kept); docs whose files are gone are deleted, unless that\n" +
+			"is more than --max-delete-share of the stored docs: then nothing is written without --prune.\n" +
+			"With --strict any skipped file fails the seed before anything is written.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -25,9 +32,9 @@ func newSeedCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
-			for _, w := range res.Warnings {
-				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", w)
+			printWarnings(cmd.ErrOrStderr(), res.Warnings)
+			if strict && len(res.Warnings) > 0 {
+				return &exitError{code: 1, err: fmt.Errorf("--strict: %d file(s) skipped with warnings; nothing was written", len(res.Warnings))}
 			}
 			excluded := 0
 			for _, n := range res.Notices {
@@ -41,28 +48,54 @@ func newSeedCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			report, err := st.Seed(ctx, res.Docs)
+			report, err := st.Seed(ctx, res.Docs, seedOptions(res, prune, e.cfg.maxDeleteShare))
+			// The stores' errors name the operation and the store.
+			var refused *store.DeleteRefusedError
+			if errors.As(err, &refused) {
+				return fmt.Errorf("%w; nothing was written. If those files are really gone, run again with --prune", err)
+			}
 			if err != nil {
-				return fmt.Errorf("seed %s: %w", st.Describe(), err)
+				return err
 			}
 			e.log.Info("seeded", "store", st.Describe(), "report", report.String())
-			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintf(tw, "store\t%s\n", st.Describe())
 			fmt.Fprintf(tw, "files\t%d read, %d skipped, %d left out\n", res.Files, len(res.Warnings), excluded)
 			fmt.Fprintf(tw, "docs\t%s\n", report.Docs)
 			fmt.Fprintf(tw, "chunks\t%s\n", report.Chunks)
 			fmt.Fprintf(tw, "took\t%s\n", report.Duration.Round(time.Microsecond))
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			if strict && len(res.Warnings) > 0 {
-				return &exitError{code: 1, err: fmt.Errorf("--strict: %d file(s) skipped with warnings", len(res.Warnings))}
-			}
-			return nil
+			return tw.Flush()
 		},
 	}
-	cmd.Flags().BoolVar(&strict, "strict", false, "exit non-zero when any file was skipped with a warning")
+	cmd.Flags().BoolVar(&strict, "strict", false, "write nothing and exit 1 when any file was skipped with a warning")
+	cmd.Flags().BoolVar(&prune, "prune", false, "delete the docs whose files are gone, however many")
 	return cmd
+}
+
+// seedOptions keeps what a skipped file or an unreadable folder would
+// otherwise delete: their docs are not gone, only unreadable this time.
+func seedOptions(res ingest.Result, prune bool, maxDeleteShare float64) store.SeedOptions {
+	opts := store.SeedOptions{MaxDeleteShare: maxDeleteShare, Prune: prune}
+	for _, w := range res.Warnings {
+		switch {
+		case w.Slug != "":
+			opts.Keep = append(opts.Keep, w.Slug)
+		case w.Path != "":
+			if prefix, ok := folderSlugPrefix(w.Path); ok {
+				opts.KeepUnder = append(opts.KeepUnder, prefix)
+			}
+		}
+	}
+	return opts
+}
+
+// folderSlugPrefix is the slug prefix ("guides/") of the docs under a
+// folder, spelt the way ingest spells slugs.
+func folderSlugPrefix(folder string) (string, bool) {
+	const probe = "x"
+	slug := ingest.SlugFor(path.Join(folder, probe+".md"))
+	prefix, ok := strings.CutSuffix(slug, probe)
+	return prefix, ok && strings.HasSuffix(prefix, "/")
 }
 
 func newDocsCmd(e *env) *cobra.Command {
@@ -73,25 +106,20 @@ func newDocsCmd(e *env) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			st, err := e.openStore(ctx)
+			// The list shows what docent would answer from: the embedded
+			// store is filled from the knowledge base, a database only read.
+			st, _, err := e.openReadStore(ctx, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			// The embedded store starts empty on every run: fill it from the
-			// knowledge base so the list shows what docent would answer from.
-			if e.cfg.dbURL == "" {
-				res, err := e.loadDocs(ctx)
-				if err != nil {
-					return err
-				}
-				if _, err := st.Seed(ctx, res.Docs); err != nil {
-					return fmt.Errorf("load %s: %w", st.Describe(), err)
-				}
-			}
 			list, err := st.ListDocs(ctx)
 			if err != nil {
 				return fmt.Errorf("list docs in %s: %w", st.Describe(), err)
+			}
+			if len(list) == 0 {
+				// An empty list is a true answer; the hint goes to stderr.
+				fmt.Fprintf(cmd.ErrOrStderr(), "docent: %v\n", e.errNoDocsSeeded(st))
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "SLUG\tCATEGORY\tTITLE\tCHUNKS\tHASH")

@@ -109,7 +109,7 @@ func quality(t *testing.T, e eval.Engine, ds *eval.Dataset) eval.Quality {
 // below bleve's or PostgreSQL's. Speed is `docent eval`'s to report.
 func TestMSMarcoRanking(t *testing.T) {
 	ds := requireMSMarco(t)
-	docent := quality(t, eval.NewDocent(retrieval.DefaultConfig()), ds)
+	docent := quality(t, eval.NewDocent(retrieval.DefaultConfig(), nil), ds)
 	bm25 := newReferenceBM25(ds.Corpus).quality(ds)
 	t.Logf("docent:     %+v", docent)
 	t.Logf("plain BM25: %+v", bm25)
@@ -148,7 +148,7 @@ func TestMSMarcoRanking(t *testing.T) {
 func BenchmarkMSMarcoSearch(b *testing.B) {
 	ds := requireMSMarco(b)
 	queries := ds.JudgedQueries()
-	d := eval.NewDocent(retrieval.DefaultConfig())
+	d := eval.NewDocent(retrieval.DefaultConfig(), nil)
 	ctx := context.Background()
 	if err := d.Index(ctx, ds.Corpus); err != nil {
 		b.Fatal(err)
@@ -167,7 +167,7 @@ func BenchmarkMSMarcoSearch(b *testing.B) {
 func BenchmarkMSMarcoBuild(b *testing.B) {
 	ds := requireMSMarco(b)
 	for b.Loop() {
-		if err := eval.NewDocent(retrieval.DefaultConfig()).Index(context.Background(), ds.Corpus); err != nil {
+		if err := eval.NewDocent(retrieval.DefaultConfig(), nil).Index(context.Background(), ds.Corpus); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -70,7 +70,7 @@ func TestAllEnginesOnTinyDataset(t *testing.T) {
 
 	ds := tiny(t)
 	engines := []eval.Engine{
-		eval.NewDocent(retrieval.DefaultConfig()), reference.NewBleve(), reference.NewBleveScorch(), reference.NewPostgres(st),
+		eval.NewDocent(retrieval.DefaultConfig(), nil), reference.NewBleve(), reference.NewBleveScorch(), reference.NewPostgres(st),
 	}
 	report, err := eval.RunRetrieval(ctx, ds, engines, eval.Options{Rounds: 2})
 	if err != nil {

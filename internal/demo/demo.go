@@ -1,6 +1,6 @@
 // Package demo gives tests and benchmarks the embedded demo knowledge base
-// as docent runs it: ingested once per test binary, and an engine built
-// on it with the default configuration.
+// as docent runs it: loaded with its vocabulary once per test binary, and
+// an engine built on it with the default configuration.
 package demo
 
 import (
@@ -16,24 +16,30 @@ import (
 )
 
 var (
-	once sync.Once
-	docs []knowledge.Doc
-	err  error
+	once   sync.Once
+	bundle knowledge.Bundle
+	err    error
 )
 
-// Docs returns the ingested demo knowledge base. Callers must not modify
-// it: the slice is shared by every test of the binary.
-func Docs(tb testing.TB) []knowledge.Doc {
+// Bundle returns the demo knowledge base with its glossary, synonyms and
+// concept docs, loaded as docent loads it. Callers must not modify it: it
+// is shared by every test of the binary.
+func Bundle(tb testing.TB) knowledge.Bundle {
 	tb.Helper()
 	once.Do(func() {
-		var res ingest.Result
-		res, err = ingest.Load(context.Background(), kb.Docs(), "kb")
-		docs = res.Docs
+		bundle, _, err = ingest.LoadBundle(context.Background(), kb.Docs(), "kb")
 	})
 	if err != nil {
 		tb.Fatalf("load the demo knowledge base: %v", err)
 	}
-	return docs
+	return bundle
+}
+
+// Docs returns the ingested docs of the demo knowledge base, shared like
+// Bundle's.
+func Docs(tb testing.TB) []knowledge.Doc {
+	tb.Helper()
+	return Bundle(tb).Docs
 }
 
 // Engine returns a new engine on the demo knowledge base with cfg, or the
@@ -44,7 +50,7 @@ func Engine(tb testing.TB, cfg ...retrieval.Config) *retrieval.Engine {
 	if len(cfg) > 0 {
 		c = cfg[0]
 	}
-	e, err := retrieval.New(Docs(tb), kb.Glossary(), c)
+	e, err := retrieval.New(Bundle(tb), c)
 	if err != nil {
 		tb.Fatalf("build the demo engine: %v", err)
 	}
@@ -66,7 +72,7 @@ func WorkspacePrompt(tb testing.TB) promptctx.Prompt {
 				HeaderPath: c.HeaderPath, Content: c.Content, Score: float64(len(ev))})
 		}
 	}
-	return promptctx.Builder{}.Build(promptctx.Input{Question: "How do I archive a workspace?", Glossary: kb.Glossary(), Evidence: ev})
+	return promptctx.Builder{}.Build(promptctx.Input{Question: "How do I archive a workspace?", Glossary: Bundle(tb).Glossary, Evidence: ev})
 }
 
 // CalendarDoc is a doc the demo knowledge base lacks: no demo doc mentions

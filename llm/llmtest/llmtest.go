@@ -3,9 +3,11 @@
 // chat-completions server-sent events, Ollama /api/chat newline-delimited
 // JSON and Anthropic /v1/messages server-sent events — so that tests drive
 // the real langchaingo clients. A Script says what a server sends: the
-// chunks, a delay before each, a status per request (429 then 200), a
-// connection cut after N chunks or a malformed frame. The server records
-// every request and signals when a client goes away mid-stream.
+// chunks, a delay before each, a status per request (429 then 200) with
+// its Retry-After, a connection cut or a stall after N chunks, a malformed
+// frame, the usage the provider reports. Each server also lists its models
+// (GET /v1/models, or /api/tags for Ollama). The server records every
+// request and signals when a client goes away mid-stream.
 package llmtest
 
 import (
@@ -15,7 +17,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -33,11 +37,28 @@ type Script struct {
 	Statuses []int
 
 	BreakAfter  int    // > 0: cut the connection after this many chunks, without an end marker
+	StallAfter  int    // > 0: after this many chunks send nothing more, holding the connection open until the client leaves
 	Malformed   bool   // after the chunks, send a frame that breaks the protocol and end there
 	StreamError string // after the chunks, report this error in the provider's in-stream format and end
 
-	Models []string // the models the server knows; another gets 404 (empty: any model)
-	APIKey string   // when set, a request without this key gets 401
+	// RetryAfter is the Retry-After header sent with every non-200 status:
+	// delay-seconds ("2") or an HTTP-date (http.TimeFormat).
+	RetryAfter string
+	// InsufficientQuota makes OpenAI's 429 the exhausted-quota one
+	// (code insufficient_quota), which waiting does not cure.
+	InsufficientQuota bool
+
+	// Usage is the token usage the server reports at the end of a stream
+	// (OpenAI's final usage chunk when the request asks for it, Anthropic's
+	// message_start and message_delta, Ollama's prompt_eval_count and
+	// eval_count). Zero fields report 100 prompt and 20 completion tokens;
+	// OmitUsage sends none.
+	Usage     Usage
+	OmitUsage bool
+
+	Models   []string // the models the server knows and lists; another gets 404 (empty: any model, and an empty list)
+	PageSize int      // Anthropic's model listing: at most this many a page (0: as the request's limit says)
+	APIKey   string   // when set, a request without this key gets 401
 
 	// EchoKey makes error bodies repeat the credentials the request
 	// carried, as some servers and proxies do, to test that they are
@@ -45,12 +66,31 @@ type Script struct {
 	EchoKey bool
 }
 
+// Usage is the token usage a server reports.
+type Usage struct {
+	PromptTokens     int
+	CompletionTokens int
+}
+
+func (u Usage) orDefault() Usage {
+	if u.PromptTokens == 0 {
+		u.PromptTokens = 100
+	}
+	if u.CompletionTokens == 0 {
+		u.CompletionTokens = 20
+	}
+	return u
+}
+
 // Request is one request a server received.
 type Request struct {
 	Method string
 	Path   string
+	Query  url.Values
 	Header http.Header
 	Body   []byte
+	Time   time.Time // when it arrived
+	NumCtx int       // Ollama: the request's options.num_ctx (0 when absent)
 }
 
 // Message is one message of a request, normalized across protocols: the
@@ -63,17 +103,19 @@ type Message struct {
 type protocol struct {
 	name        string
 	path        string
+	listPath    string // GET: the model listing
 	basePath    string // what to append to the server URL for a client's base URL
 	contentType string
 	keyOK       func(h http.Header, key string) bool
-	errorBody   func(status int, model string) []byte
-	start       func(model string) []string
+	errorBody   func(status int, model string, quota bool) []byte
+	start       func(model string, usage *Usage) []string
 	chunk       func(model, text string) []string
-	end         func(model string, includeUsage bool) []string
+	end         func(model string, usage *Usage) []string // usage nil: none reported
 	malformed   func(model string) []string
 	streamError func(message string) []string
 	whole       func(model, text string) []byte // the answer to a non-streaming request
 	messages    func(body []byte) ([]Message, error)
+	list        func(models []string, q url.Values, pageSize int) []byte
 }
 
 // Server is a scripted provider endpoint.
@@ -146,32 +188,39 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read body: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	s.mu.Lock()
-	n := len(s.requests)
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
-	s.mu.Unlock()
-
 	var req struct {
 		Model         string `json:"model"`
 		Stream        *bool  `json:"stream"`
 		StreamOptions *struct {
 			IncludeUsage bool `json:"include_usage"`
 		} `json:"stream_options"`
+		Options struct {
+			NumCtx int `json:"num_ctx"`
+		} `json:"options"`
+	}
+	decodeErr := json.Unmarshal(body, &req)
+	if r.Method == http.MethodGet {
+		decodeErr = nil
+	}
+	s.mu.Lock()
+	n := len(s.requests)
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(),
+		Header: r.Header.Clone(), Body: body, Time: time.Now(), NumCtx: req.Options.NumCtx})
+	s.mu.Unlock()
+
+	if r.Method == http.MethodGet && r.URL.Path == s.proto.listPath {
+		s.serveList(w, r, n)
+		return
 	}
 	if r.Method != http.MethodPost || r.URL.Path != s.proto.path {
 		http.Error(w, fmt.Sprintf("404 page not found: %s %s", r.Method, r.URL.Path), http.StatusNotFound)
 		return
 	}
-	if err := json.Unmarshal(body, &req); err != nil {
+	if decodeErr != nil {
 		s.fail(w, http.StatusBadRequest, req.Model, r.Header)
 		return
 	}
-	if n < len(s.script.Statuses) && s.script.Statuses[n] != http.StatusOK {
-		s.fail(w, s.script.Statuses[n], req.Model, r.Header)
-		return
-	}
-	if s.script.APIKey != "" && !s.proto.keyOK(r.Header, s.script.APIKey) {
-		s.fail(w, http.StatusUnauthorized, req.Model, r.Header)
+	if s.refused(w, n, req.Model, r.Header) {
 		return
 	}
 	if len(s.script.Models) > 0 && !slices.Contains(s.script.Models, req.Model) {
@@ -188,11 +237,40 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(s.proto.whole(req.Model, strings.Join(s.script.Chunks, "")))
 		return
 	}
-	s.stream(w, r, req.Model, req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
+	var usage *Usage
+	// OpenAI reports usage only when the request asks for it.
+	if !s.script.OmitUsage && (s.proto.name != "openai" || req.StreamOptions != nil && req.StreamOptions.IncludeUsage) {
+		u := s.script.Usage.orDefault()
+		usage = &u
+	}
+	s.stream(w, r, req.Model, usage)
+}
+
+// refused answers request n with its scripted status or a 401 for a
+// missing key, and reports whether it did.
+func (s *Server) refused(w http.ResponseWriter, n int, model string, h http.Header) bool {
+	if n < len(s.script.Statuses) && s.script.Statuses[n] != http.StatusOK {
+		s.fail(w, s.script.Statuses[n], model, h)
+		return true
+	}
+	if s.script.APIKey != "" && !s.proto.keyOK(h, s.script.APIKey) {
+		s.fail(w, http.StatusUnauthorized, model, h)
+		return true
+	}
+	return false
+}
+
+// serveList answers the model listing with Script.Models.
+func (s *Server) serveList(w http.ResponseWriter, r *http.Request, n int) {
+	if s.refused(w, n, "", r.Header) {
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(s.proto.list(s.script.Models, r.URL.Query(), s.script.PageSize))
 }
 
 func (s *Server) fail(w http.ResponseWriter, status int, model string, h http.Header) {
-	body := s.proto.errorBody(status, model)
+	body := s.proto.errorBody(status, model, s.script.InsufficientQuota)
 	if s.script.EchoKey {
 		var echo strings.Builder
 		for _, name := range []string{"Authorization", "X-Api-Key"} {
@@ -203,6 +281,9 @@ func (s *Server) fail(w http.ResponseWriter, status int, model string, h http.He
 		body = []byte(strings.Replace(string(body), `"message":"`, `"message":"request had`+jsonEscape(echo.String())+`; `, 1))
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if s.script.RetryAfter != "" {
+		w.Header().Set("Retry-After", s.script.RetryAfter)
+	}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
@@ -213,7 +294,7 @@ func jsonEscape(s string) string {
 	return q[1 : len(q)-1]
 }
 
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, includeUsage bool) {
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, usage *Usage) {
 	flusher, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", s.proto.contentType)
 	w.Header().Set("Cache-Control", "no-cache")
@@ -230,7 +311,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, in
 		}
 		return true
 	}
-	if !send(s.proto.start(model)) {
+	if !send(s.proto.start(model, usage)) {
 		return
 	}
 	for i, text := range s.script.Chunks {
@@ -238,6 +319,10 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, in
 			// Abort the handler: the server closes the connection without
 			// the final empty chunk, so the client reads an unexpected EOF.
 			panic(http.ErrAbortHandler)
+		}
+		if s.script.StallAfter > 0 && i == s.script.StallAfter {
+			s.stall(r)
+			return
 		}
 		if s.script.Delay > 0 {
 			timer := time.NewTimer(s.script.Delay)
@@ -256,6 +341,10 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, in
 	if s.script.BreakAfter > 0 && s.script.BreakAfter >= len(s.script.Chunks) {
 		panic(http.ErrAbortHandler)
 	}
+	if s.script.StallAfter > 0 && s.script.StallAfter >= len(s.script.Chunks) {
+		s.stall(r)
+		return
+	}
 	if s.script.Malformed {
 		send(s.proto.malformed(model))
 		return
@@ -270,11 +359,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, in
 	s.mu.Lock()
 	s.completed++
 	s.mu.Unlock()
-	if !send(s.proto.end(model, includeUsage)) {
+	if !send(s.proto.end(model, usage)) {
 		s.mu.Lock()
 		s.completed--
 		s.mu.Unlock()
 	}
+}
+
+// stall keeps the stream open without sending anything, as a model that
+// hangs mid-answer does, until the client gives up (or the server closes).
+func (s *Server) stall(r *http.Request) {
+	<-r.Context().Done()
+	s.markDisconnected()
 }
 
 func (s *Server) markDisconnected() { s.once.Do(func() { close(s.disconnected) }) }
@@ -304,10 +400,11 @@ func bearerOK(h http.Header, key string) bool {
 var openAIProtocol = protocol{
 	name:        "openai",
 	path:        "/v1/chat/completions",
+	listPath:    "/v1/models",
 	basePath:    "/v1",
 	contentType: "text/event-stream",
 	keyOK:       bearerOK,
-	errorBody: func(status int, model string) []byte {
+	errorBody: func(status int, model string, quota bool) []byte {
 		typ, code, msg := "server_error", "", http.StatusText(status)
 		switch status {
 		case http.StatusUnauthorized:
@@ -316,24 +413,28 @@ var openAIProtocol = protocol{
 			typ, code, msg = "invalid_request_error", "model_not_found", fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", model)
 		case http.StatusTooManyRequests:
 			typ, code, msg = "requests", "rate_limit_exceeded", "Rate limit reached for requests."
+			if quota {
+				typ, code, msg = "insufficient_quota", "insufficient_quota", "You exceeded your current quota, please check your plan and billing details."
+			}
 		case http.StatusBadRequest:
 			typ, msg = "invalid_request_error", "Invalid request."
 		}
 		return []byte(mustJSON(map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": code}}))
 	},
-	start: func(model string) []string {
+	start: func(model string, _ *Usage) []string {
 		return []string{sse("", openAIChunk(model, map[string]any{"role": "assistant", "content": ""}, nil))}
 	},
 	chunk: func(model, text string) []string {
 		return []string{sse("", openAIChunk(model, map[string]any{"content": text}, nil))}
 	},
-	end: func(model string, includeUsage bool) []string {
+	end: func(model string, usage *Usage) []string {
 		stop := "stop"
 		frames := []string{sse("", openAIChunk(model, map[string]any{}, &stop))}
-		if includeUsage {
+		if usage != nil {
 			frames = append(frames, sse("", map[string]any{
 				"id": "chatcmpl-llmtest", "object": "chat.completion.chunk", "created": 1700000000, "model": model,
-				"choices": []any{}, "usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+				"choices": []any{}, "usage": map[string]any{"prompt_tokens": usage.PromptTokens,
+					"completion_tokens": usage.CompletionTokens, "total_tokens": usage.PromptTokens + usage.CompletionTokens},
 			}))
 		}
 		return append(frames, "data: [DONE]\n\n")
@@ -370,6 +471,13 @@ var openAIProtocol = protocol{
 			out = append(out, Message{Role: m.Role, Text: text})
 		}
 		return out, nil
+	},
+	list: func(models []string, _ url.Values, _ int) []byte {
+		data := make([]any, 0, len(models))
+		for _, m := range models {
+			data = append(data, map[string]any{"id": m, "object": "model", "created": 1700000000, "owned_by": "llmtest"})
+		}
+		return []byte(mustJSON(map[string]any{"object": "list", "data": data}))
 	},
 }
 
@@ -417,12 +525,13 @@ func contentText(raw json.RawMessage) (string, error) {
 var anthropicProtocol = protocol{
 	name:        "anthropic",
 	path:        "/v1/messages",
+	listPath:    "/v1/models",
 	basePath:    "/v1",
 	contentType: "text/event-stream",
 	keyOK: func(h http.Header, key string) bool {
 		return h.Get("X-Api-Key") == key
 	},
-	errorBody: func(status int, model string) []byte {
+	errorBody: func(status int, model string, _ bool) []byte {
 		typ, msg := "api_error", http.StatusText(status)
 		switch status {
 		case http.StatusBadRequest:
@@ -440,11 +549,17 @@ var anthropicProtocol = protocol{
 		}
 		return []byte(mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}}))
 	},
-	start: func(model string) []string {
+	// Anthropic always reports usage, and langchaingo's client requires it:
+	// without Script usage the counts are zero.
+	start: func(model string, usage *Usage) []string {
+		var u Usage
+		if usage != nil {
+			u = *usage
+		}
 		return []string{
 			sse("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 				"id": "msg_llmtest", "type": "message", "role": "assistant", "content": []any{}, "model": model,
-				"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 100, "output_tokens": 1},
+				"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": u.PromptTokens, "output_tokens": min(u.CompletionTokens, 1)},
 			}}),
 			sse("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
 				"content_block": map[string]any{"type": "text", "text": ""}}),
@@ -455,12 +570,16 @@ var anthropicProtocol = protocol{
 		return []string{sse("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
 			"delta": map[string]any{"type": "text_delta", "text": text}})}
 	},
-	end: func(string, bool) []string {
+	end: func(_ string, usage *Usage) []string {
+		var u Usage
+		if usage != nil {
+			u = *usage
+		}
 		return []string{
 			sse("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0}),
 			sse("message_delta", map[string]any{"type": "message_delta",
 				"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
-				"usage": map[string]any{"output_tokens": 20}}),
+				"usage": map[string]any{"output_tokens": u.CompletionTokens}}),
 			sse("message_stop", map[string]any{"type": "message_stop"}),
 		}
 	},
@@ -506,30 +625,63 @@ var anthropicProtocol = protocol{
 		}
 		return out, nil
 	},
+	list: anthropicList,
+}
+
+// anthropicList pages the listing as the API does: limit (default 20,
+// capped by pageSize when set) models after after_id, with has_more and
+// last_id to ask for the next page.
+func anthropicList(models []string, q url.Values, pageSize int) []byte {
+	limit, err := strconv.Atoi(q.Get("limit"))
+	if err != nil || limit <= 0 {
+		limit = 20
+	}
+	if pageSize > 0 {
+		limit = min(limit, pageSize)
+	}
+	from := 0
+	if after := q.Get("after_id"); after != "" {
+		from = slices.Index(models, after) + 1
+	}
+	to := min(from+limit, len(models))
+	data := make([]any, 0, to-from)
+	for _, m := range models[from:to] {
+		data = append(data, map[string]any{"type": "model", "id": m, "display_name": m, "created_at": ollamaTime})
+	}
+	page := map[string]any{"data": data, "has_more": to < len(models), "first_id": nil, "last_id": nil}
+	if to > from {
+		page["first_id"], page["last_id"] = models[from], models[to-1]
+	}
+	return []byte(mustJSON(page))
 }
 
 // Ollama chat.
 var ollamaProtocol = protocol{
 	name:        "ollama",
 	path:        "/api/chat",
+	listPath:    "/api/tags",
 	contentType: "application/x-ndjson",
 	keyOK:       bearerOK,
-	errorBody: func(status int, model string) []byte {
+	errorBody: func(status int, model string, _ bool) []byte {
 		msg := strings.ToLower(http.StatusText(status))
 		if status == http.StatusNotFound {
 			msg = fmt.Sprintf("model %q not found, try pulling it first", model)
 		}
 		return []byte(mustJSON(map[string]any{"error": msg}))
 	},
-	start: func(string) []string { return nil },
+	start: func(string, *Usage) []string { return nil },
 	chunk: func(model, text string) []string {
 		return []string{mustJSON(map[string]any{"model": model, "created_at": ollamaTime,
 			"message": map[string]any{"role": "assistant", "content": text}, "done": false}) + "\n"}
 	},
-	end: func(model string, _ bool) []string {
-		return []string{mustJSON(map[string]any{"model": model, "created_at": ollamaTime,
+	end: func(model string, usage *Usage) []string {
+		frame := map[string]any{"model": model, "created_at": ollamaTime,
 			"message": map[string]any{"role": "assistant", "content": ""}, "done": true, "done_reason": "stop",
-			"total_duration": 1000000, "prompt_eval_count": 100, "eval_count": 20}) + "\n"}
+			"total_duration": 1000000}
+		if usage != nil {
+			frame["prompt_eval_count"], frame["eval_count"] = usage.PromptTokens, usage.CompletionTokens
+		}
+		return []string{mustJSON(frame) + "\n"}
 	},
 	malformed: func(model string) []string {
 		return []string{`{"model":"` + model + `","message":{"role":"assistant","content":` + "\n"}
@@ -556,6 +708,14 @@ var ollamaProtocol = protocol{
 			out = append(out, Message{Role: m.Role, Text: m.Content})
 		}
 		return out, nil
+	},
+	list: func(models []string, _ url.Values, _ int) []byte {
+		tags := make([]any, 0, len(models))
+		for _, m := range models {
+			tags = append(tags, map[string]any{"name": m, "model": m, "modified_at": ollamaTime, "size": 1,
+				"digest": "llmtest", "details": map[string]any{"format": "gguf", "family": "llama"}})
+		}
+		return []byte(mustJSON(map[string]any{"models": tags}))
 	},
 }
 

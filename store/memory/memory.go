@@ -6,7 +6,9 @@ package memory
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,11 +20,19 @@ import (
 	"github.com/docent-sh/docent/store"
 )
 
+// DefaultEventsMaxBytes is the size past which the events file is
+// rotated: months of questions for a team, still quick to grep.
+const DefaultEventsMaxBytes = 10 << 20
+
 // Options configures a Store.
 type Options struct {
 	// EventsPath is the JSONL file retrieval events are appended to; its
 	// parent directories are created as needed. Empty records nothing.
 	EventsPath string
+	// EventsMaxBytes rotates the events file once an event would take it
+	// past this size: it becomes EventsPath + ".1" (replacing the previous
+	// one) and a new file starts. 0 means DefaultEventsMaxBytes.
+	EventsMaxBytes int64
 }
 
 // Store is an in-memory knowledge store, safe for concurrent use.
@@ -63,10 +73,11 @@ func New(opts Options) *Store {
 // cancelCheckEvery bounds how long a cancelled seed keeps building.
 const cancelCheckEvery = 256
 
-// Seed makes the store hold exactly docs, the complete knowledge base. The
-// new state is built aside and published at once, so a failed or cancelled
-// seed leaves the previous state in place.
-func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedReport, error) {
+// Seed makes the store hold exactly docs, the complete knowledge base, save
+// for the stored docs opts keeps. The new state is built aside and
+// published at once, so a failed, refused or cancelled seed leaves the
+// previous state in place.
+func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedReport, error) {
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
 		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
@@ -83,7 +94,10 @@ func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedRepor
 	for slug, e := range current.docs {
 		stored[slug] = e.stored
 	}
-	plan := store.Plan(stored, docs)
+	plan, err := store.Plan(stored, docs, opts)
+	if err != nil {
+		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
+	}
 	if !plan.HasWrites() {
 		return plan.Report(time.Since(start)), nil
 	}
@@ -195,6 +209,9 @@ func (s *Store) RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) er
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("record retrieval event: create directory for %s: %w", path, err)
 	}
+	if err := s.rotateEvents(int64(len(line))); err != nil {
+		return fmt.Errorf("record retrieval event: %w", err)
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("record retrieval event: open %s: %w", path, err)
@@ -208,6 +225,31 @@ func (s *Store) RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) er
 	}
 	if cerr != nil {
 		return fmt.Errorf("record retrieval event: close %s: %w", path, cerr)
+	}
+	return nil
+}
+
+// rotateEvents moves the events file aside when adding n bytes would take
+// it past the limit, keeping one previous file. Two processes rotating at
+// once can lose that previous file, never a line of the current one: a
+// rename is atomic and appends go to whichever file has the name.
+func (s *Store) rotateEvents(n int64) error {
+	limit := s.opts.EventsMaxBytes
+	if limit <= 0 {
+		limit = DefaultEventsMaxBytes
+	}
+	path := s.opts.EventsPath
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("check the size of %s: %w", path, err)
+	case info.Size() == 0 || info.Size()+n <= limit:
+		return nil
+	}
+	if err := os.Rename(path, path+".1"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("rotate %s: %w", path, err)
 	}
 	return nil
 }

@@ -86,6 +86,46 @@ func TestConcurrentEventsKeepLinesWhole(t *testing.T) {
 	}
 }
 
+// The events file is rotated by size: one previous file is kept, every
+// line lands whole in one of the two, and the current file stays under
+// the limit.
+func TestEventsFileRotatesBySize(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	const limit = 4096
+	s := New(Options{EventsPath: path, EventsMaxBytes: limit})
+	const n = 60 // about 150 bytes each: a little over two files' worth
+	for i := range n {
+		if err := s.RecordRetrieval(t.Context(), store.RetrievalEvent{Query: fmt.Sprintf("question %03d %s", i, strings.Repeat("x", 60))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	current, previous := readEvents(t, path), readEvents(t, path+".1")
+	for _, p := range []string{path, path + ".1"} {
+		info, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Size() > limit {
+			t.Errorf("%s is %d bytes, over the %d limit", p, info.Size(), limit)
+		}
+	}
+	if len(current) == 0 || len(previous) == 0 {
+		t.Fatalf("%d current and %d previous events, want both files used", len(current), len(previous))
+	}
+	// The newest events are in the current file, the ones before them in
+	// the previous one, with nothing missing in between.
+	all := append(previous, current...)
+	for i, ev := range all {
+		want := fmt.Sprintf("question %03d ", n-len(all)+i)
+		if !strings.HasPrefix(ev.Query, want) {
+			t.Fatalf("event %d of the last %d is %q, want %q…", i, len(all), ev.Query, want)
+		}
+	}
+	if len(all) >= n {
+		t.Errorf("kept %d of %d events: the oldest should have gone with the second rotation", len(all), n)
+	}
+}
+
 func TestWithoutEventsPathNothingIsWritten(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -119,7 +159,7 @@ func TestUnwritableEventsPathNamesThePath(t *testing.T) {
 func TestStateIsIsolatedFromCallers(t *testing.T) {
 	s := New(Options{})
 	docs := storetest.Fixture()
-	if _, err := s.Seed(t.Context(), docs); err != nil {
+	if _, err := s.Seed(t.Context(), docs, store.SeedOptions{Prune: true}); err != nil {
 		t.Fatal(err)
 	}
 	docs[0].Title = "edited input"
@@ -146,7 +186,7 @@ func TestStateIsIsolatedFromCallers(t *testing.T) {
 			}
 		}
 	}
-	r, err := s.Seed(t.Context(), storetest.Fixture())
+	r, err := s.Seed(t.Context(), storetest.Fixture(), store.SeedOptions{Prune: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +198,7 @@ func TestStateIsIsolatedFromCallers(t *testing.T) {
 func BenchmarkSeed1000Docs(b *testing.B) {
 	docs := storetest.GenerateDocs(1000)
 	for b.Loop() {
-		if _, err := New(Options{}).Seed(b.Context(), docs); err != nil {
+		if _, err := New(Options{}).Seed(b.Context(), docs, store.SeedOptions{Prune: true}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -168,11 +208,11 @@ func BenchmarkSeed1000Docs(b *testing.B) {
 func BenchmarkReseedUnchanged1000Docs(b *testing.B) {
 	docs := storetest.GenerateDocs(1000)
 	s := New(Options{})
-	if _, err := s.Seed(b.Context(), docs); err != nil {
+	if _, err := s.Seed(b.Context(), docs, store.SeedOptions{Prune: true}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		r, err := s.Seed(b.Context(), docs)
+		r, err := s.Seed(b.Context(), docs, store.SeedOptions{Prune: true})
 		if err != nil {
 			b.Fatal(err)
 		}

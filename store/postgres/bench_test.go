@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/store/storetest"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkSeed1000Docs(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		r, err := s.Seed(ctx, docs)
+		r, err := s.Seed(ctx, docs, store.SeedOptions{Prune: true})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -39,7 +40,7 @@ func BenchmarkReseedUnchanged1000Docs(b *testing.B) {
 	ctx := context.Background()
 	mustSeed(b, s, docs)
 	for b.Loop() {
-		r, err := s.Seed(ctx, docs)
+		r, err := s.Seed(ctx, docs, store.SeedOptions{Prune: true})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -63,7 +64,7 @@ func BenchmarkReseedEveryDocChanged1000Docs(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		n++
-		r, err := s.Seed(ctx, versions[n%2])
+		r, err := s.Seed(ctx, versions[n%2], store.SeedOptions{Prune: true})
 		if err != nil {
 			b.Fatal(err)
 		}

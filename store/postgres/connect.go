@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/docent-sh/docent/internal/redact"
 )
 
 // connectTimeout bounds connecting and the first ping, so a wrong or
@@ -23,7 +26,7 @@ const connectTimeout = 2 * time.Second
 type target struct {
 	config  *pgxpool.Config
 	where   string // "host:port/database", safe to show
-	redact  *redactor
+	redact  *redact.Redactor
 	timeout time.Duration
 }
 
@@ -31,10 +34,10 @@ func parseTarget(connString string) (target, error) {
 	red := newRedactor(connString)
 	cfg, err := pgxpool.ParseConfig(connString)
 	if err != nil {
-		return target{}, red.error(fmt.Errorf("postgres: invalid database URL: %w", err))
+		return target{}, red.Error(fmt.Errorf("postgres: invalid database URL: %w", err))
 	}
 	// The password may also come from PGPASSWORD or a .pgpass file.
-	red.add(cfg.ConnConfig.Password)
+	red.Add(cfg.ConnConfig.Password)
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
@@ -44,6 +47,37 @@ func parseTarget(connString string) (target, error) {
 		redact:  red,
 		timeout: cfg.ConnConfig.ConnectTimeout,
 	}, nil
+}
+
+// Secrets lists the secrets a connection string carries (its passwords),
+// for a caller that must keep them out of its own output.
+func Secrets(connString string) []string { return connSecrets(connString) }
+
+// WithoutPassword returns the connection string with its passwords removed,
+// so it can be shown in a command to copy; the password then comes from
+// PGPASSWORD or ~/.pgpass. It returns "" for a string it cannot parse.
+func WithoutPassword(connString string) string {
+	if strings.Contains(connString, "://") {
+		u, err := url.Parse(connString)
+		if err != nil {
+			return ""
+		}
+		if _, has := u.User.Password(); has {
+			u.User = url.User(u.User.Username())
+		}
+		q := u.Query()
+		for key := range q {
+			if strings.EqualFold(key, "password") || strings.EqualFold(key, "sslpassword") {
+				q.Del(key)
+			}
+		}
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
+	if _, err := pgxpool.ParseConfig(connString); err != nil {
+		return ""
+	}
+	return strings.TrimSpace(keywordPassword.ReplaceAllString(connString, ""))
 }
 
 // describe names a database by host, port and name only: users and
@@ -96,5 +130,5 @@ func (t target) connectError(ctx context.Context, err error) error {
 	default:
 		err = fmt.Errorf("connect to postgres %s: %w", t.where, err)
 	}
-	return t.redact.error(err)
+	return t.redact.Error(err)
 }

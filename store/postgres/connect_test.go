@@ -42,7 +42,7 @@ func TestClosedPortErrorNamesTargetNotPassword(t *testing.T) {
 	url := "postgres://docent:" + testPassword + "@127.0.0.1:1/docent_prod?sslmode=disable"
 	_, err := Open(t.Context(), url, Options{Migrate: true})
 	checkRedacted(t, "Open", err, "127.0.0.1:1", "docent_prod")
-	checkRedacted(t, "MigrateUp", MigrateUp(t.Context(), url), "127.0.0.1:1", "docent_prod")
+	checkRedacted(t, "MigrateUp", MigrateUp(t.Context(), url, 0), "127.0.0.1:1", "docent_prod")
 	_, err = MigrateStatus(t.Context(), url)
 	checkRedacted(t, "MigrateStatus", err, "127.0.0.1:1", "docent_prod")
 
@@ -76,7 +76,7 @@ func TestMissingDatabaseErrorNamesTargetNotPassword(t *testing.T) {
 	u.User = neturl.UserPassword(u.User.Username(), testPassword)
 	_, err = Open(t.Context(), u.String(), Options{Migrate: true})
 	checkRedacted(t, "Open", err, "docent_no_such_db", "does not exist")
-	checkRedacted(t, "MigrateUp", MigrateUp(t.Context(), u.String()), "docent_no_such_db", "does not exist")
+	checkRedacted(t, "MigrateUp", MigrateUp(t.Context(), u.String(), 0), "docent_no_such_db", "does not exist")
 }
 
 // silentServer accepts connections and never answers, like a firewall
@@ -168,16 +168,16 @@ func TestRedactorMasksEverySpelling(t *testing.T) {
 		{"host=h sslpassword=keypass", "keypass"},
 	} {
 		r := newRedactor(tc.connString)
-		err := r.error(errors.New("failed near `" + tc.secret + "` in " + tc.connString))
+		err := r.Error(errors.New("failed near `" + tc.secret + "` in " + tc.connString))
 		if strings.Contains(err.Error(), tc.secret) {
 			t.Errorf("%q: %q survives redaction: %s", tc.connString, tc.secret, err)
 		}
-		if !errors.Is(r.error(context.Canceled), context.Canceled) {
+		if !errors.Is(r.Error(context.Canceled), context.Canceled) {
 			t.Error("redaction broke errors.Is")
 		}
 	}
 	plain := errors.New("nothing secret here")
-	if got := newRedactor("postgres://u:pw@h/db").error(plain); got != plain {
+	if got := newRedactor("postgres://u:pw@h/db").Error(plain); got != plain {
 		t.Errorf("an error without secrets was rewrapped: %v", got)
 	}
 }

@@ -27,7 +27,7 @@ func openStore(tb testing.TB, url string) *Store {
 
 func mustSeed(tb testing.TB, s *Store, docs []knowledge.Doc) store.SeedReport {
 	tb.Helper()
-	r, err := s.Seed(context.Background(), docs)
+	r, err := s.Seed(context.Background(), docs, store.SeedOptions{Prune: true})
 	if err != nil {
 		tb.Fatalf("Seed: %v", err)
 	}

@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/golang-migrate/migrate/v4"
 	pgxmigrate "github.com/golang-migrate/migrate/v4/database/pgx/v5"
 	"github.com/golang-migrate/migrate/v4/source/iofs"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 
@@ -34,16 +38,45 @@ type MigrationStatus struct {
 	Pending []Migration
 }
 
+// current reports whether the schema is exactly what this docent expects.
+func (s MigrationStatus) current() bool {
+	return !s.Dirty && s.Version == s.Latest
+}
+
+// check says what is wrong with a schema a store is about to use.
+func (s MigrationStatus) check() error {
+	switch {
+	case s.Dirty:
+		return dirtyError(s.Version)
+	case s.Version > s.Latest:
+		return fmt.Errorf("schema is at version %d but this docent only knows migrations up to %d: upgrade docent",
+			s.Version, s.Latest)
+	case len(s.Pending) > 0:
+		return fmt.Errorf("schema is at version %d of %d (pending: %s): run `docent migrate up`",
+			s.Version, s.Latest, migrationList(s.Pending))
+	}
+	return nil
+}
+
+func migrationList(ms []Migration) string {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.String()
+	}
+	return strings.Join(names, ", ")
+}
+
 // MigrateUp applies every pending migration. An up-to-date schema is not
-// an error.
-func MigrateUp(ctx context.Context, url string) error {
-	return withMigrator(ctx, url, migrateUp)
+// an error. It waits at most lockWait (DefaultLockWait when 0) for another
+// migrator.
+func MigrateUp(ctx context.Context, url string, lockWait time.Duration) error {
+	return withLockedMigrator(ctx, url, lockWait, migrateUp)
 }
 
 // MigrateDown rolls back the last n migrations, or all of them when n <= 0
 // or n exceeds the number applied.
-func MigrateDown(ctx context.Context, url string, n int) error {
-	return withMigrator(ctx, url, func(ctx context.Context, m *migrator) error {
+func MigrateDown(ctx context.Context, url string, n int, lockWait time.Duration) error {
+	return withLockedMigrator(ctx, url, lockWait, func(ctx context.Context, m *migrator) error {
 		status, err := m.status()
 		if err != nil {
 			return err
@@ -72,29 +105,134 @@ func MigrateDown(ctx context.Context, url string, n int) error {
 	})
 }
 
-// MigrateStatus reports the schema version and the applied and pending
-// migrations.
-func MigrateStatus(ctx context.Context, url string) (MigrationStatus, error) {
-	var status MigrationStatus
-	err := withMigrator(ctx, url, func(ctx context.Context, m *migrator) error {
-		var err error
-		status, err = m.status()
-		return err
+// MigrateForce records that the schema is at version (0: no migration
+// applied) and clean, without running any migration: the way out of a
+// dirty schema once it has been repaired by hand.
+func MigrateForce(ctx context.Context, url string, version uint, lockWait time.Duration) error {
+	return withLockedMigrator(ctx, url, lockWait, func(ctx context.Context, m *migrator) error {
+		before, err := m.status()
+		if err != nil {
+			return err
+		}
+		if version > before.Latest {
+			return fmt.Errorf("cannot force version %d: this docent only knows migrations up to %d", version, before.Latest)
+		}
+		v := int(version)
+		if version == 0 {
+			v = -1 // golang-migrate's "no version"
+		}
+		if err := m.m.Force(v); err != nil {
+			return fmt.Errorf("force version %d: %w", version, err)
+		}
+		slog.InfoContext(ctx, "forced the schema version", "database", m.where, "from", before.Version, "dirty", before.Dirty, "to", version)
+		return nil
 	})
-	return status, err
+}
+
+// MigrateStatus reports the schema version and the applied and pending
+// migrations. It only reads: any role that may read the schema can ask.
+func MigrateStatus(ctx context.Context, url string) (MigrationStatus, error) {
+	t, err := parseTarget(url)
+	if err != nil {
+		return MigrationStatus{}, err
+	}
+	pool, err := connect(ctx, t)
+	if err != nil {
+		return MigrationStatus{}, err
+	}
+	defer pool.Close()
+	status, err := readStatus(ctx, pool)
+	if err != nil {
+		return status, t.redact.Error(fmt.Errorf("migrate postgres %s: %w", t.where, err))
+	}
+	return status, nil
+}
+
+// readStatus reads the version golang-migrate recorded with one query, so
+// a read-only role can check the schema without creating or locking
+// anything.
+func readStatus(ctx context.Context, pool *pgxpool.Pool) (MigrationStatus, error) {
+	available, err := availableMigrations()
+	if err != nil {
+		return MigrationStatus{}, err
+	}
+	var (
+		version int64
+		dirty   bool
+		exists  bool
+	)
+	if err := pool.QueryRow(ctx, `SELECT to_regclass('schema_migrations') IS NOT NULL`).Scan(&exists); err != nil {
+		return MigrationStatus{}, fmt.Errorf("read schema version: %w", err)
+	}
+	if exists {
+		err := pool.QueryRow(ctx, `SELECT version, dirty FROM schema_migrations LIMIT 1`).Scan(&version, &dirty)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return MigrationStatus{}, fmt.Errorf("read schema version: %w", err)
+		}
+	}
+	return newStatus(available, max(version, 0), dirty), nil
+}
+
+func newStatus(available []Migration, version int64, dirty bool) MigrationStatus {
+	s := MigrationStatus{Version: uint(version), Dirty: dirty}
+	if n := len(available); n > 0 {
+		s.Latest = available[n-1].Version
+	}
+	for _, mig := range available {
+		if mig.Version <= s.Version {
+			s.Applied = append(s.Applied, mig)
+		} else {
+			s.Pending = append(s.Pending, mig)
+		}
+	}
+	return s
+}
+
+// ensureSchema makes the schema current for a store about to use it. A
+// current schema costs one read and no lock, so readers with SELECT alone
+// pass; otherwise the pending migrations are applied under the migration
+// lock, and a role that may not apply them is told what to run.
+func ensureSchema(ctx context.Context, pool *pgxpool.Pool, where string, lockWait time.Duration, apply bool) error {
+	status, err := readStatus(ctx, pool)
+	if err != nil {
+		return err
+	}
+	if status.current() {
+		return nil
+	}
+	if !apply {
+		return status.check()
+	}
+	err = lockedMigrate(ctx, pool, where, lockWait, migrateUp)
+	if isInsufficientPrivilege(err) {
+		return fmt.Errorf("schema is at version %d of %d and this role may not change it: run `docent migrate up` as one that may: %w",
+			status.Version, status.Latest, err)
+	}
+	return err
+}
+
+// insufficientPrivilege is SQLSTATE 42501.
+const insufficientPrivilege = "42501"
+
+// isInsufficientPrivilege also reads the code from the text: golang-migrate
+// wraps database errors in a type that cannot be unwrapped.
+func isInsufficientPrivilege(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == insufficientPrivilege
+	}
+	return err != nil && strings.Contains(err.Error(), "(SQLSTATE "+insufficientPrivilege+")")
 }
 
 func migrateUp(ctx context.Context, m *migrator) error {
+	// Read under the lock: a status read before it could catch another
+	// migrator half-way, when its migration is marked dirty.
 	before, err := m.status()
 	if err != nil {
 		return err
 	}
-	if before.Dirty {
-		return dirtyError(before.Version)
-	}
-	if before.Version > before.Latest {
-		return fmt.Errorf("schema is at version %d but this docent only knows migrations up to %d: upgrade docent",
-			before.Version, before.Latest)
+	if before.Dirty || before.Version > before.Latest {
+		return before.check()
 	}
 	if len(before.Pending) == 0 {
 		return nil
@@ -113,7 +251,7 @@ func migrateUp(ctx context.Context, m *migrator) error {
 
 func dirtyError(version uint) error {
 	return fmt.Errorf("schema is dirty at version %d: that migration failed half-way; "+
-		"repair the schema by hand, then record the version it is really at with `migrate force`", version)
+		"repair the schema by hand, then record the version it is really at with `docent migrate force V`", version)
 }
 
 // migrator is golang-migrate bound to one database and docent's embedded
@@ -124,24 +262,41 @@ type migrator struct {
 	where     string
 }
 
-// withMigrator connects to url, runs fn with a migrator and releases
-// everything. Errors name the database and never carry its password.
-func withMigrator(ctx context.Context, url string, fn func(context.Context, *migrator) error) error {
+// withLockedMigrator connects to url, runs fn with a migrator under the
+// migration lock and releases everything. Errors name the database and
+// never carry its password.
+func withLockedMigrator(ctx context.Context, url string, lockWait time.Duration, fn func(context.Context, *migrator) error) error {
 	t, err := parseTarget(url)
 	if err != nil {
 		return err
 	}
-	// golang-migrate needs only one connection (it holds its lock on it).
+	// golang-migrate needs only one connection (it holds its lock on it);
+	// docent's migration lock is held on a connection outside the pool.
 	t.config.MaxConns = 2
 	pool, err := connect(ctx, t)
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	if err := migrateWithPool(ctx, pool, t.where, fn); err != nil {
-		return t.redact.error(fmt.Errorf("migrate postgres %s: %w", t.where, err))
+	if err := lockedMigrate(ctx, pool, t.where, lockWait, fn); err != nil {
+		return t.redact.Error(fmt.Errorf("migrate postgres %s: %w", t.where, err))
 	}
 	return nil
+}
+
+// lockedMigrate runs fn while holding docent's migration lock, so two
+// docents starting on a fresh database take turns: the second finds the
+// schema current instead of half-way.
+func lockedMigrate(ctx context.Context, pool *pgxpool.Pool, where string, lockWait time.Duration, fn func(context.Context, *migrator) error) error {
+	if lockWait <= 0 {
+		lockWait = DefaultLockWait
+	}
+	release, err := takeSessionLock(ctx, pool, migrateLockKey, lockWait, "migration")
+	if err != nil {
+		return err
+	}
+	defer release()
+	return migrateWithPool(ctx, pool, where, fn)
 }
 
 func migrateWithPool(ctx context.Context, pool *pgxpool.Pool, where string, fn func(context.Context, *migrator) error) error {
@@ -196,26 +351,14 @@ func (m *migrator) run(ctx context.Context, op func() error) error {
 }
 
 func (m *migrator) status() (MigrationStatus, error) {
-	s := MigrationStatus{}
-	if n := len(m.available); n > 0 {
-		s.Latest = m.available[n-1].Version
-	}
 	v, dirty, err := m.m.Version()
 	switch {
 	case errors.Is(err, migrate.ErrNilVersion):
+		return newStatus(m.available, 0, false), nil
 	case err != nil:
-		return s, fmt.Errorf("read schema version: %w", err)
-	default:
-		s.Version, s.Dirty = v, dirty
+		return MigrationStatus{}, fmt.Errorf("read schema version: %w", err)
 	}
-	for _, mig := range m.available {
-		if mig.Version <= s.Version {
-			s.Applied = append(s.Applied, mig)
-		} else {
-			s.Pending = append(s.Pending, mig)
-		}
-	}
-	return s, nil
+	return newStatus(m.available, int64(v), dirty), nil
 }
 
 // availableMigrations lists the embedded migrations in version order.

@@ -62,6 +62,9 @@ func versions(ms []Migration) []uint {
 	return out
 }
 
+// latestMigration is the last migration in migrations/.
+const latestMigration = 5
+
 func checkStatus(t *testing.T, url string, wantVersion uint) MigrationStatus {
 	t.Helper()
 	st, err := MigrateStatus(t.Context(), url)
@@ -71,8 +74,8 @@ func checkStatus(t *testing.T, url string, wantVersion uint) MigrationStatus {
 	if st.Version != wantVersion || st.Dirty {
 		t.Errorf("status version %d dirty %v, want version %d, clean", st.Version, st.Dirty, wantVersion)
 	}
-	if st.Latest != 5 {
-		t.Errorf("latest = %d, want 5", st.Latest)
+	if st.Latest != latestMigration {
+		t.Errorf("latest = %d, want %d", st.Latest, latestMigration)
 	}
 	if len(st.Applied)+len(st.Pending) != int(st.Latest) {
 		t.Errorf("applied %v + pending %v do not cover all %d migrations", st.Applied, st.Pending, st.Latest)
@@ -101,7 +104,7 @@ func TestMigrationsRoundTrip(t *testing.T) {
 		t.Errorf("pending on a fresh database = %v, want [1 2 3 4 5]", st.Pending)
 	}
 
-	if err := MigrateUp(t.Context(), url); err != nil {
+	if err := MigrateUp(t.Context(), url, 0); err != nil {
 		t.Fatalf("MigrateUp: %v", err)
 	}
 	st = checkStatus(t, url, 5)
@@ -115,21 +118,21 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	if got := tablesIn(t, url); !slices.Equal(got, all) {
 		t.Fatalf("tables after up = %v, want %v", got, all)
 	}
-	if err := MigrateUp(t.Context(), url); err != nil {
+	if err := MigrateUp(t.Context(), url, 0); err != nil {
 		t.Fatalf("MigrateUp on an up-to-date schema: %v", err)
 	}
 
 	if !hasColumn(t, url, "docs_knowledge_chunks", "text") || !hasColumn(t, url, "docs_knowledge", "description") {
 		t.Error("after up: no chunk text or doc description column")
 	}
-	if err := MigrateDown(t.Context(), url, 1); err != nil {
+	if err := MigrateDown(t.Context(), url, 1, 0); err != nil {
 		t.Fatalf("MigrateDown 1: %v", err)
 	}
 	checkStatus(t, url, 4)
 	if hasColumn(t, url, "docs_knowledge_chunks", "text") || hasColumn(t, url, "docs_knowledge", "description") {
 		t.Error("after one down: the chunk text or doc description column is still there")
 	}
-	if err := MigrateDown(t.Context(), url, 1); err != nil {
+	if err := MigrateDown(t.Context(), url, 1, 0); err != nil {
 		t.Fatalf("MigrateDown 1: %v", err)
 	}
 	checkStatus(t, url, 3)
@@ -138,18 +141,18 @@ func TestMigrationsRoundTrip(t *testing.T) {
 		t.Fatalf("tables after one down = %v, want %v", got, withoutGeneration)
 	}
 
-	if err := MigrateDown(t.Context(), url, 0); err != nil {
+	if err := MigrateDown(t.Context(), url, 0, 0); err != nil {
 		t.Fatalf("MigrateDown all: %v", err)
 	}
 	checkStatus(t, url, 0)
 	if got := tablesIn(t, url); len(got) != 0 {
 		t.Fatalf("tables after all downs = %v, want none", got)
 	}
-	if err := MigrateDown(t.Context(), url, 0); err != nil {
+	if err := MigrateDown(t.Context(), url, 0, 0); err != nil {
 		t.Fatalf("MigrateDown with nothing applied: %v", err)
 	}
 
-	if err := MigrateUp(t.Context(), url); err != nil {
+	if err := MigrateUp(t.Context(), url, 0); err != nil {
 		t.Fatalf("MigrateUp again: %v", err)
 	}
 	checkStatus(t, url, 5)
@@ -168,7 +171,7 @@ func TestMigrationsRoundTrip(t *testing.T) {
 
 	// Asking for more downs than applied rolls everything back.
 	s.Close()
-	if err := MigrateDown(t.Context(), url, 10); err != nil {
+	if err := MigrateDown(t.Context(), url, 10, 0); err != nil {
 		t.Fatalf("MigrateDown 10: %v", err)
 	}
 	checkStatus(t, url, 0)
@@ -189,16 +192,29 @@ func TestDirtySchemaIsReported(t *testing.T) {
 		t.Errorf("status = %+v, want dirty at 5", st)
 	}
 	for name, err := range map[string]error{
-		"MigrateUp":   MigrateUp(t.Context(), url),
-		"MigrateDown": MigrateDown(t.Context(), url, 1),
+		"MigrateUp":   MigrateUp(t.Context(), url, 0),
+		"MigrateDown": MigrateDown(t.Context(), url, 1, 0),
 	} {
 		if err == nil || !strings.Contains(err.Error(), "dirty at version 5") {
 			t.Errorf("%s on a dirty schema: error = %v, want one saying it is dirty at version 5", name, err)
 		}
 	}
-	if _, err := Open(t.Context(), url, Options{Migrate: true}); err == nil || !strings.Contains(err.Error(), "dirty") {
-		t.Errorf("Open with Migrate on a dirty schema: error = %v, want one saying it is dirty", err)
+	if _, err := Open(t.Context(), url, Options{Migrate: true}); err == nil || !strings.Contains(err.Error(), "docent migrate force V") {
+		t.Errorf("Open with Migrate on a dirty schema: error = %v, want one naming docent migrate force", err)
 	}
+
+	// Once repaired by hand, force records the version it is really at.
+	if err := MigrateForce(t.Context(), url, latestMigration+1, 0); err == nil {
+		t.Error("MigrateForce to a version this docent does not ship succeeded")
+	}
+	if err := MigrateForce(t.Context(), url, 4, 0); err != nil {
+		t.Fatalf("MigrateForce 4: %v", err)
+	}
+	checkStatus(t, url, 4)
+	if err := MigrateForce(t.Context(), url, 0, 0); err != nil {
+		t.Fatalf("MigrateForce 0: %v", err)
+	}
+	checkStatus(t, url, 0)
 }
 
 func TestNewerSchemaIsReported(t *testing.T) {
@@ -208,7 +224,7 @@ func TestNewerSchemaIsReported(t *testing.T) {
 	if _, err := s.pool.Exec(t.Context(), `UPDATE schema_migrations SET version = 99`); err != nil {
 		t.Fatal(err)
 	}
-	err := MigrateUp(t.Context(), url)
+	err := MigrateUp(t.Context(), url, 0)
 	if err == nil || !strings.Contains(err.Error(), "version 99") || !strings.Contains(err.Error(), "upgrade docent") {
 		t.Errorf("MigrateUp on a newer schema: error = %v, want one naming version 99 and asking to upgrade", err)
 	}
@@ -219,7 +235,7 @@ func TestMigrateHonorsCancelledContext(t *testing.T) {
 	url := newDatabase(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if err := MigrateUp(ctx, url); !errors.Is(err, context.Canceled) {
+	if err := MigrateUp(ctx, url, 0); !errors.Is(err, context.Canceled) {
 		t.Errorf("MigrateUp with a cancelled context: error = %v, want context.Canceled", err)
 	}
 	checkStatus(t, url, 0)

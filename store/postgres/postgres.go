@@ -7,21 +7,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/docent-sh/docent/internal/redact"
 )
 
 // Options configures Open.
 type Options struct {
-	// Migrate applies pending migrations before the store is returned.
+	// Migrate applies pending migrations before the store is returned. A
+	// current schema is only read, so a role with SELECT alone can open it.
 	Migrate bool
+	// CheckSchema, without Migrate, refuses a schema that is behind, newer
+	// or dirty, saying what to run. Without either, Open leaves the schema
+	// alone (for a caller that uses only temporary tables).
+	CheckSchema bool
+	// LockWait bounds waiting for another seed or migration to finish;
+	// 0 means DefaultLockWait.
+	LockWait time.Duration
 }
 
 // Store is a PostgreSQL knowledge store, safe for concurrent use.
 type Store struct {
-	pool   *pgxpool.Pool
-	where  string
-	redact *redactor
+	pool     *pgxpool.Pool
+	where    string
+	redact   *redact.Redactor
+	lockWait time.Duration
 }
 
 // Open connects to the database at url (a postgres:// URL or keyword/value
@@ -36,13 +48,16 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.Migrate {
-		if err := migrateWithPool(ctx, pool, t.where, migrateUp); err != nil {
+	if opts.LockWait <= 0 {
+		opts.LockWait = DefaultLockWait
+	}
+	if opts.Migrate || opts.CheckSchema {
+		if err := ensureSchema(ctx, pool, t.where, opts.LockWait, opts.Migrate); err != nil {
 			pool.Close()
-			return nil, t.redact.error(fmt.Errorf("migrate postgres %s: %w", t.where, err))
+			return nil, t.redact.Error(fmt.Errorf("migrate postgres %s: %w", t.where, err))
 		}
 	}
-	return &Store{pool: pool, where: t.where, redact: t.redact}, nil
+	return &Store{pool: pool, where: t.where, redact: t.redact, lockWait: opts.LockWait}, nil
 }
 
 // Describe names the database for the status bar, e.g.
@@ -70,5 +85,5 @@ func (s *Store) fail(ctx context.Context, op string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 		err = fmt.Errorf("%w: %w", ctxErr, err)
 	}
-	return s.redact.error(fmt.Errorf("%s (postgres %s): %w", op, s.where, err))
+	return s.redact.Error(fmt.Errorf("%s (postgres %s): %w", op, s.where, err))
 }

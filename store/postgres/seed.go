@@ -12,11 +12,6 @@ import (
 	"github.com/docent-sh/docent/store"
 )
 
-// seedLockKey is the transaction-scoped advisory lock every seeder takes
-// first, so concurrent seeders (two docent processes starting at once)
-// run one after the other and the second finds the first one's work.
-const seedLockKey int64 = 0x646f63656e74 // "docent"
-
 // rollbackTimeout bounds cleaning up after a failed seed; the caller's
 // context may be what failed, so it cannot bound it.
 const rollbackTimeout = 5 * time.Second
@@ -32,21 +27,22 @@ func ChunkUUID(slug string, index int) uuid.UUID {
 }
 
 // Seed makes the database hold exactly docs, the complete knowledge base,
-// in one transaction: a failed or cancelled seed leaves the previous state.
-// Only what changed is written; an unchanged knowledge base writes nothing.
-func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedReport, error) {
+// save for the stored docs opts keeps, in one transaction: a failed,
+// refused or cancelled seed leaves the previous state. Only what changed is
+// written; an unchanged knowledge base writes nothing.
+func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedReport, error) {
 	start := time.Now()
 	if err := store.ValidateSnapshot(docs); err != nil {
 		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
 	}
-	plan, err := s.seed(ctx, docs)
+	plan, err := s.seed(ctx, docs, opts)
 	if err != nil {
 		return store.SeedReport{}, s.fail(ctx, "seed", err)
 	}
 	return plan.Report(time.Since(start)), nil
 }
 
-func (s *Store) seed(ctx context.Context, docs []knowledge.Doc) (store.SeedPlan, error) {
+func (s *Store) seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedPlan, error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return store.SeedPlan{}, fmt.Errorf("begin: %w", err)
@@ -57,8 +53,10 @@ func (s *Store) seed(ctx context.Context, docs []knowledge.Doc) (store.SeedPlan,
 		_ = tx.Rollback(rbCtx) // a no-op after Commit
 	}()
 
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, seedLockKey); err != nil {
-		return store.SeedPlan{}, fmt.Errorf("wait for concurrent seeders: %w", err)
+	// Concurrent seeders run one after the other, and the second finds the
+	// first one's work; one stuck for longer than the wait is reported.
+	if err := takeXactLock(ctx, tx, seedLockKey, s.lockWait, "seed"); err != nil {
+		return store.SeedPlan{}, err
 	}
 	// Under READ COMMITTED each statement sees what was committed before it
 	// started, so this read sees the work of any seeder we waited for.
@@ -66,7 +64,10 @@ func (s *Store) seed(ctx context.Context, docs []knowledge.Doc) (store.SeedPlan,
 	if err != nil {
 		return store.SeedPlan{}, err
 	}
-	plan := store.Plan(stored, docs)
+	plan, err := store.Plan(stored, docs, opts)
+	if err != nil {
+		return store.SeedPlan{}, err
+	}
 	if plan.HasWrites() {
 		if err := apply(ctx, tx, plan); err != nil {
 			return store.SeedPlan{}, err

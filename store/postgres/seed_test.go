@@ -108,7 +108,9 @@ func TestConcurrentSeedersWithSeparatePools(t *testing.T) {
 	reports := make([]store.SeedReport, len(stores))
 	errs := make([]error, len(stores))
 	for i, s := range stores {
-		wg.Go(func() { reports[i], errs[i] = s.Seed(t.Context(), storetest.CloneDocs(docs)) })
+		wg.Go(func() {
+			reports[i], errs[i] = s.Seed(t.Context(), storetest.CloneDocs(docs), store.SeedOptions{Prune: true})
+		})
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -174,7 +176,7 @@ func TestCancelledSeedKeepsPreviousState(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.Seed(ctx, v2)
+		_, err := s.Seed(ctx, v2, store.SeedOptions{Prune: true})
 		done <- err
 	}()
 
@@ -223,7 +225,7 @@ func TestCancelledSeedKeepsPreviousState(t *testing.T) {
 	reseed := openStore(t, url)
 	seedCtx, seedCancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer seedCancel()
-	r, err := reseed.Seed(seedCtx, v1)
+	r, err := reseed.Seed(seedCtx, v1, store.SeedOptions{Prune: true})
 	if err != nil {
 		t.Fatalf("seed after the cancelled one: %v", err)
 	}

@@ -21,7 +21,7 @@ import (
 
 // Store is what the suite exercises.
 type Store interface {
-	Seed(ctx context.Context, docs []knowledge.Doc) (store.SeedReport, error)
+	Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedReport, error)
 	ListDocs(ctx context.Context) ([]knowledge.DocSummary, error)
 	Corpus(ctx context.Context) ([]knowledge.Doc, error)
 	Generation(ctx context.Context) (int64, error)
@@ -49,6 +49,10 @@ func Run(t *testing.T, newStore func(t *testing.T) Store, readEvents ReadEvents)
 		{"MetadataOnlyChange", testMetadataOnlyChange},
 		{"RemovedDoc", testRemovedDoc},
 		{"EmptySnapshotDeletesAll", testEmptySnapshotDeletesAll},
+		{"SkippedFileKeepsStoredDoc", testSkippedFileKeepsStoredDoc},
+		{"UnreadableFolderKeepsItsDocs", testUnreadableFolderKeepsItsDocs},
+		{"DeleteShareRefused", testDeleteShareRefused},
+		{"ZeroOptionsDeleteNothing", testZeroOptionsDeleteNothing},
 		{"InvalidSnapshotWritesNothing", testInvalidSnapshotWritesNothing},
 		{"CancelledSeedWritesNothing", testCancelledSeedWritesNothing},
 		{"ConcurrentSeeds", testConcurrentSeeds},
@@ -133,9 +137,18 @@ func expectedSummaries(corpus []knowledge.Doc) []knowledge.DocSummary {
 	return out
 }
 
+// prune is what the tests of plain snapshots seed with: the snapshot is
+// the whole knowledge base, and whatever it lacks goes.
+var prune = store.SeedOptions{Prune: true}
+
 func seed(t *testing.T, s Store, docs []knowledge.Doc) store.SeedReport {
 	t.Helper()
-	r, err := s.Seed(t.Context(), docs)
+	return seedWith(t, s, docs, prune)
+}
+
+func seedWith(t *testing.T, s Store, docs []knowledge.Doc, opts store.SeedOptions) store.SeedReport {
+	t.Helper()
+	r, err := s.Seed(t.Context(), docs, opts)
 	if err != nil {
 		t.Fatalf("Seed: %v", err)
 	}
@@ -341,6 +354,108 @@ func testEmptySnapshotDeletesAll(t *testing.T, s Store) {
 	checkCorpus(t, s, []knowledge.Doc{})
 }
 
+// without returns a copy of docs lacking the given slugs.
+func without(docs []knowledge.Doc, slugs ...string) []knowledge.Doc {
+	var out []knowledge.Doc
+	for _, d := range CloneDocs(docs) {
+		if !slices.Contains(slugs, d.Slug) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// A file that is still there but could not be read this time (broken front
+// matter, a permission) keeps its stored doc, reported as kept; a file
+// really gone in the same seed is deleted.
+func testSkippedFileKeepsStoredDoc(t *testing.T, s Store) {
+	v1 := Fixture()
+	seed(t, s, v1)
+	kept := bySlug(v1, "guides/reset-password")
+	gone := bySlug(v1, "billing/invoice-z")
+	v2 := without(v1, kept.Slug, gone.Slug)
+
+	r := seedWith(t, s, v2, store.SeedOptions{Keep: []string{kept.Slug, "guides/never-stored"}, MaxDeleteShare: store.DefaultMaxDeleteShare + 0.05})
+	checkCounts(t, "docs", r.Docs, store.Counts{Unchanged: len(v2), Deleted: 1, Kept: 1})
+	checkCounts(t, "chunks", r.Chunks, store.Counts{Unchanged: chunkCount(v2), Deleted: len(gone.Chunks), Kept: len(kept.Chunks)})
+	checkCorpus(t, s, expectedCorpus(without(v1, gone.Slug), nil))
+
+	// Kept, it is still an ordinary doc: fixed, it is written as usual.
+	r = seedWith(t, s, without(v1, gone.Slug), store.SeedOptions{})
+	checkCounts(t, "docs after the fix", r.Docs, store.Counts{Unchanged: len(v1) - 1})
+}
+
+func testUnreadableFolderKeepsItsDocs(t *testing.T, s Store) {
+	v1 := Fixture()
+	seed(t, s, v1)
+	gen := generation(t, s)
+	// Every billing doc is missing because billing/ could not be listed.
+	v2 := without(v1, "billing/invoices", "billing/invoice-z")
+	r := seedWith(t, s, v2, store.SeedOptions{KeepUnder: []string{"billing/"}})
+	checkCounts(t, "docs", r.Docs, store.Counts{Unchanged: len(v2), Kept: 2})
+	if r.Changed() {
+		t.Errorf("report %q says a seed that kept everything changed something", r)
+	}
+	checkCorpus(t, s, expectedCorpus(v1, nil))
+	checkGeneration(t, s, "after a seed that only kept docs", gen)
+}
+
+// A seed that would delete more than the allowed share of the stored docs
+// writes nothing and says how many and where; with Prune it goes ahead.
+func testDeleteShareRefused(t *testing.T, s Store) {
+	docs := GenerateDocs(10) // categories cycle through six folders
+	seed(t, s, docs)
+	gen := generation(t, s)
+	remaining := docs[:7]
+	changed := CloneDocs(remaining)
+	changed[0].Chunks[0].Content += " Changed, so a partial write would show."
+	changed[0] = Finish(changed[0])
+
+	_, err := s.Seed(t.Context(), changed, store.SeedOptions{MaxDeleteShare: store.DefaultMaxDeleteShare})
+	var refused *store.DeleteRefusedError
+	if !errors.As(err, &refused) {
+		t.Fatalf("Seed deleting 3 of 10 docs with a 20%% limit: error = %v, want a *store.DeleteRefusedError", err)
+	}
+	wantFolders := []store.FolderCount{{Folder: "guides", Docs: 1}, {Folder: "reference", Docs: 1}, {Folder: "troubleshooting", Docs: 1}}
+	if refused.Deleting != 3 || refused.Stored != 10 || !reflect.DeepEqual(refused.Folders, wantFolders) {
+		t.Errorf("refusal = %+v, want 3 of 10 docs in %v", refused, wantFolders)
+	}
+	for _, want := range []string{"3 of 10", "30%", "20%", "1 in guides"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal %q does not say %q", err, want)
+		}
+	}
+	checkCorpus(t, s, expectedCorpus(docs, nil))
+	checkGeneration(t, s, "after a refused seed", gen)
+
+	// Exactly at the limit is allowed.
+	r := seedWith(t, s, docs[:8], store.SeedOptions{MaxDeleteShare: store.DefaultMaxDeleteShare})
+	checkCounts(t, "docs at the limit", r.Docs, store.Counts{Unchanged: 8, Deleted: 2})
+	r = seedWith(t, s, changed[:1], store.SeedOptions{MaxDeleteShare: store.DefaultMaxDeleteShare, Prune: true})
+	checkCounts(t, "docs with Prune", r.Docs, store.Counts{Updated: 1, Deleted: 7})
+	checkCorpus(t, s, expectedCorpus(changed[:1], map[string]int{changed[0].Slug: 2}))
+}
+
+func testZeroOptionsDeleteNothing(t *testing.T, s Store) {
+	docs := Fixture()
+	seed(t, s, docs)
+	_, err := s.Seed(t.Context(), docs[:3], store.SeedOptions{})
+	var refused *store.DeleteRefusedError
+	if !errors.As(err, &refused) || refused.Deleting != 1 {
+		t.Fatalf("Seed deleting a doc with zero options: error = %v, want a refusal of 1 doc", err)
+	}
+	checkCorpus(t, s, expectedCorpus(docs, nil))
+}
+
+func generation(t *testing.T, s Store) int64 {
+	t.Helper()
+	gen, err := s.Generation(t.Context())
+	if err != nil {
+		t.Fatalf("Generation: %v", err)
+	}
+	return gen
+}
+
 func testInvalidSnapshotWritesNothing(t *testing.T, s Store) {
 	docs := Fixture()
 	seed(t, s, docs)
@@ -361,7 +476,7 @@ func testInvalidSnapshotWritesNothing(t *testing.T, s Store) {
 		"duplicate slug": {duplicate, []string{duplicate[1].Slug, "duplicate slug"}},
 		"NUL byte":       {nul, []string{nul[2].Slug, "chunk 1", "NUL"}},
 	} {
-		_, err := s.Seed(t.Context(), tc.docs)
+		_, err := s.Seed(t.Context(), tc.docs, prune)
 		var snapErr *store.SnapshotError
 		if !errors.As(err, &snapErr) {
 			t.Errorf("%s: Seed error = %v, want a *store.SnapshotError", name, err)
@@ -381,7 +496,7 @@ func testCancelledSeedWritesNothing(t *testing.T, s Store) {
 	seed(t, s, docs)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	_, err := s.Seed(ctx, GenerateDocs(50))
+	_, err := s.Seed(ctx, GenerateDocs(50), prune)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Seed with a cancelled context: error = %v, want context.Canceled", err)
 	}
@@ -394,7 +509,7 @@ func testConcurrentSeeds(t *testing.T, s Store) {
 	reports := make([]store.SeedReport, 2)
 	errs := make([]error, 2)
 	for i := range reports {
-		wg.Go(func() { reports[i], errs[i] = s.Seed(t.Context(), CloneDocs(docs)) })
+		wg.Go(func() { reports[i], errs[i] = s.Seed(t.Context(), CloneDocs(docs), prune) })
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -417,11 +532,7 @@ func testConcurrentSeeds(t *testing.T, s Store) {
 
 func checkGeneration(t *testing.T, s Store, when string, want int64) {
 	t.Helper()
-	got, err := s.Generation(t.Context())
-	if err != nil {
-		t.Fatalf("Generation %s: %v", when, err)
-	}
-	if got != want {
+	if got := generation(t, s); got != want {
 		t.Errorf("Generation %s = %d, want %d", when, got, want)
 	}
 }
@@ -456,12 +567,12 @@ func testGeneration(t *testing.T, s Store) {
 
 	invalid := append(CloneDocs(metadata), metadata[0].Clone())
 	invalid[0].Title = "changed, so a partial write would show"
-	if _, err := s.Seed(t.Context(), invalid); err == nil {
+	if _, err := s.Seed(t.Context(), invalid, prune); err == nil {
 		t.Fatal("Seed with a duplicate slug succeeded")
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, err := s.Seed(ctx, GenerateDocs(5)); err == nil {
+	if _, err := s.Seed(ctx, GenerateDocs(5), prune); err == nil {
 		t.Fatal("Seed with a cancelled context succeeded")
 	}
 	checkGeneration(t, s, "after an invalid and a cancelled seed", 3)

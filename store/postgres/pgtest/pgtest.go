@@ -61,20 +61,29 @@ func NewDatabase(tb testing.TB) string {
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		tb.Fatalf("create test database: %v", err)
 	}
+	cleanup(tb, admin, "drop test database "+name, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+	return WithDatabase(tb, admin, name)
+}
+
+// cleanup runs queries on connString when the test ends, in order,
+// stopping at the first that fails.
+func cleanup(tb testing.TB, connString, what string, queries ...string) {
 	tb.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		conn, err := pgx.Connect(ctx, admin)
+		conn, err := pgx.Connect(ctx, connString)
 		if err != nil {
-			tb.Errorf("drop test database %s: %v", name, err)
+			tb.Errorf("%s: %v", what, err)
 			return
 		}
 		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-			tb.Errorf("drop test database %s: %v", name, err)
+		for _, q := range queries {
+			if _, err := conn.Exec(ctx, q); err != nil {
+				tb.Errorf("%s: %s: %v", what, q, err)
+				return
+			}
 		}
 	})
-	return WithDatabase(tb, admin, name)
 }
 
 // WithDatabase points a connection string at another database.
@@ -88,5 +97,49 @@ func WithDatabase(tb testing.TB, connString, name string) string {
 		tb.Fatalf("%s is not a valid URL: %v", Env, err)
 	}
 	u.Path = "/" + name
+	return u.String()
+}
+
+// NewReadOnlyRole creates a login role that may only read the tables that
+// exist now in dbURL's public schema (SELECT, nothing else), dropped when
+// the test ends, and returns dbURL with that role's credentials. The
+// admin role needs CREATEROLE.
+func NewReadOnlyRole(tb testing.TB, dbURL string) string {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		tb.Fatalf("connect to create a read-only role: %v", err)
+	}
+	defer conn.Close(ctx)
+
+	var random [8]byte
+	_, _ = rand.Read(random[:])
+	name := "docent_reader_" + hex.EncodeToString(random[:4])
+	password := hex.EncodeToString(random[:])
+	if _, err := conn.Exec(ctx, "CREATE ROLE "+name+" LOGIN PASSWORD '"+password+"'"); err != nil {
+		tb.Fatalf("create read-only role (the %s role needs CREATEROLE): %v", Env, err)
+	}
+	// The role owns nothing; once its grants are gone it can be dropped
+	// by an admin with CREATEROLE alone (DROP OWNED would need membership).
+	cleanup(tb, dbURL, "drop role "+name, "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM "+name, "DROP ROLE "+name)
+	if _, err := conn.Exec(ctx, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO "+name); err != nil {
+		tb.Fatalf("grant SELECT to %s: %v", name, err)
+	}
+	return WithUser(tb, dbURL, name, password)
+}
+
+// WithUser sets the user and password of a connection string.
+func WithUser(tb testing.TB, connString, user, password string) string {
+	tb.Helper()
+	if !strings.Contains(connString, "://") {
+		return connString + " user=" + user + " password=" + password // later keywords win
+	}
+	u, err := url.Parse(connString)
+	if err != nil {
+		tb.Fatalf("%s is not a valid URL: %v", Env, err)
+	}
+	u.User = url.UserPassword(user, password)
 	return u.String()
 }
