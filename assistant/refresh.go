@@ -9,15 +9,16 @@ import (
 
 // Knowledge is the store a session answers from, as far as keeping its
 // engine current goes: a generation that every seed writing anything
-// raises, and the corpus to rebuild from.
+// raises, and the corpus and vocabulary to rebuild from.
 type Knowledge interface {
 	Generation(ctx context.Context) (int64, error)
 	Corpus(ctx context.Context) ([]knowledge.Doc, error)
+	Vocabulary(ctx context.Context) (knowledge.Vocabulary, error)
 }
 
-// BuildEngine builds an engine from a corpus. The command injects it, so
-// the session knows nothing of retrieval settings or the glossary.
-type BuildEngine func(corpus []knowledge.Doc) (Engine, error)
+// BuildEngine builds an engine from a knowledge base. The command injects
+// it, so the session knows nothing of retrieval settings.
+type BuildEngine func(b knowledge.Bundle) (Engine, error)
 
 // Refresh keeps a session's engine in step with a shared store: a colleague
 // seeding the same database must not leave a running session answering
@@ -76,13 +77,17 @@ func (s *Session) currentEngine(ctx context.Context) Engine {
 
 	began := time.Now()
 	corpus, err := r.Knowledge.Corpus(ctx)
+	var vocabulary knowledge.Vocabulary
+	if err == nil {
+		vocabulary, err = r.Knowledge.Vocabulary(ctx)
+	}
 	if err != nil {
 		// Possibly transient: the next turn tries again.
 		s.log.Warn("reload knowledge base; answering from the loaded index",
 			"generation", gen, "loaded_generation", cur.generation, "err", err)
 		return cur.engine
 	}
-	engine, err := r.Build(corpus)
+	engine, err := r.Build(vocabulary.Bundle(corpus))
 	if err != nil {
 		// The same corpus would fail the same way: wait for the next seed.
 		s.failedGeneration = gen

@@ -24,6 +24,7 @@ type fakeKnowledge struct {
 	mu          sync.Mutex
 	generation  int64
 	corpus      []knowledge.Doc
+	vocabulary  knowledge.Vocabulary
 	genErr      error
 	corpusErr   error
 	corpusReads int
@@ -43,6 +44,21 @@ func (k *fakeKnowledge) Corpus(context.Context) ([]knowledge.Doc, error) {
 		return nil, k.corpusErr
 	}
 	return slices.Clone(k.corpus), nil
+}
+
+func (k *fakeKnowledge) Vocabulary(context.Context) (knowledge.Vocabulary, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.vocabulary, nil
+}
+
+// seedVocabulary replaces the vocabulary alone and bumps the generation,
+// as a seed that changed only the glossary or synonyms does.
+func (k *fakeKnowledge) seedVocabulary(v knowledge.Vocabulary) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.vocabulary = v
+	k.generation++
 }
 
 // seed replaces the corpus and, like a seed that wrote, bumps the generation.
@@ -89,7 +105,7 @@ type engineBuilder struct {
 	fail   error
 }
 
-func (b *engineBuilder) build(corpus []knowledge.Doc) (assistant.Engine, error) {
+func (b *engineBuilder) build(kb knowledge.Bundle) (assistant.Engine, error) {
 	b.mu.Lock()
 	b.builds++
 	fail := b.fail
@@ -97,7 +113,7 @@ func (b *engineBuilder) build(corpus []knowledge.Doc) (assistant.Engine, error) 
 	if fail != nil {
 		return nil, fail
 	}
-	e, err := retrieval.New(knowledge.Bundle{Docs: corpus, Glossary: kb.Glossary()}, retrieval.DefaultConfig())
+	e, err := retrieval.New(kb, retrieval.DefaultConfig())
 	if err != nil {
 		return nil, err
 	}
@@ -114,9 +130,9 @@ func (b *engineBuilder) count() int {
 func refreshingSession(t *testing.T) (*assistant.Session, *fakeKnowledge, *engineBuilder, *syncbuf.Buffer) {
 	t.Helper()
 	docs := demoDocs(t)
-	k := &fakeKnowledge{generation: 1, corpus: docs}
+	k := &fakeKnowledge{generation: 1, corpus: docs, vocabulary: knowledge.Vocabulary{Glossary: kb.Glossary()}}
 	b := &engineBuilder{}
-	first, err := b.build(docs)
+	first, err := b.build(k.vocabulary.Bundle(docs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,6 +198,30 @@ func TestNewGenerationRebuildsTheEngine(t *testing.T) {
 	if n := strings.Count(logs.String(), "retrieval index rebuilt"); n != 1 {
 		t.Errorf("%d rebuild records, want 1", n)
 	}
+}
+
+// A seed that changed only the vocabulary reaches running sessions too:
+// its synonyms rewrite the next question.
+func TestNewVocabularyRebuildsTheEngine(t *testing.T) {
+	s, k, b, _ := refreshingSession(t)
+	if res := ask(s, "explain planner"); len(rewrites(res)) != 0 {
+		t.Fatalf("before the seed: rewrites %v, want none", rewrites(res))
+	}
+	k.seedVocabulary(knowledge.Vocabulary{Glossary: kb.Glossary(), Synonyms: []knowledge.Synonym{{From: "planner", To: "workspace"}}})
+	res := ask(s, "explain planner")
+	if got := rewrites(res); len(got) != 1 || got[0] != (retrieval.Rewrite{From: "planner", To: "workspace"}) {
+		t.Errorf("after a vocabulary-only seed: rewrites %v, want planner => workspace", got)
+	}
+	if b.count() != 2 {
+		t.Errorf("%d builds, want 2", b.count())
+	}
+}
+
+func rewrites(res retrieval.Result) []retrieval.Rewrite {
+	for _, ev := range res.Results {
+		return ev.MatchExplain.Synonyms
+	}
+	return nil
 }
 
 // "tell me more" keeps continuing the last resource across a rebuild, and

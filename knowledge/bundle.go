@@ -1,6 +1,9 @@
 package knowledge
 
-import "path"
+import (
+	"path"
+	"slices"
+)
 
 // Bundle is a knowledge base with the vocabulary that comes with it. The
 // vocabulary belongs to the docs, not to the engine: a folder of docs
@@ -39,4 +42,29 @@ func (b Bundle) IsConcept(slug string) bool {
 		}
 	}
 	return false
+}
+
+// Vocabulary is a bundle without its docs: what a store keeps beside the
+// docs so every docent reading a shared store answers with the words the
+// seed brought.
+type Vocabulary struct {
+	Glossary string
+	Synonyms []Synonym
+	Concepts []string
+}
+
+// Vocabulary returns the bundle's vocabulary.
+func (b Bundle) Vocabulary() Vocabulary {
+	return Vocabulary{Glossary: b.Glossary, Synonyms: b.Synonyms, Concepts: b.Concepts}
+}
+
+// Bundle joins the vocabulary to docs.
+func (v Vocabulary) Bundle(docs []Doc) Bundle {
+	return Bundle{Docs: docs, Glossary: v.Glossary, Synonyms: v.Synonyms, Concepts: v.Concepts}
+}
+
+// Equal reports whether two vocabularies say the same; nil and empty
+// lists are the same.
+func (v Vocabulary) Equal(w Vocabulary) bool {
+	return v.Glossary == w.Glossary && slices.Equal(v.Synonyms, w.Synonyms) && slices.Equal(v.Concepts, w.Concepts)
 }

@@ -122,6 +122,16 @@ type SeedOptions struct {
 	MaxDeleteShare float64
 	// Prune allows a seed to delete any number of docs.
 	Prune bool
+	// Vocabulary is the glossary, synonyms and concept docs that came with
+	// the docs; the store keeps it beside them so every reader of a shared
+	// store answers with it. nil leaves the stored vocabulary as it is.
+	Vocabulary *knowledge.Vocabulary
+}
+
+// VocabularyChanged reports whether seeding with opts rewrites the stored
+// vocabulary.
+func (o SeedOptions) VocabularyChanged(stored knowledge.Vocabulary) bool {
+	return o.Vocabulary != nil && !o.Vocabulary.Equal(stored)
 }
 
 // keeps reports whether a stored doc missing from the snapshot stays.

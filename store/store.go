@@ -36,17 +36,24 @@ type SeedReport struct {
 	Docs     Counts
 	Chunks   Counts
 	Duration time.Duration
+	// Vocabulary is true when the seed rewrote the stored glossary,
+	// synonyms or concept docs.
+	Vocabulary bool
 }
 
 // String renders the report on one line for logs and the CLI, e.g.
 // "docs: 19 inserted, 0 updated, 0 unchanged, 0 deleted, 0 kept; chunks: 88 inserted, …; 41ms".
 func (r SeedReport) String() string {
-	return fmt.Sprintf("docs: %s; chunks: %s; %s", r.Docs, r.Chunks, roundDuration(r.Duration))
+	vocabulary := "unchanged"
+	if r.Vocabulary {
+		vocabulary = "updated"
+	}
+	return fmt.Sprintf("docs: %s; chunks: %s; vocabulary %s; %s", r.Docs, r.Chunks, vocabulary, roundDuration(r.Duration))
 }
 
 // Changed reports whether the seed wrote anything.
 func (r SeedReport) Changed() bool {
-	return r.Docs.changed() || r.Chunks.changed()
+	return r.Docs.changed() || r.Chunks.changed() || r.Vocabulary
 }
 
 // roundDuration keeps a report readable: milliseconds are precise enough

@@ -19,7 +19,7 @@ func TestSeedReportString(t *testing.T) {
 		Chunks:   store.Counts{Inserted: 88, Updated: 2, Unchanged: 3, Deleted: 4},
 		Duration: 41*time.Millisecond + 400*time.Microsecond,
 	}
-	want := "docs: 19 inserted, 0 updated, 0 unchanged, 0 deleted, 0 kept; chunks: 88 inserted, 2 updated, 3 unchanged, 4 deleted, 0 kept; 41ms"
+	want := "docs: 19 inserted, 0 updated, 0 unchanged, 0 deleted, 0 kept; chunks: 88 inserted, 2 updated, 3 unchanged, 4 deleted, 0 kept; vocabulary unchanged; 41ms"
 	if got := r.String(); got != want {
 		t.Errorf("String() = %q\nwant %q", got, want)
 	}
@@ -38,6 +38,7 @@ func TestSeedReportChanged(t *testing.T) {
 		{store.SeedReport{Docs: store.Counts{Unchanged: 3}, Chunks: store.Counts{Unchanged: 9}}, false},
 		{store.SeedReport{Docs: store.Counts{Inserted: 1}}, true},
 		{store.SeedReport{Docs: store.Counts{Deleted: 1}}, true},
+		{store.SeedReport{Vocabulary: true}, true},
 		{store.SeedReport{Chunks: store.Counts{Updated: 1}}, true},
 		{store.SeedReport{Chunks: store.Counts{Deleted: 1}}, true},
 	} {

@@ -78,16 +78,15 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 	}
 	e.log.Info("knowledge base loaded", "store", st.Describe(), "docs", len(corpus), "generation", generation)
 	// The store's corpus with the vocabulary that came with it.
-	buildEngine := func(corpus []knowledge.Doc) (assistant.Engine, error) {
-		b := bundle
-		b.Docs = corpus
+	buildEngine := func(b knowledge.Bundle) (assistant.Engine, error) {
 		engine, err := newEngine(b, rcfg)
 		if err != nil {
 			return nil, err // not a typed nil in the interface
 		}
 		return engine, nil
 	}
-	engine, err := buildEngine(corpus)
+	bundle.Docs = corpus
+	engine, err := buildEngine(bundle)
 	if err != nil {
 		return nil, err
 	}

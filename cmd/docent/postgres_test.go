@@ -264,3 +264,39 @@ func TestEvalRetrievalOnPostgres(t *testing.T) {
 		t.Errorf("the database holds %d tables after eval: it should keep nothing (no migration, a temporary index)", tables)
 	}
 }
+
+// The vocabulary travels with the docs into the shared store: a reader
+// with no docs folder answers with the seeded knowledge base's synonyms,
+// and a seed of a folder without any takes them away again.
+func TestSharedStoreKeepsTheSeededVocabulary(t *testing.T) {
+	dbURL := pgtest.NewDatabase(t)
+	c := newCLI(t, "DATABASE_URL", dbURL)
+	if _, errOut, code := c.run("seed"); code != 0 {
+		t.Fatalf("seed the demo: exit %d: %s", code, errOut)
+	}
+	synonyms := func(o askOutput) []retrieval.Rewrite {
+		for _, r := range o.Results {
+			return r.MatchExplain.Synonyms
+		}
+		return nil
+	}
+	o := c.askJSON("what is my homepage")
+	if got := synonyms(o); len(got) != 1 || got[0] != (retrieval.Rewrite{From: "homepage", To: "home"}) {
+		t.Errorf("on the seeded demo: synonyms %v, want homepage => home", got)
+	}
+	if o.Context != nil && o.Context.Tokens.Core == 0 {
+		t.Error("on the seeded demo: no core-concepts tokens in the prompt, want the demo glossary")
+	}
+
+	plain := writeDocs(t, map[string]string{"home.md": "# Home\n\nThe home page lists your recent work and your homepage settings.\n"})
+	if _, errOut, code := c.run("seed", "--docs", plain, "--prune"); code != 0 {
+		t.Fatalf("seed a folder without vocabulary: exit %d: %s", code, errOut)
+	}
+	o = c.askJSON("what is my homepage")
+	if got := synonyms(o); len(got) != 0 {
+		t.Errorf("after seeding a folder without vocabulary: synonyms %v, want none", got)
+	}
+	if o.Context != nil && o.Context.Tokens.Core != 0 {
+		t.Errorf("after seeding a folder without vocabulary: %d core-concepts tokens, want 0", o.Context.Tokens.Core)
+	}
+}

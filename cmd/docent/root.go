@@ -31,6 +31,7 @@ type docStore interface {
 	Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedReport, error)
 	ListDocs(ctx context.Context) ([]knowledge.DocSummary, error)
 	Corpus(ctx context.Context) ([]knowledge.Doc, error)
+	Vocabulary(ctx context.Context) (knowledge.Vocabulary, error)
 	Generation(ctx context.Context) (int64, error)
 	RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error
 	Describe() string
@@ -205,7 +206,23 @@ func (e *env) openReadStore(ctx context.Context, stderr io.Writer) (docStore, kn
 				textsafe.Line(e.cfg.docsDir))
 		}
 		st, err := e.openStore(ctx)
-		return st, knowledge.Bundle{}, err
+		if err != nil {
+			return nil, knowledge.Bundle{}, err
+		}
+		// The vocabulary the seed stored with the docs, like the docs, and
+		// the reader's own --synonyms on top.
+		v, err := st.Vocabulary(ctx)
+		if err != nil {
+			st.Close()
+			return nil, knowledge.Bundle{}, fmt.Errorf("read vocabulary from %s: %w", st.Describe(), err)
+		}
+		extra, err := e.synonymsFile()
+		if err != nil {
+			st.Close()
+			return nil, knowledge.Bundle{}, err
+		}
+		v.Synonyms = append(v.Synonyms, extra...)
+		return st, v.Bundle(nil), nil
 	}
 	b, res, err := e.loadBundle(ctx)
 	if err != nil {
@@ -217,7 +234,8 @@ func (e *env) openReadStore(ctx context.Context, stderr io.Writer) (docStore, kn
 		return nil, b, err
 	}
 	// The embedded store starts empty on every run, so nothing is deleted.
-	if _, err := st.Seed(ctx, res.Docs, store.SeedOptions{}); err != nil {
+	v := b.Vocabulary()
+	if _, err := st.Seed(ctx, res.Docs, store.SeedOptions{Vocabulary: &v}); err != nil {
 		st.Close()
 		return nil, b, fmt.Errorf("load %s: %w", st.Describe(), err)
 	}

@@ -28,7 +28,7 @@ func newSeedCmd(e *env) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			res, err := e.loadDocs(ctx)
+			bundle, res, err := e.loadBundle(ctx)
 			if err != nil {
 				return err
 			}
@@ -48,7 +48,10 @@ func newSeedCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			report, err := st.Seed(ctx, res.Docs, seedOptions(res, prune, e.cfg.maxDeleteShare))
+			opts := seedOptions(res, prune, e.cfg.maxDeleteShare)
+			vocabulary := bundle.Vocabulary()
+			opts.Vocabulary = &vocabulary
+			report, err := st.Seed(ctx, res.Docs, opts)
 			// The stores' errors name the operation and the store.
 			var refused *store.DeleteRefusedError
 			if errors.As(err, &refused) {

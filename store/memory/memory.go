@@ -55,6 +55,7 @@ type snapshot struct {
 	// generation counts the seeds that wrote; it travels with the content
 	// so a reader never sees one without the other.
 	generation int64
+	vocabulary knowledge.Vocabulary
 }
 
 // entry is one stored doc (chunks sorted by index) with its planning summary.
@@ -98,11 +99,15 @@ func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedO
 	if err != nil {
 		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
 	}
-	if !plan.HasWrites() {
+	vocabularyChanged := opts.VocabularyChanged(current.vocabulary)
+	if !plan.HasWrites() && !vocabularyChanged {
 		return plan.Report(time.Since(start)), nil
 	}
 
-	next := &snapshot{docs: make(map[string]*entry, len(docs)), generation: current.generation + 1}
+	next := &snapshot{docs: make(map[string]*entry, len(docs)), generation: current.generation + 1, vocabulary: current.vocabulary}
+	if vocabularyChanged {
+		next.vocabulary = cloneVocabulary(*opts.Vocabulary)
+	}
 	for slug, e := range current.docs {
 		next.docs[slug] = e // entries are immutable, so sharing is safe
 	}
@@ -132,7 +137,24 @@ func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedO
 		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
 	}
 	s.state.Store(next)
-	return plan.Report(time.Since(start)), nil
+	r := plan.Report(time.Since(start))
+	r.Vocabulary = vocabularyChanged
+	return r, nil
+}
+
+func cloneVocabulary(v knowledge.Vocabulary) knowledge.Vocabulary {
+	v.Synonyms = slices.Clone(v.Synonyms)
+	v.Concepts = slices.Clone(v.Concepts)
+	return v
+}
+
+// Vocabulary returns the glossary, synonyms and concept docs the last seed
+// that carried them stored.
+func (s *Store) Vocabulary(ctx context.Context) (knowledge.Vocabulary, error) {
+	if err := ctx.Err(); err != nil {
+		return knowledge.Vocabulary{}, err
+	}
+	return cloneVocabulary(s.state.Load().vocabulary), nil
 }
 
 // newEntry copies d so later edits by the caller cannot reach the store.

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -63,7 +64,7 @@ func versions(ms []Migration) []uint {
 }
 
 // latestMigration is the last migration in migrations/.
-const latestMigration = 5
+const latestMigration = 6
 
 func checkStatus(t *testing.T, url string, wantVersion uint) MigrationStatus {
 	t.Helper()
@@ -97,22 +98,22 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	t.Parallel()
 	url := newDatabase(t)
 	// In version order; tablesIn lists them sorted by name, which here is the same.
-	all := []string{"docs_knowledge", "docs_knowledge_chunks", "docs_knowledge_generation", "retrieval_events"}
+	all := []string{"docs_knowledge", "docs_knowledge_chunks", "docs_knowledge_generation", "docs_vocabulary", "retrieval_events"}
 
 	st := checkStatus(t, url, 0)
-	if !slices.Equal(versions(st.Pending), []uint{1, 2, 3, 4, 5}) {
-		t.Errorf("pending on a fresh database = %v, want [1 2 3 4 5]", st.Pending)
+	if !slices.Equal(versions(st.Pending), []uint{1, 2, 3, 4, 5, 6}) {
+		t.Errorf("pending on a fresh database = %v, want [1 2 3 4 5 6]", st.Pending)
 	}
 
 	if err := MigrateUp(t.Context(), url, 0); err != nil {
 		t.Fatalf("MigrateUp: %v", err)
 	}
-	st = checkStatus(t, url, 5)
+	st = checkStatus(t, url, 6)
 	var names []string
 	for _, m := range st.Applied {
 		names = append(names, m.Name)
 	}
-	if want := []string{"docs_knowledge", "docs_knowledge_chunks", "retrieval_events", "docs_knowledge_generation", "chunk_text"}; !slices.Equal(names, want) {
+	if want := []string{"docs_knowledge", "docs_knowledge_chunks", "retrieval_events", "docs_knowledge_generation", "chunk_text", "docs_vocabulary"}; !slices.Equal(names, want) {
 		t.Errorf("applied names = %v, want %v", names, want)
 	}
 	if got := tablesIn(t, url); !slices.Equal(got, all) {
@@ -128,6 +129,14 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	if err := MigrateDown(t.Context(), url, 1, 0); err != nil {
 		t.Fatalf("MigrateDown 1: %v", err)
 	}
+	checkStatus(t, url, 5)
+	withoutVocabulary := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == "docs_vocabulary" })
+	if got := tablesIn(t, url); !slices.Equal(got, withoutVocabulary) {
+		t.Fatalf("tables after one down = %v, want %v", got, withoutVocabulary)
+	}
+	if err := MigrateDown(t.Context(), url, 1, 0); err != nil {
+		t.Fatalf("MigrateDown 1: %v", err)
+	}
 	checkStatus(t, url, 4)
 	if hasColumn(t, url, "docs_knowledge_chunks", "text") || hasColumn(t, url, "docs_knowledge", "description") {
 		t.Error("after one down: the chunk text or doc description column is still there")
@@ -136,7 +145,7 @@ func TestMigrationsRoundTrip(t *testing.T) {
 		t.Fatalf("MigrateDown 1: %v", err)
 	}
 	checkStatus(t, url, 3)
-	withoutGeneration := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == "docs_knowledge_generation" })
+	withoutGeneration := slices.DeleteFunc(slices.Clone(withoutVocabulary), func(n string) bool { return n == "docs_knowledge_generation" })
 	if got := tablesIn(t, url); !slices.Equal(got, withoutGeneration) {
 		t.Fatalf("tables after one down = %v, want %v", got, withoutGeneration)
 	}
@@ -155,7 +164,7 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	if err := MigrateUp(t.Context(), url, 0); err != nil {
 		t.Fatalf("MigrateUp again: %v", err)
 	}
-	checkStatus(t, url, 5)
+	checkStatus(t, url, 6)
 	if got := tablesIn(t, url); !slices.Equal(got, all) {
 		t.Fatalf("tables after up again = %v, want %v", got, all)
 	}
@@ -188,15 +197,15 @@ func TestDirtySchemaIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatalf("MigrateStatus: %v", err)
 	}
-	if !st.Dirty || st.Version != 5 {
-		t.Errorf("status = %+v, want dirty at 5", st)
+	if !st.Dirty || st.Version != latestMigration {
+		t.Errorf("status = %+v, want dirty at %d", st, latestMigration)
 	}
 	for name, err := range map[string]error{
 		"MigrateUp":   MigrateUp(t.Context(), url, 0),
 		"MigrateDown": MigrateDown(t.Context(), url, 1, 0),
 	} {
-		if err == nil || !strings.Contains(err.Error(), "dirty at version 5") {
-			t.Errorf("%s on a dirty schema: error = %v, want one saying it is dirty at version 5", name, err)
+		if want := fmt.Sprintf("dirty at version %d", latestMigration); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s on a dirty schema: error = %v, want one saying it is %s", name, err, want)
 		}
 	}
 	if _, err := Open(t.Context(), url, Options{Migrate: true}); err == nil || !strings.Contains(err.Error(), "docent migrate force V") {

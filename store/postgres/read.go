@@ -102,6 +102,43 @@ func readCorpus(ctx context.Context, tx pgx.Tx) ([]knowledge.Doc, error) {
 	return docs, nil
 }
 
+// Vocabulary returns the glossary, synonyms and concept docs the last seed
+// that carried them stored.
+func (s *Store) Vocabulary(ctx context.Context) (knowledge.Vocabulary, error) {
+	var v knowledge.Vocabulary
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		var err error
+		v, err = readVocabulary(ctx, tx)
+		return err
+	})
+	if err != nil {
+		return knowledge.Vocabulary{}, s.fail(ctx, "read vocabulary", err)
+	}
+	return v, nil
+}
+
+func readVocabulary(ctx context.Context, tx pgx.Tx) (knowledge.Vocabulary, error) {
+	var (
+		v        knowledge.Vocabulary
+		synonyms []struct {
+			From string `json:"from"`
+			To   string `json:"to"`
+		}
+	)
+	err := tx.QueryRow(ctx, `SELECT glossary, synonyms, concepts FROM docs_vocabulary WHERE id = true`).Scan(&v.Glossary, &synonyms, &v.Concepts)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return knowledge.Vocabulary{}, nil // the next seed that carries one recreates the row
+	}
+	if err != nil {
+		return knowledge.Vocabulary{}, fmt.Errorf("read vocabulary: %w", err)
+	}
+	for _, s := range synonyms {
+		v.Synonyms = append(v.Synonyms, knowledge.Synonym{From: s.From, To: s.To})
+	}
+	v.Concepts = nilIfEmpty(v.Concepts)
+	return v, nil
+}
+
 // nilIfEmpty gives both stores one spelling of "no keywords".
 func nilIfEmpty(items []string) []string {
 	if len(items) == 0 {

@@ -35,17 +35,19 @@ func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedO
 	if err := store.ValidateSnapshot(docs); err != nil {
 		return store.SeedReport{}, fmt.Errorf("seed: %w", err)
 	}
-	plan, err := s.seed(ctx, docs, opts)
+	plan, vocabularyChanged, err := s.seed(ctx, docs, opts)
 	if err != nil {
 		return store.SeedReport{}, s.fail(ctx, "seed", err)
 	}
-	return plan.Report(time.Since(start)), nil
+	r := plan.Report(time.Since(start))
+	r.Vocabulary = vocabularyChanged
+	return r, nil
 }
 
-func (s *Store) seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedPlan, error) {
+func (s *Store) seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (_ store.SeedPlan, vocabularyChanged bool, _ error) {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
-		return store.SeedPlan{}, fmt.Errorf("begin: %w", err)
+		return store.SeedPlan{}, false, fmt.Errorf("begin: %w", err)
 	}
 	defer func() {
 		rbCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
@@ -56,32 +58,64 @@ func (s *Store) seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedO
 	// Concurrent seeders run one after the other, and the second finds the
 	// first one's work; one stuck for longer than the wait is reported.
 	if err := takeXactLock(ctx, tx, seedLockKey, s.lockWait, "seed"); err != nil {
-		return store.SeedPlan{}, err
+		return store.SeedPlan{}, false, err
 	}
 	// Under READ COMMITTED each statement sees what was committed before it
 	// started, so this read sees the work of any seeder we waited for.
 	stored, err := readStored(ctx, tx)
 	if err != nil {
-		return store.SeedPlan{}, err
+		return store.SeedPlan{}, false, err
 	}
 	plan, err := store.Plan(stored, docs, opts)
 	if err != nil {
-		return store.SeedPlan{}, err
+		return store.SeedPlan{}, false, err
+	}
+	storedVocabulary, err := readVocabulary(ctx, tx)
+	if err != nil {
+		return store.SeedPlan{}, false, err
+	}
+	vocabularyChanged = opts.VocabularyChanged(storedVocabulary)
+	if vocabularyChanged {
+		if err := writeVocabulary(ctx, tx, *opts.Vocabulary); err != nil {
+			return store.SeedPlan{}, false, err
+		}
 	}
 	if plan.HasWrites() {
 		if err := apply(ctx, tx, plan); err != nil {
-			return store.SeedPlan{}, err
+			return store.SeedPlan{}, false, err
 		}
+	}
+	if plan.HasWrites() || vocabularyChanged {
 		// In the same transaction: a reader that sees the new generation
 		// sees the new content, and a failed seed bumps nothing.
 		if _, err := tx.Exec(ctx, bumpGenerationSQL); err != nil {
-			return store.SeedPlan{}, fmt.Errorf("bump knowledge generation: %w", err)
+			return store.SeedPlan{}, false, fmt.Errorf("bump knowledge generation: %w", err)
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return store.SeedPlan{}, fmt.Errorf("commit: %w", err)
+		return store.SeedPlan{}, false, fmt.Errorf("commit: %w", err)
 	}
-	return plan, nil
+	return plan, vocabularyChanged, nil
+}
+
+// writeVocabulary replaces the stored vocabulary. The migration inserts
+// the row; the upsert only matters if someone deleted it.
+func writeVocabulary(ctx context.Context, tx pgx.Tx, v knowledge.Vocabulary) error {
+	type synonym struct {
+		From string `json:"from"`
+		To   string `json:"to"`
+	}
+	synonyms := make([]synonym, len(v.Synonyms))
+	for i, s := range v.Synonyms {
+		synonyms[i] = synonym{From: s.From, To: s.To}
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO docs_vocabulary AS v (id, glossary, synonyms, concepts) VALUES (true, $1, $2, $3)
+		ON CONFLICT (id) DO UPDATE SET glossary = $1, synonyms = $2, concepts = $3, updated_at = now()`,
+		v.Glossary, synonyms, textArray(v.Concepts))
+	if err != nil {
+		return fmt.Errorf("write vocabulary: %w", err)
+	}
+	return nil
 }
 
 // readStored reads what planning needs — keys, hashes and metadata, never

@@ -24,6 +24,7 @@ type Store interface {
 	Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedReport, error)
 	ListDocs(ctx context.Context) ([]knowledge.DocSummary, error)
 	Corpus(ctx context.Context) ([]knowledge.Doc, error)
+	Vocabulary(ctx context.Context) (knowledge.Vocabulary, error)
 	Generation(ctx context.Context) (int64, error)
 	RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error
 	Describe() string
@@ -57,6 +58,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Store, readEvents ReadEvents)
 		{"CancelledSeedWritesNothing", testCancelledSeedWritesNothing},
 		{"ConcurrentSeeds", testConcurrentSeeds},
 		{"Generation", testGeneration},
+		{"Vocabulary", testVocabulary},
 		{"RetrievalEvents", func(t *testing.T, s Store) { testRetrievalEvents(t, s, readEvents) }},
 		{"Describe", testDescribe},
 	}
@@ -246,6 +248,62 @@ func testRoundTrip(t *testing.T, s Store) {
 		t.Errorf("first seed report %q says nothing changed", r)
 	}
 	checkCorpus(t, s, expectedCorpus(docs, nil))
+}
+
+// testVocabulary checks that a seed stores the vocabulary that came with
+// the docs, that an unchanged one writes nothing, and that a seed without
+// one leaves it.
+func testVocabulary(t *testing.T, s Store) {
+	ctx := t.Context()
+	readVocabulary := func() knowledge.Vocabulary {
+		t.Helper()
+		v, err := s.Vocabulary(ctx)
+		if err != nil {
+			t.Fatalf("Vocabulary: %v", err)
+		}
+		return v
+	}
+	if v := readVocabulary(); !v.Equal(knowledge.Vocabulary{}) {
+		t.Errorf("empty store's vocabulary = %+v, want none", v)
+	}
+	docs := Fixture()
+	v1 := knowledge.Vocabulary{
+		Glossary: "- **Workspace**: an area of an entry.",
+		Synonyms: []knowledge.Synonym{{From: "space", To: "workspace"}, {From: "pw", To: "password"}},
+		Concepts: []string{"concepts/*"},
+	}
+	r := seedWith(t, s, docs, store.SeedOptions{Vocabulary: &v1})
+	if !r.Vocabulary {
+		t.Errorf("first seed with a vocabulary: report %q says it was not written", r)
+	}
+	if got := readVocabulary(); !got.Equal(v1) {
+		t.Errorf("Vocabulary() = %+v, want %+v", got, v1)
+	}
+	gen := generation(t, s)
+	same := v1
+	same.Synonyms = append([]knowledge.Synonym(nil), v1.Synonyms...)
+	if r := seedWith(t, s, Fixture(), store.SeedOptions{Vocabulary: &same}); r.Changed() {
+		t.Errorf("re-seed with the same vocabulary: report %q says something changed", r)
+	}
+	if g := generation(t, s); g != gen {
+		t.Errorf("an unchanged seed moved the generation from %d to %d", gen, g)
+	}
+	if r := seed(t, s, Fixture()); r.Changed() {
+		t.Errorf("seed without a vocabulary: report %q says something changed", r)
+	}
+	if got := readVocabulary(); !got.Equal(v1) {
+		t.Errorf("a seed without a vocabulary changed it to %+v", got)
+	}
+	v2 := knowledge.Vocabulary{Synonyms: []knowledge.Synonym{{From: "pw", To: "password"}}}
+	if r := seedWith(t, s, Fixture(), store.SeedOptions{Vocabulary: &v2}); !r.Vocabulary || !r.Changed() {
+		t.Errorf("seed with a new vocabulary: report %q, want it written", r)
+	}
+	if g := generation(t, s); g == gen {
+		t.Error("a seed that changed only the vocabulary left the generation as it was: running sessions would not see it")
+	}
+	if got := readVocabulary(); !got.Equal(v2) {
+		t.Errorf("Vocabulary() = %+v, want %+v", got, v2)
+	}
 }
 
 func testReseedUnchanged(t *testing.T, s Store) {
