@@ -65,8 +65,8 @@ func TestControlSequencesNeverReachTheScreen(t *testing.T) {
 	}
 	h := newHarness(t, b, 120, 60)
 	h.ask("multi")
-	h.key('e', tea.ModCtrl)
-	h.key('d', tea.ModCtrl)
+	h.key(tea.KeyF2, 0)
+	h.key(tea.KeyF3, 0)
 	h.key(tea.KeyTab, 0)
 	h.key(tea.KeyEnter, 0) // expand the chunk
 	checkEscapes(t, "multi answer with panes", h.content())
@@ -188,10 +188,10 @@ func TestOneLineFieldsStayOnOneLine(t *testing.T) {
 	b := &fakeBackend{results: map[string]retrieval.Result{"q": res}}
 	h := newHarness(t, b, 120, 40)
 	h.ask("q")
-	h.key('e', tea.ModCtrl)
-	h.key('d', tea.ModCtrl)
+	h.key(tea.KeyF2, 0)
+	h.key(tea.KeyF3, 0)
 	out := ansi.Strip(h.content())
-	for _, want := range []string{"▸[1 Work space (con cepts)]  [2 Other]", "1 Work space · con cepts · score",
+	for _, want := range []string{"▸[1 Work space (con cepts)]  [2 Other]", "1 Work space · con cepts · rank",
 		"Workspace › Overview", "concepts/ workspace.md", "query     two lines", "rule ambi guous"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("%q is not on one line:\n%s", want, out)
