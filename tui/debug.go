@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/docent-sh/docent/retrieval"
@@ -19,20 +18,19 @@ const debugTopN = 8
 // evidence scored, which rule decided, and how the answer was produced.
 type debugPane struct {
 	report turnReport
-	vp     viewport.Model
+	body   scroller
 	width  int
 	st     *styles
 }
 
 func newDebugPane(st *styles) debugPane {
-	return debugPane{vp: newViewport(), st: st}
+	return debugPane{body: newScroller(), st: st}
 }
 
 func (p *debugPane) setSize(width, height int) {
-	p.vp.SetHeight(max(height-1, 0)) // the title takes a line
+	p.body.setSize(width, max(height-1, 0)) // the title takes a line
 	if width != p.width {
 		p.width = width
-		p.vp.SetWidth(width)
 		p.rebuild()
 	}
 }
@@ -44,13 +42,13 @@ func (p *debugPane) setReport(r turnReport) {
 	p.report = r
 	p.rebuild()
 	if newTurn {
-		p.vp.GotoTop()
+		p.body.vp.GotoTop()
 	}
 }
 
 // Update scrolls the pane for a key or a wheel message.
 func (p debugPane) Update(msg tea.Msg) (debugPane, tea.Cmd) {
-	p.vp = scrollViewport(p.vp, msg)
+	p.body = p.body.Update(msg)
 	return p, nil
 }
 
@@ -67,8 +65,8 @@ func (p *debugPane) rebuild() {
 	}
 	r, st := p.report, p.st
 	if r.res == nil {
-		p.vp.SetContentLines([]string{st.dim.Render("Nothing to explain yet: ask a question.")})
-		p.vp.GotoTop()
+		p.body.setLines([]string{st.dim.Render("Nothing to explain yet: ask a question.")})
+		p.body.vp.GotoTop()
 		return
 	}
 	res := r.res
@@ -111,9 +109,9 @@ func (p *debugPane) rebuild() {
 			out = append(out, wrapPrefixed(textsafe.Line(l), p.width, " ", " ", st.dim)...)
 		}
 	}
-	offset := p.vp.YOffset()
-	p.vp.SetContentLines(out)
-	p.vp.SetYOffset(offset)
+	offset := p.body.offset()
+	p.body.setLines(out)
+	p.body.vp.SetYOffset(offset)
 }
 
 // rewrites collects the synonym and typo rewrites recorded on the evidence.

@@ -8,7 +8,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -24,8 +23,8 @@ type evidencePane struct {
 	items    []retrieval.Evidence // text fields sanitized, sorted by rank
 	selected int
 	expanded bool       // the selected item shows its whole chunk
-	spans    []lineSpan // where each item's lines are in the viewport
-	vp       viewport.Model
+	spans    []lineSpan // where each item's lines are in the body
+	body     scroller
 	width    int
 	st       *styles
 }
@@ -34,7 +33,7 @@ type evidencePane struct {
 type lineSpan struct{ start, end int }
 
 func newEvidencePane(st *styles) evidencePane {
-	return evidencePane{vp: newViewport(), st: st}
+	return evidencePane{body: newScroller(), st: st}
 }
 
 func sanitizeEvidence(items []retrieval.Evidence) []retrieval.Evidence {
@@ -67,17 +66,16 @@ func (p *evidencePane) setItems(items []retrieval.Evidence) {
 	p.items = sanitizeEvidence(items)
 	p.selected, p.expanded = 0, false
 	p.rebuild()
-	p.vp.GotoTop()
+	p.body.vp.GotoTop()
 }
 
 func (p *evidencePane) setSize(width, height int) {
-	if width == p.width && height-1 == p.vp.Height() {
+	if width == p.width && height-1 == p.body.height() {
 		return
 	}
-	p.vp.SetHeight(max(height-1, 0)) // the title takes a line
+	p.body.setSize(width, max(height-1, 0)) // the title takes a line
 	if width != p.width {
 		p.width = width
-		p.vp.SetWidth(width)
 		p.rebuild()
 	}
 	p.reveal()
@@ -88,7 +86,7 @@ func (p *evidencePane) setSize(width, height int) {
 func (p evidencePane) Update(msg tea.Msg) (evidencePane, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(p.items) == 0 {
-		p.vp = scrollViewport(p.vp, msg)
+		p.body = p.body.Update(msg)
 		return p, nil
 	}
 	switch k.String() {
@@ -101,7 +99,7 @@ func (p evidencePane) Update(msg tea.Msg) (evidencePane, tea.Cmd) {
 		p.rebuild()
 		p.reveal()
 	default:
-		p.vp = scrollViewport(p.vp, msg)
+		p.body = p.body.Update(msg)
 	}
 	return p, nil
 }
@@ -110,12 +108,12 @@ func (p evidencePane) Update(msg tea.Msg) (evidencePane, tea.Cmd) {
 // in that direction, then selects the next item.
 func (p *evidencePane) step(delta int) {
 	s := p.spans[p.selected]
-	top, bottom := p.vp.YOffset(), p.vp.YOffset()+p.vp.Height()
+	top, bottom := p.body.offset(), p.body.offset()+p.body.height()
 	switch {
 	case delta > 0 && s.end > bottom:
-		p.vp.ScrollDown(1)
+		p.body.vp.ScrollDown(1)
 	case delta < 0 && s.start < top:
-		p.vp.ScrollUp(1)
+		p.body.vp.ScrollUp(1)
 	default:
 		next := min(max(p.selected+delta, 0), len(p.items)-1)
 		if next == p.selected {
@@ -134,12 +132,12 @@ func (p *evidencePane) reveal() {
 		return
 	}
 	s := p.spans[p.selected]
-	top, h := p.vp.YOffset(), p.vp.Height()
+	top, h := p.body.offset(), p.body.height()
 	switch {
 	case s.start < top || s.end-s.start > h:
-		p.vp.SetYOffset(s.start)
+		p.body.vp.SetYOffset(s.start)
 	case s.end > top+h:
-		p.vp.SetYOffset(s.end - h)
+		p.body.vp.SetYOffset(s.end - h)
 	}
 }
 
@@ -151,7 +149,7 @@ func (p *evidencePane) rebuild() {
 	}
 	if len(p.items) == 0 {
 		p.spans = nil
-		p.vp.SetContentLines([]string{p.st.dim.Render("No evidence yet: ask a question.")})
+		p.body.setLines([]string{p.st.dim.Render("No evidence yet: ask a question.")})
 		return
 	}
 	var all []string
@@ -161,9 +159,9 @@ func (p *evidencePane) rebuild() {
 		all = append(all, p.renderItem(i, e)...)
 		p.spans[i] = lineSpan{start, len(all)}
 	}
-	offset := p.vp.YOffset()
-	p.vp.SetContentLines(all)
-	p.vp.SetYOffset(offset)
+	offset := p.body.offset()
+	p.body.setLines(all)
+	p.body.vp.SetYOffset(offset)
 }
 
 // title is the pane's title line text.
@@ -182,9 +180,18 @@ func (p *evidencePane) renderItem(i int, e retrieval.Evidence) []string {
 		mark = st.selected.Render("▸ ")
 		titleStyle = st.selected
 	}
-	head := mark + titleStyle.Render(fmt.Sprintf("%d %s", i+1, e.Title)) +
+	// The head wraps rather than losing its end: the rank is what the list
+	// is sorted by.
+	head := titleStyle.Render(fmt.Sprintf("%d %s", i+1, e.Title)) +
 		st.dim.Render(fmt.Sprintf(" · %s · rank %.2f", e.Category, e.RankScore))
-	out := []string{head}
+	var out []string
+	for j, l := range strings.Split(lipgloss.Wrap(head, max(w-4, 1), ""), "\n") {
+		if j == 0 {
+			out = append(out, mark+l)
+		} else {
+			out = append(out, "    "+l)
+		}
+	}
 	if e.HeaderPath != "" {
 		out = append(out, wrapPrefixed(breadcrumb(e.HeaderPath), w, "    ", "    ", st.dim)...)
 	}

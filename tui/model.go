@@ -610,10 +610,10 @@ func (m *Model) relayout() (rewrapPending bool) {
 	if l.debug.h > 0 {
 		m.debug.setSize(l.debug.w, l.debug.h)
 	}
-	if m.overlay.kind != noOverlay && (m.overlay.vp.Width() != l.body.w || m.overlay.vp.Height() != l.body.h-1) {
-		offset := m.overlay.vp.YOffset()
+	if o := &m.overlay.body.vp; m.overlay.kind != noOverlay && (o.Width() != l.body.w || o.Height() != l.body.h-1) {
+		offset := o.YOffset()
 		m.openOverlay(m.overlay.kind)
-		m.overlay.vp.SetYOffset(offset)
+		m.overlay.body.vp.SetYOffset(offset)
 	}
 	m.help.SetWidth(l.body.w)
 	return rewrapPending

@@ -360,7 +360,7 @@ func TestHelpShowsEveryBinding(t *testing.T) {
 	}
 	for _, size := range [][2]int{{120, 40}, {80, 24}, {60, 20}, {40, 12}} {
 		h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		all := strings.Join(strings.Fields(ansi.Strip(h.m.overlay.vp.GetContent())), " ")
+		all := strings.Join(strings.Fields(ansi.Strip(strings.Join(h.m.overlay.body.lines, "\n"))), " ")
 		for _, group := range h.m.keys.FullHelp() {
 			for _, b := range group {
 				if !strings.Contains(all, b.Help().Key) || !strings.Contains(all, b.Help().Desc) {
@@ -425,7 +425,7 @@ func TestTranscriptFollowsUnlessScrolledUp(t *testing.T) {
 	for i := range 20 {
 		tr.append(&message{role: roleUser, text: fmt.Sprintf("question %d", i)})
 	}
-	if tr.offset() != tr.maxOffset() || !strings.Contains(ansi.Strip(tr.View()), "question 19") {
+	if tr.offset() != tr.maxOffset() || !strings.Contains(ansi.Strip(strings.Join(tr.view(rect{w: 60, h: 5}), "\n")), "question 19") {
 		t.Fatalf("new output not followed: offset %d of %d", tr.offset(), tr.maxOffset())
 	}
 	tr, _ = tr.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
@@ -446,8 +446,8 @@ func TestTranscriptFollowsUnlessScrolledUp(t *testing.T) {
 		t.Error("End did not resume following")
 	}
 	tr, _ = tr.Update(tea.KeyPressMsg{Code: tea.KeyHome})
-	if tr.offset() != 0 || !strings.HasPrefix(ansi.Strip(tr.View()), "› question 0") {
-		t.Errorf("Home: offset %d, view %q", tr.offset(), ansi.Strip(tr.View()))
+	if tr.offset() != 0 || !strings.HasPrefix(ansi.Strip(strings.Join(tr.view(rect{w: 60, h: 5}), "\n")), "› question 0") {
+		t.Errorf("Home: offset %d, view %q", tr.offset(), ansi.Strip(strings.Join(tr.view(rect{w: 60, h: 5}), "\n")))
 	}
 	// Line by line through the whole transcript and back: the window the
 	// viewport holds moves with the view.
@@ -456,7 +456,7 @@ func TestTranscriptFollowsUnlessScrolledUp(t *testing.T) {
 		if tr.offset() != i {
 			t.Fatalf("↓ %d times: offset %d", i, tr.offset())
 		}
-		if got, want := plainText(tr.View()), plainText(strings.Join(tr.lineRange(i, i+5), "\n")); got != want {
+		if got, want := plainText(strings.Join(tr.view(rect{w: 60, h: 5}), "\n")), plainText(strings.Join(tr.lineRange(i, i+5), "\n")); got != want {
 			t.Fatalf("offset %d shows %q, want %q", i, got, want)
 		}
 	}

@@ -1,12 +1,10 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -28,17 +26,16 @@ type overlay struct {
 	kind  overlayKind
 	title string
 	hint  string // how to close it, beside the title
-	vp    viewport.Model
+	body  scroller
 }
 
 func (o *overlay) setSize(width, height int) {
-	o.vp.SetWidth(width)
-	o.vp.SetHeight(max(height-1, 0)) // the title takes a line
+	o.body.setSize(width, max(height-1, 0)) // the title takes a line
 }
 
 // Update scrolls the overlay for a key or a wheel message.
 func (o overlay) Update(msg tea.Msg) (overlay, tea.Cmd) {
-	o.vp = scrollViewport(o.vp, msg)
+	o.body = o.body.Update(msg)
 	return o, nil
 }
 
@@ -47,17 +44,17 @@ func (o overlay) view(st *styles, r rect) []string {
 		return nil
 	}
 	head := st.paneActive.Render(o.title) + st.dim.Render("  "+o.hint)
-	if o.vp.TotalLineCount() > o.vp.Height() {
-		head += st.dim.Render(fmt.Sprintf("  ↑/↓ pgup/pgdn scroll · %d%%", int(o.vp.ScrollPercent()*100+0.5)))
+	if p := o.body.position(); p != "" {
+		head += st.dim.Render("  ↑/↓ pgup/pgdn scroll · " + p)
 	}
-	return append([]string{fitLine(head, r.w)}, viewLines(o.vp, rect{r.x, r.y + 1, r.w, r.h - 1})...)
+	return append([]string{fitLine(head, r.w)}, o.body.view(rect{r.x, r.y + 1, r.w, r.h - 1})...)
 }
 
 // newOverlay makes an overlay showing lines in an area of width×height.
 func newOverlay(kind overlayKind, title, hint string, lines []string, width, height int) overlay {
-	o := overlay{kind: kind, title: title, hint: hint, vp: newViewport()}
+	o := overlay{kind: kind, title: title, hint: hint, body: newScroller()}
 	o.setSize(width, height)
-	o.vp.SetContentLines(lines)
+	o.body.setLines(lines)
 	return o
 }
 

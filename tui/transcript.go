@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strings"
 
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -40,10 +39,10 @@ type message struct {
 // transcript is the scrolling conversation, a component over a viewport.
 // It keeps each message's rendered lines and where each message starts, so
 // a streamed chunk re-renders only the last message. The viewport holds a
-// window of those lines: the visible page and a page either side, so its
-// own keys and wheel scroll without waiting for the transcript, and
-// handing it the lines costs the same for ten messages or ten thousand.
-// After every scroll the window is re-centred on the view.
+// window of those lines, the page in view, so handing it the lines costs
+// the same for ten messages or ten thousand; for a key or the wheel the
+// window widens by a page either side, the viewport scrolls in it, and the
+// window closes on the new view.
 type transcript struct {
 	msgs   []*message
 	starts []int // starts[i] is the first line of msgs[i]
@@ -53,15 +52,15 @@ type transcript struct {
 	wantWidth     int  // the viewport's width; width catches up after a resize
 	follow        bool // stick to the bottom as output arrives
 
-	vp       viewport.Model // the window of lines around the view
-	winStart int            // the transcript line the window starts at
+	body     scroller // the window of lines around the view
+	winStart int      // the transcript line the window starts at
 
 	md *markdown
 	st *styles
 }
 
 func newTranscript(st *styles) transcript {
-	return transcript{follow: true, st: st, vp: newViewport()}
+	return transcript{follow: true, st: st, body: newScroller()}
 }
 
 // eagerRewrap is the transcript length up to which a new width is applied
@@ -77,8 +76,7 @@ func (t *transcript) setSize(width, height int) (pending bool) {
 	if height != t.height || width != t.wantWidth {
 		t.height = height
 		t.wantWidth = width
-		t.vp.SetWidth(width)
-		t.vp.SetHeight(height)
+		t.body.setSize(width, height)
 		if width != t.width && (t.md == nil || len(t.msgs) <= eagerRewrap) {
 			t.applyWidth()
 		}
@@ -202,22 +200,24 @@ func wrapPrefixed(text string, width int, first, rest string, style lipgloss.Sty
 func (t *transcript) maxOffset() int { return max(t.total-t.height, 0) }
 
 // offset is the first transcript line in view.
-func (t *transcript) offset() int { return t.winStart + t.vp.YOffset() }
+func (t *transcript) offset() int { return t.winStart + t.body.offset() }
 
 // reframe shows the transcript from line offset (from the bottom when
-// following) and hands the viewport the window around it.
-func (t *transcript) reframe(offset int) {
+// following) and hands the viewport the page in view.
+func (t *transcript) reframe(offset int) { t.reframePadded(offset, 0) }
+
+// reframePadded is reframe with pad more lines either side of the view.
+func (t *transcript) reframePadded(offset, pad int) {
 	if t.follow {
 		offset = t.maxOffset()
 	}
 	offset = min(max(offset, 0), t.maxOffset())
 	t.follow = offset >= t.maxOffset()
-	pad := max(t.height, 1)
 	start := max(offset-pad, 0)
 	end := min(offset+t.height+pad, t.total)
-	t.vp.SetContentLines(t.lineRange(start, end))
+	t.body.setLines(t.lineRange(start, end))
 	t.winStart = start
-	t.vp.SetYOffset(offset - start)
+	t.body.vp.SetYOffset(offset - start)
 }
 
 // lineRange copies transcript lines [from, to).
@@ -253,11 +253,12 @@ func (t transcript) Update(msg tea.Msg) (transcript, tea.Cmd) {
 		}
 	}
 	before := t.offset()
-	t.vp, _ = t.vp.Update(msg)
+	t.reframePadded(before, max(t.height, 1))
+	t.body = t.body.Update(msg)
 	if after := t.offset(); after != before {
 		t.follow = false
-		t.reframe(after)
 	}
+	t.reframe(t.offset())
 	return t, nil
 }
 
@@ -278,9 +279,9 @@ func (t *transcript) bottom() {
 // below reports how many lines are hidden under the view.
 func (t *transcript) below() int { return max(t.total-t.offset()-t.height, 0) }
 
-// View is the lines in view. Only they are drawn, so a frame costs the
-// same for ten messages or ten thousand.
-func (t transcript) View() string { return t.vp.View() }
+// view is the lines in view, as exactly the lines of r. Only they are
+// drawn, so a frame costs the same for ten messages or ten thousand.
+func (t transcript) view(r rect) []string { return t.body.view(r) }
 
 // lastAnswer is the text of the newest assistant message, for Ctrl+Y.
 func (t *transcript) lastAnswer() string {

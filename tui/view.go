@@ -55,10 +55,10 @@ func (m Model) body() []string {
 	}
 	var column []string
 	if l.evidence.h > 0 {
-		column = append(column, paneFrame(m.st, m.evidence.title(), m.focus == focusEvidence, m.evidence.vp, l.evidence)...)
+		column = append(column, paneFrame(m.st, m.evidence.title(), m.focus == focusEvidence, m.evidence.body, l.evidence)...)
 	}
 	if l.debug.h > 0 {
-		column = append(column, paneFrame(m.st, "Debug", m.focus == focusDebug, m.debug.vp, l.debug)...)
+		column = append(column, paneFrame(m.st, "Debug", m.focus == focusDebug, m.debug.body, l.debug)...)
 	}
 	if l.transcript.h == 0 {
 		return column
@@ -87,7 +87,7 @@ func (m Model) transcriptLines() []string {
 	if len(m.transcript.msgs) == 0 {
 		return fitBlock(m.welcome(l.w), l.w, l.h)
 	}
-	return viewLines(m.transcript.vp, l)
+	return m.transcript.view(l)
 }
 
 func (m Model) welcome(width int) []string {
