@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image/color"
@@ -652,4 +653,44 @@ func plainText(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}
+
+// TestQuestionTypedWhileStartingWaits: the input works while docent
+// starts; a question sent then is queued and goes out once it is ready.
+func TestQuestionTypedWhileStartingWaits(t *testing.T) {
+	b := cannedBackend()
+	h := &harness{t: t, m: NewLoading(func(context.Context, func(Progress)) (Ready, error) {
+		t.Error("the harness does not run the loader: the test delivers its outcome")
+		return Ready{}, nil
+	}, WithTheme(ThemeDark))}
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.ask("explain workspace")
+	out := ansi.Strip(h.content())
+	if !strings.Contains(out, "⧗ queued: explain workspace") || !strings.Contains(out, "starting…") {
+		t.Fatalf("no queued mark while starting:\n%s", out)
+	}
+	h.send(loadedMsg{ready: Ready{Backend: b, Status: Status{Docs: 3, Chunks: 9}}})
+	if len(b.requests) != 1 || b.requests[0].Query != "explain workspace" {
+		t.Fatalf("once ready: requests %+v, want the queued question", b.requests)
+	}
+	if out := ansi.Strip(h.content()); strings.Contains(out, "queued") || !strings.Contains(out, "3 docs · 9 chunks") {
+		t.Errorf("after start-up:\n%s", out)
+	}
+}
+
+// TestFailedStartupQuits: a loader's error ends the program, and the
+// model keeps it for Run to return.
+func TestFailedStartupQuits(t *testing.T) {
+	m := NewLoading(nil, WithTheme(ThemeDark))
+	boom := errors.New("knowledge base ./docs: no such file or directory")
+	next, cmd := m.Update(loadedMsg{err: boom})
+	if got := next.(Model).loadErr; got != boom {
+		t.Errorf("loadErr = %v, want the loader's error", got)
+	}
+	if cmd == nil {
+		t.Fatal("no Cmd after a failed start-up")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("a failed start-up does not quit")
+	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -196,5 +197,47 @@ func TestOneLineFieldsStayOnOneLine(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("%q is not on one line:\n%s", want, out)
 		}
+	}
+}
+
+// TestStartupTextIsCleaned: what start-up reports comes from the files of
+// the knowledge base (names, titles, parse errors) and the configuration;
+// none of it reaches the screen with its control sequences.
+func TestStartupTextIsCleaned(t *testing.T) {
+	load := func(context.Context, func(Progress)) (Ready, error) {
+		return Ready{
+			Backend: cannedBackend(),
+			Status:  Status{Docs: 1, Chunks: 2, Store: hostile, Provider: hostile, Context: "/tmp/" + hostile},
+			Skipped: []SkippedFile{{Path: "a/" + hostile + ".md", Reason: "broken " + hostile}},
+			Titles:  []string{"Two " + hostile},
+		}, nil
+	}
+	h := &harness{t: t, m: NewLoading(load, WithTheme(ThemeDark))}
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	// Update by hand: the harness would wait for the loader's next report.
+	next, _ := h.m.Update(progressMsg{p: Progress{Step: "Reading " + hostile, Done: 1, Total: 2}})
+	h.m = next.(Model)
+	checkEscapes(t, "progress", h.content())
+	if out := ansi.Strip(h.content()); !strings.Contains(out, "Reading safe text… 1/2") {
+		t.Errorf("progress not shown:\n%s", out)
+	}
+
+	for _, msg := range run(h.m.Init()) {
+		h.send(msg)
+	}
+	if !h.m.ready {
+		t.Fatal("the loader returned but the screen is not ready")
+	}
+	checkEscapes(t, "ready", h.content())
+	out := ansi.Strip(h.content())
+	for _, want := range []string{"tell me about Two safe text", "1 skipped (f5)", "context safe text"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ready screen lacks %q:\n%s", want, out)
+		}
+	}
+	h.key(tea.KeyF5, 0)
+	checkEscapes(t, "skipped files", h.content())
+	if out := ansi.Strip(h.content()); !strings.Contains(out, "a/safe text.md") || !strings.Contains(out, "broken safe text") {
+		t.Errorf("skipped files not listed:\n%s", out)
 	}
 }
