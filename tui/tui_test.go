@@ -503,11 +503,24 @@ type slowBackend struct {
 	demoBackend
 	feed     chan string
 	answered chan struct{} // closed when Answer has returned
+	end      chan struct{} // closing it ends the answer
 }
 
 func newSlowBackend(t *testing.T) (*slowBackend, tui.Status) {
 	b, st := newDemoBackend(t)
-	return &slowBackend{demoBackend: b, feed: make(chan string), answered: make(chan struct{})}, st
+	return &slowBackend{demoBackend: b, feed: make(chan string), answered: make(chan struct{}), end: make(chan struct{})}, st
+}
+
+// startAnswering opens an 80×24 screen on a slowBackend and asks a
+// question: the answer has started and streams what the test feeds it.
+func startAnswering(t *testing.T) (*slowBackend, *session) {
+	t.Helper()
+	b, st := newSlowBackend(t)
+	s := start(t, b, st, 80, 24)
+	s.typeText("what is quick links")
+	s.enter()
+	s.waitText("Answering…")
+	return b, s
 }
 
 func (b *slowBackend) Answer(ctx context.Context, res retrieval.Result, emit func(string)) (tui.AnswerInfo, error) {
@@ -518,6 +531,8 @@ func (b *slowBackend) Answer(ctx context.Context, res retrieval.Result, emit fun
 		case piece := <-b.feed:
 			info.Text += piece
 			emit(piece)
+		case <-b.end:
+			return info, nil
 		case <-ctx.Done():
 			info.Stopped = true
 			return info, ctx.Err()
@@ -535,11 +550,7 @@ func (b *slowBackend) waitAnswerReturned(t *testing.T) {
 }
 
 func TestEscStopsStream(t *testing.T) {
-	b, st := newSlowBackend(t)
-	s := start(t, b, st, 80, 24)
-	s.typeText("what is quick links")
-	s.enter()
-	s.waitText("Answering…")
+	b, s := startAnswering(t)
 	b.feed <- "Quick Links keeps "
 	b.feed <- "your shortcuts"
 	s.waitText("Quick Links keeps your shortcuts")
@@ -551,11 +562,7 @@ func TestEscStopsStream(t *testing.T) {
 }
 
 func TestCtrlCQuitsWhileStreaming(t *testing.T) {
-	b, st := newSlowBackend(t)
-	s := start(t, b, st, 80, 24)
-	s.typeText("what is quick links")
-	s.enter()
-	s.waitText("Answering…")
+	b, s := startAnswering(t)
 	b.feed <- "partial"
 	s.waitText("partial")
 

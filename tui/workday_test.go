@@ -175,40 +175,10 @@ func TestHomeEndEditTheInput(t *testing.T) {
 	golden.RequireEqual(t, out)
 }
 
-// gatedBackend streams what the test feeds it and ends the answer when the
-// test closes end.
-type gatedBackend struct {
-	demoBackend
-	feed chan string
-	end  chan struct{}
-}
-
-func (b *gatedBackend) Answer(ctx context.Context, _ retrieval.Result, emit func(string)) (tui.AnswerInfo, error) {
-	var info tui.AnswerInfo
-	for {
-		select {
-		case piece := <-b.feed:
-			info.Text += piece
-			emit(piece)
-		case <-b.end:
-			info.Provider = "extractive"
-			return info, nil
-		case <-ctx.Done():
-			info.Stopped = true
-			return info, ctx.Err()
-		}
-	}
-}
-
 // TestQueuedMessage: a question sent while an answer streams is queued,
 // marked as such, and sent when the answer ends.
 func TestQueuedMessage(t *testing.T) {
-	db, st := newDemoBackend(t)
-	b := &gatedBackend{demoBackend: db, feed: make(chan string), end: make(chan struct{})}
-	s := start(t, b, st, 80, 24)
-	s.typeText("what is quick links")
-	s.enter()
-	s.waitText("Answering…")
+	b, s := startAnswering(t)
 	b.feed <- "Quick Links keeps your shortcuts."
 	s.typeText("workspace")
 	s.enter()
