@@ -18,6 +18,7 @@ BIN=${DOCENT_BIN:-./bin/docent}
 ARGS=${DOCENT_ARGS:-}
 TIMEOUT=${E2E_TIMEOUT:-10}
 SOCKET="docent-e2e-$$"
+RUNS=0
 SESSION=e2e
 TARGET="$SESSION:0.0"
 
@@ -27,7 +28,10 @@ command -v tmux >/dev/null || die "tmux is not installed (apt-get install tmux)"
 
 WORK=$(mktemp -d)
 t() { tmux -L "$SOCKET" -f /dev/null "$@"; }
-cleanup() { t kill-server >/dev/null 2>&1 || true; rm -rf "$WORK"; }
+cleanup() {
+	t kill-server >/dev/null 2>&1 || true
+	rm -rf "$WORK" "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/docent-e2e-$$"*
+}
 trap cleanup EXIT
 
 screen() { t capture-pane -p -t "$TARGET" 2>/dev/null || true; }
@@ -106,7 +110,11 @@ esc() { key Escape; sleep 0.2; }
 start() {
 	local width=$1 height=$2
 	shift 2
+	# A fresh server on a socket of its own: one being killed on the old
+	# socket can take a new session down with it.
 	t kill-server >/dev/null 2>&1 || true
+	RUNS=$((RUNS + 1))
+	SOCKET="docent-e2e-$$-$RUNS"
 	t new-session -d -s "$SESSION" -x "$width" -y "$height" \
 		"TERM=xterm-256color $(printf '%q ' "$BIN" "$@") $ARGS; echo \"docent exited with status \$?\"; sleep 60"
 	t set-option -t "$SESSION" -g window-size manual >/dev/null 2>&1 || true
