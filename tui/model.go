@@ -365,11 +365,11 @@ func (m *Model) openOverlay(kind overlayKind) {
 	case helpOverlay:
 		m.overlay = newOverlay(kind, "Keys", "(? or esc closes)", helpLines(m.keys, m.help, m.st, b.w), b.w, b.h)
 	case skippedOverlay:
-		title := "Skipped files"
+		title, lines := "Skipped files", []string{m.st.dim.Render("Still reading the docs: the list follows once they are loaded.")}
 		if m.ready {
-			title = "Skipped files · " + plural(len(m.skipped), "file")
+			title, lines = "Skipped files · "+plural(len(m.skipped), "file"), skippedLines(m.skipped, m.st, b.w)
 		}
-		m.overlay = newOverlay(kind, title, "(esc closes)", skippedLines(m.skipped, m.st, b.w), b.w, b.h)
+		m.overlay = newOverlay(kind, title, "(esc closes)", lines, b.w, b.h)
 	}
 }
 

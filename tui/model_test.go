@@ -669,11 +669,20 @@ func TestQuestionTypedWhileStartingWaits(t *testing.T) {
 	if !strings.Contains(out, "⧗ queued: explain workspace") || !strings.Contains(out, "starting…") {
 		t.Fatalf("no queued mark while starting:\n%s", out)
 	}
-	h.send(loadedMsg{ready: Ready{Backend: b, Status: Status{Docs: 3, Chunks: 9}}})
+	h.key(tea.KeyF5, 0)
+	if out := ansi.Strip(h.content()); !strings.Contains(out, "Still reading the docs") {
+		t.Errorf("the skipped files before they are known:\n%s", out)
+	}
+	h.send(loadedMsg{ready: Ready{Backend: b, Status: Status{Docs: 3, Chunks: 9},
+		Skipped: []SkippedFile{{Path: "x.md", Reason: "empty file"}}}})
 	if len(b.requests) != 1 || b.requests[0].Query != "explain workspace" {
 		t.Fatalf("once ready: requests %+v, want the queued question", b.requests)
 	}
-	if out := ansi.Strip(h.content()); strings.Contains(out, "queued") || !strings.Contains(out, "3 docs · 9 chunks") {
+	if out := ansi.Strip(h.content()); !strings.Contains(out, "Skipped files · 1 file") || !strings.Contains(out, "empty file") {
+		t.Errorf("the open list of skipped files did not follow the start-up:\n%s", out)
+	}
+	h.key(tea.KeyEscape, 0)
+	if out := ansi.Strip(h.content()); strings.Contains(out, "queued") || !strings.Contains(out, "3 docs · 9 chunks · 1 skipped") {
 		t.Errorf("after start-up:\n%s", out)
 	}
 }
