@@ -112,14 +112,6 @@ func (t *transcript) append(m *message) {
 	t.relayout(len(t.msgs) - 1)
 }
 
-// last returns the newest message, or nil.
-func (t *transcript) last() *message {
-	if len(t.msgs) == 0 {
-		return nil
-	}
-	return t.msgs[len(t.msgs)-1]
-}
-
 // touchLast re-renders the newest message after its text changed.
 func (t *transcript) touchLast() { t.touch(len(t.msgs) - 1) }
 
@@ -262,14 +254,10 @@ func (t transcript) Update(msg tea.Msg) (transcript, tea.Cmd) {
 	return t, nil
 }
 
-func (t *transcript) scrollBy(delta int) {
+func (t *transcript) top() {
 	t.follow = false
-	t.reframe(t.offset() + delta)
+	t.reframe(0)
 }
-
-func (t *transcript) pageUp()   { t.scrollBy(-max(t.height-1, 1)) }
-func (t *transcript) pageDown() { t.scrollBy(max(t.height-1, 1)) }
-func (t *transcript) top()      { t.scrollBy(-t.total) }
 
 func (t *transcript) bottom() {
 	t.follow = true
