@@ -154,3 +154,31 @@ func TestScreenFits40x12(t *testing.T) {
 	h.key(tea.KeyEnter, 0)
 	check("after an error")
 }
+
+// TestHasStatusLineAgrees: the layout sizes the info area from
+// hasStatusLine without drawing the line; the two must agree.
+func TestHasStatusLineAgrees(t *testing.T) {
+	h := newHarness(t, cannedBackend(), 60, 14)
+	check := func(state string) {
+		t.Helper()
+		if got, want := h.m.hasStatusLine(), h.m.statusLine() != ""; got != want {
+			t.Errorf("%s: hasStatusLine %v, statusLine %q", state, got, h.m.statusLine())
+		}
+	}
+	check("empty")
+	for range 4 {
+		h.ask("explain workspace")
+	}
+	check("answered")
+	h.key(tea.KeyPgUp, 0)
+	check("scrolled up")
+	h.key(tea.KeyTab, 0)
+	check("transcript focused")
+	h.key(tea.KeyEscape, 0)
+	h.key('y', tea.ModCtrl)
+	check("notice")
+	h.m.activity = answering
+	check("answering")
+	h.m.activity, h.m.ready = idle, false
+	check("starting")
+}

@@ -68,6 +68,7 @@ type Model struct {
 	debug        debugPane
 	overlay      overlay
 	input        textarea.Model
+	inputWidth   int // the width the input was last sized for
 	spin         spinner.Model
 	help         help.Model
 	history      *history
@@ -592,8 +593,13 @@ func (m *Model) relayout() (rewrapPending bool) {
 	if m.width == 0 || m.height == 0 {
 		return false
 	}
-	m.input.MaxHeight = maxInputLines(m.height)
-	m.input.SetWidth(m.width) // also fits its height to its text and limit
+	// The input fits its height to its text itself as it is edited; a new
+	// width or line limit needs it done here.
+	if maxH := maxInputLines(m.height); m.input.MaxHeight != maxH || m.inputWidth != m.width {
+		m.input.MaxHeight = maxH
+		m.input.SetWidth(m.width)
+		m.inputWidth = m.width
+	}
 	m.layout = computeLayout(m.width, m.height, layoutSpec{
 		evidence: m.evidenceOpen, debug: m.debugOpen, zoom: m.zoom,
 		infoLines: m.infoWant(), inputLines: m.input.Height(),

@@ -107,10 +107,17 @@ func (m Model) welcome(width int) []string {
 // doing (or feedback), the queued questions and the pills.
 func (m Model) infoWant() int {
 	n := len(m.queue) + len(m.pills.lines(m.width, m.st))
-	if m.statusLine() != "" {
+	if m.hasStatusLine() {
 		n++
 	}
 	return n
+}
+
+// hasStatusLine reports whether statusLine has something to say, without
+// drawing it: the layout asks on every message, a streamed chunk included.
+func (m Model) hasStatusLine() bool {
+	return !m.ready || m.activity != idle || m.notice != "" || m.focus == focusTranscript ||
+		(m.transcript.below() > 0 && m.layout.transcript.h > 0)
 }
 
 // infoBlock is the info area in at most height lines: when they do not
@@ -143,7 +150,7 @@ func (m Model) queuedLines(width int) []string {
 }
 
 // statusLine is the line above the input: progress, feedback or a scroll
-// hint.
+// hint. hasStatusLine says when it is not empty.
 func (m Model) statusLine() string {
 	switch {
 	case !m.ready:
