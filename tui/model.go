@@ -51,8 +51,9 @@ type Model struct {
 	ready    bool
 	progress Progress
 	skipped  []SkippedFile
-	suggest  string // a first question, made from the docs' titles
-	loadErr  error  // start-up failed: Run returns it
+	suggest  string   // a first question, made from the docs' titles
+	notices  []string // start-up's notes for the welcome
+	loadErr  error    // start-up failed: Run returns it
 
 	ctx    context.Context // cancelled when the user quits
 	cancel context.CancelFunc
@@ -264,7 +265,7 @@ func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
 	}
 	r := msg.ready
 	m.backend, m.status, m.context = r.Backend, r.Status, r.Status.Context
-	m.skipped = r.Skipped
+	m.skipped, m.notices = r.Skipped, r.Notices
 	m.suggest = suggestion(r.Titles)
 	m.ready = true
 	if m.overlay.kind == skippedOverlay {

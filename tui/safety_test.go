@@ -210,6 +210,7 @@ func TestStartupTextIsCleaned(t *testing.T) {
 			Status:  Status{Docs: 1, Chunks: 2, Store: hostile, Provider: hostile, Context: "/tmp/" + hostile},
 			Skipped: []SkippedFile{{Path: "a/" + hostile + ".md", Reason: "broken " + hostile}},
 			Titles:  []string{"Two " + hostile},
+			Notices: []string{"ignoring " + hostile},
 		}, nil
 	}
 	h := &harness{t: t, m: NewLoading(load, WithTheme(ThemeDark))}
@@ -230,7 +231,7 @@ func TestStartupTextIsCleaned(t *testing.T) {
 	}
 	checkEscapes(t, "ready", h.content())
 	out := ansi.Strip(h.content())
-	for _, want := range []string{"tell me about Two safe text", "1 skipped (f5)", "context safe text"} {
+	for _, want := range []string{"tell me about Two safe text", "1 skipped (f5)", "context safe text", "note: ignoring safe text"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("ready screen lacks %q:\n%s", want, out)
 		}

@@ -100,7 +100,12 @@ func (m Model) welcome(width int) []string {
 		text += ", e.g. “" + m.suggest + "”"
 	}
 	text += ". Enter sends, alt+enter adds a line, ? shows every key."
-	return wrapPrefixed(text, width, "  ", "  ", m.st.welcome)
+	out := wrapPrefixed(text, width, "  ", "  ", m.st.welcome)
+	for _, n := range m.notices {
+		out = append(out, "")
+		out = append(out, wrapPrefixed(textsafe.Line(n), width, m.st.notice.Render("note: "), "      ", m.st.notice)...)
+	}
+	return out
 }
 
 // infoWant is how many lines the info area would like: what docent is
