@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -23,7 +24,14 @@ func runTUI(cmd *cobra.Command, e *env) error {
 			a.Close()
 		}
 	}()
-	load := func(ctx context.Context, progress func(tui.Progress)) (tui.Ready, error) {
+	return tui.Run(cmd.Context(), e.chatLoader(&a), cmd.InOrStdin(), cmd.OutOrStdout())
+}
+
+// chatLoader starts docent for the chat, reporting its progress, and sets
+// *started to the app it started (also when a later step fails), which
+// the caller closes.
+func (e *env) chatLoader(started **app) tui.Loader {
+	return func(ctx context.Context, progress func(tui.Progress)) (tui.Ready, error) {
 		progress(tui.Progress{Step: "Opening the knowledge base"})
 		e.loadProgress = func(done, total int) {
 			if done == total {
@@ -35,11 +43,11 @@ func runTUI(cmd *cobra.Command, e *env) error {
 		// Start-up's notes would be written over by the screen: they go to
 		// the screen instead.
 		var notes startupNotes
-		started, err := e.startApp(ctx, true, &notes)
+		a, err := e.startApp(ctx, true, &notes)
 		if err != nil {
 			return tui.Ready{}, err
 		}
-		a = started
+		*started = a
 		backend := tui.NewSessionBackend(a.session)
 		if e.cfg.contextPath != "" {
 			// Through the adapter, so /context in the TUI can show and detach it.
@@ -57,14 +65,14 @@ func runTUI(cmd *cobra.Command, e *env) error {
 			},
 			Skipped: notes.skipped,
 			Titles:  a.titles,
+			Notices: notes.lines(),
 		}, nil
 	}
-	return tui.Run(cmd.Context(), load, cmd.InOrStdin(), cmd.OutOrStdout())
 }
 
-// startupNotes is the chat's stderr while it starts: the skipped files
-// become a list of their own (printWarnings hands them over whole); the
-// screen would cover anything else written to it.
+// startupNotes is the chat's stderr while it starts: the notices written
+// to it become lines under the welcome, and the skipped files a list of
+// their own (printWarnings hands them over whole).
 type startupNotes struct {
 	mu      sync.Mutex
 	buf     bytes.Buffer
@@ -87,4 +95,18 @@ func (n *startupNotes) listSkipped(warnings []ingest.Warning) {
 		}
 		n.skipped = append(n.skipped, tui.SkippedFile{Path: w.Path, Reason: reason})
 	}
+}
+
+// lines are the notices, without the "docent: note: " a terminal needs to
+// tell them from the command's output.
+func (n *startupNotes) lines() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var out []string
+	for _, l := range strings.Split(n.buf.String(), "\n") {
+		if l = strings.TrimPrefix(strings.TrimPrefix(l, "docent: "), "note: "); strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
