@@ -120,11 +120,15 @@ func TestLayoutZoom(t *testing.T) {
 }
 
 // TestScreenFits40x12 draws real states at the smallest supported size:
-// exactly 12 lines, none wider than 40 cells.
+// exactly 12 lines, none wider than 40 cells. In each, the layout's
+// hasStatusLine (asked without drawing the line) agrees with the line.
 func TestScreenFits40x12(t *testing.T) {
 	h := newHarness(t, cannedBackend(), 40, 12)
 	check := func(state string) {
 		t.Helper()
+		if got, want := h.m.hasStatusLine(), h.m.statusLine() != ""; got != want {
+			t.Errorf("%s: hasStatusLine %v, statusLine %q", state, got, h.m.statusLine())
+		}
 		lines := strings.Split(h.content(), "\n")
 		if len(lines) != 12 {
 			t.Fatalf("%s: %d lines, want 12", state, len(lines))
@@ -135,50 +139,31 @@ func TestScreenFits40x12(t *testing.T) {
 			}
 		}
 	}
-	check("empty")
-	h.ask("workspace")
-	check("pills")
-	h.key(tea.KeyF2, 0)
-	check("evidence")
-	h.key(tea.KeyF3, 0)
-	check("evidence and debug")
-	h.key(tea.KeyF4, 0)
-	check("zoomed")
-	h.key(tea.KeyF4, 0)
-	h.key(tea.KeyEscape, 0)
-	h.typeText("?")
-	check("help")
-	h.key(tea.KeyEscape, 0)
-	h.typeText(strings.Repeat("a very long question ", 10))
-	check("long input")
-	h.key(tea.KeyEnter, 0)
-	check("after an error")
-}
-
-// TestHasStatusLineAgrees: the layout sizes the info area from
-// hasStatusLine without drawing the line; the two must agree.
-func TestHasStatusLineAgrees(t *testing.T) {
-	h := newHarness(t, cannedBackend(), 60, 14)
-	check := func(state string) {
-		t.Helper()
-		if got, want := h.m.hasStatusLine(), h.m.statusLine() != ""; got != want {
-			t.Errorf("%s: hasStatusLine %v, statusLine %q", state, got, h.m.statusLine())
-		}
+	key := func(k rune, mod tea.KeyMod) func() { return func() { h.key(k, mod) } }
+	for _, step := range []struct {
+		state string
+		do    func()
+	}{
+		{"empty", func() {}},
+		{"pills", func() { h.ask("workspace") }},
+		{"evidence", key(tea.KeyF2, 0)},
+		{"evidence and debug", key(tea.KeyF3, 0)},
+		{"zoomed", key(tea.KeyF4, 0)},
+		{"help", func() { h.key(tea.KeyF4, 0); h.key(tea.KeyEscape, 0); h.typeText("?") }},
+		{"long input", func() { h.key(tea.KeyEscape, 0); h.typeText(strings.Repeat("a very long question ", 10)) }},
+		{"after an error", key(tea.KeyEnter, 0)},
+		{"answered", func() {
+			for range 3 {
+				h.ask("explain workspace")
+			}
+		}},
+		{"scrolled up", key(tea.KeyPgUp, 0)},
+		{"transcript focused", key(tea.KeyTab, 0)},
+		{"notice", func() { h.key(tea.KeyEscape, 0); h.key('y', tea.ModCtrl) }},
+		{"answering", func() { h.m.activity = answering }},
+		{"starting", func() { h.m.activity, h.m.ready = idle, false }},
+	} {
+		step.do()
+		check(step.state)
 	}
-	check("empty")
-	for range 4 {
-		h.ask("explain workspace")
-	}
-	check("answered")
-	h.key(tea.KeyPgUp, 0)
-	check("scrolled up")
-	h.key(tea.KeyTab, 0)
-	check("transcript focused")
-	h.key(tea.KeyEscape, 0)
-	h.key('y', tea.ModCtrl)
-	check("notice")
-	h.m.activity = answering
-	check("answering")
-	h.m.activity, h.m.ready = idle, false
-	check("starting")
 }
