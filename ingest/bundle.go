@@ -41,7 +41,12 @@ func isVocabularyFile(p string) bool { return p == GlossaryFile }
 // manifest declares. A vocabulary file that cannot be read or parsed is an
 // error wrapping ErrVocabulary and naming the file (and line).
 func LoadBundle(ctx context.Context, fsys fs.FS, root string) (knowledge.Bundle, Result, error) {
-	res, err := Load(ctx, fsys, root)
+	return LoadBundleWithOptions(ctx, fsys, root, LoadOptions{})
+}
+
+// LoadBundleWithOptions is LoadBundle with optional settings.
+func LoadBundleWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOptions) (knowledge.Bundle, Result, error) {
+	res, err := LoadWithOptions(ctx, fsys, root, opts)
 	if err != nil {
 		return knowledge.Bundle{}, res, err
 	}

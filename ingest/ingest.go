@@ -102,6 +102,19 @@ func isMarkdown(name string) bool {
 // folder wraps fs.ErrNotExist; a folder without a usable doc wraps
 // ErrNoDocs, and the Result still carries the warnings that explain why.
 func Load(ctx context.Context, fsys fs.FS, root string) (Result, error) {
+	return LoadWithOptions(ctx, fsys, root, LoadOptions{})
+}
+
+// LoadOptions are Load's optional settings.
+type LoadOptions struct {
+	// Progress, when set, is called with how many of the markdown files
+	// found have been read (loaded or skipped): once with 0 when the walk
+	// is done, then after each file. It runs on Load's goroutine.
+	Progress func(done, total int)
+}
+
+// LoadWithOptions is Load with optional settings.
+func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOptions) (Result, error) {
 	var res Result
 	info, err := fs.Stat(fsys, ".")
 	if err != nil {
@@ -117,12 +130,18 @@ func Load(ctx context.Context, fsys fs.FS, root string) (Result, error) {
 	res.Files = len(files)
 	res.Warnings = walkWarnings
 
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(int, int) {}
+	}
+	progress(0, len(files))
 	bySlug := make(map[string]string, len(files))
-	for _, f := range files {
+	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return Result{}, fmt.Errorf("knowledge base %s: %w", root, err)
 		}
 		doc, notes, warn := loadFile(fsys, f)
+		progress(i+1, len(files))
 		res.Notices = append(res.Notices, notes...)
 		if warn != nil {
 			warn.Slug = SlugFor(f.path)

@@ -422,3 +422,28 @@ func TestLoadOddFileNames(t *testing.T) {
 		t.Errorf("warnings\n got %q\nwant %q", warnings, wantWarnings)
 	}
 }
+
+// TestLoadReportsProgress: every markdown file found counts once, loaded
+// or skipped, in order, against the same total.
+func TestLoadReportsProgress(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"a.md":        "## A\n\nText.",
+		"b/broken.md": "---\ntitle: [unclosed\n---\n## B",
+		"b/c.md":      "## C\n\nText.",
+		"notes.txt":   "not markdown",
+	})
+	var got [][2]int
+	res, err := LoadWithOptions(context.Background(), os.DirFS(dir), dir, LoadOptions{
+		Progress: func(done, total int) { got = append(got, [2]int{done, total}) },
+	})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	want := [][2]int{{0, 3}, {1, 3}, {2, 3}, {3, 3}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("progress %v, want %v", got, want)
+	}
+	if res.Files != 3 || len(res.Warnings) != 1 {
+		t.Errorf("Files %d, warnings %v; want 3 files, the broken one skipped", res.Files, res.Warnings)
+	}
+}

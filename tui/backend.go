@@ -65,6 +65,36 @@ type Status struct {
 	Provider     string // "" when no model is configured
 	Model        string
 	Phase        int
+	Context      string // the app-state file attached at start-up (--context), "" for none
+}
+
+// Loader starts docent while the screen is already up: it reads the
+// knowledge base, builds the index and returns the backend to chat with.
+// The TUI calls it once, from a tea.Cmd, with a context that ends when the
+// user quits; it must return soon after. progress may be called from any
+// goroutine, as often as it likes: the screen shows the latest report.
+type Loader func(ctx context.Context, progress func(Progress)) (Ready, error)
+
+// Progress is one report of start-up: a step ("Reading 193 files") and,
+// when it counts something, how far it got (120 of 193).
+type Progress struct {
+	Step        string
+	Done, Total int // Total is 0 when the step has no count
+}
+
+// Ready is what start-up hands the chat.
+type Ready struct {
+	Backend Backend
+	Status  Status
+	Skipped []SkippedFile // knowledge base files that were not loaded
+	Titles  []string      // the loaded docs' titles, for the first suggested question
+	Notices []string      // one line each, shown under the welcome: what start-up set aside and why
+}
+
+// SkippedFile is a knowledge base file start-up could not load, and why.
+type SkippedFile struct {
+	Path   string // relative to the knowledge base folder
+	Reason string // "broken front matter: ...", with its line when there is one
 }
 
 // ContextLoader is implemented by backends that can attach the customer's

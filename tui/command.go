@@ -55,10 +55,12 @@ func contextCommand(q string) (arg string, ok bool) {
 	return arg, true
 }
 
-// contextMsg is the outcome of a /context command, as one transcript line.
+// contextMsg is the outcome of a /context command, as one transcript
+// line, and the file attached after it ("" for none) for the status bar.
 type contextMsg struct {
-	text   string
-	failed bool
+	text     string
+	failed   bool
+	attached string
 }
 
 // runContext starts a /context command. Loading reads a file, so it runs
@@ -85,7 +87,7 @@ func contextCmdFor(ctx context.Context, loader ContextLoader, arg string) tea.Cm
 			if path == "" {
 				return contextMsg{text: "No context attached: " + contextCmd + " FILE attaches the customer's app state."}
 			}
-			return contextMsg{text: "Context attached from " + textsafe.Line(path) + ": " + textsafe.Line(summary)}
+			return contextMsg{text: "Context attached from " + textsafe.Line(path) + ": " + textsafe.Line(summary), attached: path}
 		}
 	case contextOff:
 		return func() tea.Msg {
@@ -101,12 +103,13 @@ func contextCmdFor(ctx context.Context, loader ContextLoader, arg string) tea.Cm
 		summary, err := loader.LoadContext(ctx, arg)
 		if err != nil {
 			text := "Context not loaded: " + textsafe.Line(errorText(err))
-			if path, _ := loader.AttachedContext(); path != "" {
+			path, _ := loader.AttachedContext()
+			if path != "" {
 				text += " (" + textsafe.Line(path) + " stays attached)"
 			}
-			return contextMsg{text: text, failed: true}
+			return contextMsg{text: text, failed: true, attached: path}
 		}
-		return contextMsg{text: "Context loaded from " + textsafe.Line(arg) + ": " + textsafe.Line(summary)}
+		return contextMsg{text: "Context loaded from " + textsafe.Line(arg) + ": " + textsafe.Line(summary), attached: arg}
 	}
 }
 
@@ -115,6 +118,7 @@ func (m *Model) handleContext(msg contextMsg) {
 		return
 	}
 	m.activity = idle
+	m.context = msg.attached
 	role := roleInfo
 	if msg.failed {
 		role = roleError

@@ -132,7 +132,9 @@ func TestContextCommandIsOneSystemLine(t *testing.T) {
 	}
 }
 
-func TestNoQuestionWhileContextLoads(t *testing.T) {
+// TestQuestionWaitsForTheContext: a question sent while /context reads
+// its file is queued, so the answer is sure to see the new state.
+func TestQuestionWaitsForTheContext(t *testing.T) {
 	b := &loaderBackend{fakeBackend: *cannedBackend(), release: make(chan struct{})}
 	h := newHarness(t, b, 100, 24)
 	h.typeText("/context state.json")
@@ -146,16 +148,22 @@ func TestNoQuestionWhileContextLoads(t *testing.T) {
 		t.Errorf("no progress line while loading:\n%s", ansi.Strip(h.content()))
 	}
 	h.ask("explain workspace")
-	if len(b.requests) != 0 || !strings.Contains(ansi.Strip(h.content()), "Still loading the context") {
-		t.Fatalf("a question went out before the context was attached: %+v", b.requests)
+	if len(b.requests) != 0 || !strings.Contains(ansi.Strip(h.content()), "⧗ queued: explain workspace") {
+		t.Fatalf("a question went out before the context was attached: %+v\n%s", b.requests, ansi.Strip(h.content()))
 	}
 	close(b.release)
-	h.m.input.Reset()
 	for _, msg := range run(cmd) {
 		h.send(msg)
 	}
-	if h.m.activity != idle || !strings.Contains(ansi.Strip(h.content()), "Context loaded from state.json") {
-		t.Errorf("after loading: activity %v\n%s", h.m.activity, ansi.Strip(h.content()))
+	out := ansi.Strip(h.content())
+	if h.m.activity != idle || !strings.Contains(out, "Context loaded from state.json") {
+		t.Errorf("after loading: activity %v\n%s", h.m.activity, out)
+	}
+	if len(b.requests) != 1 || strings.Index(out, "Context loaded") > strings.Index(out, "› explain workspace") {
+		t.Errorf("the queued question did not go out after the context was attached: %+v\n%s", b.requests, out)
+	}
+	if !strings.Contains(out, "context state.json") {
+		t.Errorf("the status bar does not show the attached context:\n%s", out)
 	}
 }
 

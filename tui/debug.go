@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -15,11 +17,40 @@ const debugTopN = 8
 // debugPane explains the last turn: how the query was normalized, how the
 // evidence scored, which rule decided, and how the answer was produced.
 type debugPane struct {
-	width, height int
-	body          lines
+	report turnReport
+	body   scroller
+	width  int
+	st     *styles
 }
 
-func (p *debugPane) contentHeight() int { return max(p.height-1, 0) }
+func newDebugPane(st *styles) debugPane {
+	return debugPane{body: newScroller(), st: st}
+}
+
+func (p *debugPane) setSize(width, height int) {
+	p.body.setSize(width, max(height-1, 0)) // the title takes a line
+	if width != p.width {
+		p.width = width
+		p.rebuild()
+	}
+}
+
+// setReport shows a turn from its top, or adds the answer to the turn
+// shown without moving: the answer's part is at the end.
+func (p *debugPane) setReport(r turnReport) {
+	newTurn := r.res != p.report.res
+	p.report = r
+	p.rebuild()
+	if newTurn {
+		p.body.vp.GotoTop()
+	}
+}
+
+// Update scrolls the pane for a key or a wheel message.
+func (p debugPane) Update(msg tea.Msg) (debugPane, tea.Cmd) {
+	p.body = p.body.Update(msg)
+	return p, nil
+}
 
 // turnReport is what the debug pane explains.
 type turnReport struct {
@@ -28,13 +59,14 @@ type turnReport struct {
 	stats *retrieval.Stats
 }
 
-func (p *debugPane) rebuild(r turnReport, st *styles) {
+func (p *debugPane) rebuild() {
 	if p.width <= 0 {
 		return
 	}
+	r, st := p.report, p.st
 	if r.res == nil {
-		p.body.all = []string{st.dim.Render("Nothing to explain yet: ask a question.")}
-		p.body.offset = 0
+		p.body.setLines([]string{st.dim.Render("Nothing to explain yet: ask a question.")})
+		p.body.vp.GotoTop()
 		return
 	}
 	res := r.res
@@ -77,8 +109,9 @@ func (p *debugPane) rebuild(r turnReport, st *styles) {
 			out = append(out, wrapPrefixed(textsafe.Line(l), p.width, " ", " ", st.dim)...)
 		}
 	}
-	p.body.all = out
-	p.body.window(p.contentHeight())
+	offset := p.body.offset()
+	p.body.setLines(out)
+	p.body.vp.SetYOffset(offset)
 }
 
 // rewrites collects the synonym and typo rewrites recorded on the evidence.

@@ -1,43 +1,39 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
 
-// evidencePane lists the evidence of the last turn. ↑/↓ select an item
-// and Enter expands it to the whole chunk.
+// evidencePane lists the evidence of the last turn, best first by the
+// rank score retrieval orders it by. ↑/↓ select an item and Enter expands
+// it to the whole chunk; an item taller than the pane (an expanded chunk)
+// scrolls line by line before the selection moves on.
 type evidencePane struct {
-	items    []retrieval.Evidence // text fields sanitized
+	items    []retrieval.Evidence // text fields sanitized, sorted by rank
 	selected int
-	expanded bool // the selected item shows its whole chunk
-
-	width, height int
-	body          lines // rendered items, scrolled to keep the selection in view
+	expanded bool       // the selected item shows its whole chunk
+	spans    []lineSpan // where each item's lines are in the body
+	body     scroller
+	width    int
+	st       *styles
 }
 
-// lines is a scrollable block of rendered lines.
-type lines struct {
-	all    []string
-	offset int
-}
+// lineSpan is the lines [start, end) of one item.
+type lineSpan struct{ start, end int }
 
-func (l *lines) window(height int) []string {
-	l.offset = min(max(l.offset, 0), max(len(l.all)-height, 0))
-	end := min(l.offset+height, len(l.all))
-	return l.all[l.offset:end]
-}
-
-func (l *lines) scroll(delta, height int) {
-	l.offset += delta
-	l.window(height)
+func newEvidencePane(st *styles) evidencePane {
+	return evidencePane{body: newScroller(), st: st}
 }
 
 func sanitizeEvidence(items []retrieval.Evidence) []retrieval.Evidence {
@@ -60,84 +56,142 @@ func sanitizeEvidence(items []retrieval.Evidence) []retrieval.Evidence {
 		e.MatchedTerms = terms
 		out[i] = e
 	}
+	// The pane says "rank" on every row, so it must be in rank order
+	// whatever order the result came in; ties keep the engine's order.
+	slices.SortStableFunc(out, func(a, b retrieval.Evidence) int { return cmp.Compare(b.RankScore, a.RankScore) })
 	return out
 }
 
-func (p *evidencePane) setItems(items []retrieval.Evidence, st *styles) {
+func (p *evidencePane) setItems(items []retrieval.Evidence) {
 	p.items = sanitizeEvidence(items)
 	p.selected, p.expanded = 0, false
-	p.body.offset = 0
-	p.rebuild(st)
+	p.rebuild()
+	p.body.vp.GotoTop()
 }
 
-func (p *evidencePane) setSize(width, height int, st *styles) {
-	if width != p.width || height != p.height {
-		p.width, p.height = width, height
-		p.rebuild(st)
-	}
-}
-
-func (p *evidencePane) move(delta int, st *styles) {
-	if len(p.items) == 0 {
+func (p *evidencePane) setSize(width, height int) {
+	if width == p.width && height-1 == p.body.height() {
 		return
 	}
-	p.selected = min(max(p.selected+delta, 0), len(p.items)-1)
-	p.expanded = false
-	p.rebuild(st)
+	p.body.setSize(width, max(height-1, 0)) // the title takes a line
+	if width != p.width {
+		p.width = width
+		p.rebuild()
+	}
+	p.reveal()
 }
 
-func (p *evidencePane) toggleExpand(st *styles) {
-	if len(p.items) == 0 {
+// Update handles a key or wheel message while the pane has focus (the
+// wheel also when it does not).
+func (p evidencePane) Update(msg tea.Msg) (evidencePane, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || len(p.items) == 0 {
+		p.body = p.body.Update(msg)
+		return p, nil
+	}
+	switch k.String() {
+	case "up":
+		p.step(-1)
+	case "down":
+		p.step(1)
+	case "enter":
+		p.expanded = !p.expanded
+		p.rebuild()
+		p.reveal()
+	default:
+		p.body = p.body.Update(msg)
+	}
+	return p, nil
+}
+
+// step scrolls through the selected item while part of it is out of view
+// in that direction, then selects the next item.
+func (p *evidencePane) step(delta int) {
+	s := p.spans[p.selected]
+	top, bottom := p.body.offset(), p.body.offset()+p.body.height()
+	switch {
+	case delta > 0 && s.end > bottom:
+		p.body.vp.ScrollDown(1)
+	case delta < 0 && s.start < top:
+		p.body.vp.ScrollUp(1)
+	default:
+		next := min(max(p.selected+delta, 0), len(p.items)-1)
+		if next == p.selected {
+			return
+		}
+		p.selected, p.expanded = next, false
+		p.rebuild()
+		p.reveal()
+	}
+}
+
+// reveal scrolls as little as needed to show the selected item, from its
+// first line when it is taller than the pane.
+func (p *evidencePane) reveal() {
+	if p.selected >= len(p.spans) {
 		return
 	}
-	p.expanded = !p.expanded
-	p.rebuild(st)
+	s := p.spans[p.selected]
+	top, h := p.body.offset(), p.body.height()
+	switch {
+	case s.start < top || s.end-s.start > h:
+		p.body.vp.SetYOffset(s.start)
+	case s.end > top+h:
+		p.body.vp.SetYOffset(s.end - h)
+	}
 }
 
-// contentHeight is the pane's height without its title line.
-func (p *evidencePane) contentHeight() int { return max(p.height-1, 0) }
-
-// rebuild renders every item and scrolls so the selected one is in view.
-func (p *evidencePane) rebuild(st *styles) {
+// rebuild renders every item into the viewport, keeping the scroll
+// position.
+func (p *evidencePane) rebuild() {
 	if p.width <= 0 {
 		return
 	}
 	if len(p.items) == 0 {
-		p.body.all = []string{st.dim.Render("No evidence yet: ask a question.")}
+		p.spans = nil
+		p.body.setLines([]string{p.st.dim.Render("No evidence yet: ask a question.")})
 		return
 	}
 	var all []string
-	selStart, selEnd := 0, 0
+	p.spans = make([]lineSpan, len(p.items))
 	for i, e := range p.items {
-		if i == p.selected {
-			selStart = len(all)
-		}
-		all = append(all, p.renderItem(i, e, st)...)
-		if i == p.selected {
-			selEnd = len(all)
-		}
+		start := len(all)
+		all = append(all, p.renderItem(i, e)...)
+		p.spans[i] = lineSpan{start, len(all)}
 	}
-	p.body.all = all
-	h := p.contentHeight()
-	// Show the selected item from its first line; when it is taller than
-	// the pane (an expanded chunk) the user scrolls within it with ↑/↓.
-	if selStart < p.body.offset || selEnd > p.body.offset+h {
-		p.body.offset = selStart
-	}
-	p.body.window(h)
+	offset := p.body.offset()
+	p.body.setLines(all)
+	p.body.vp.SetYOffset(offset)
 }
 
-func (p *evidencePane) renderItem(i int, e retrieval.Evidence, st *styles) []string {
-	w := p.width
+// title is the pane's title line text.
+func (p evidencePane) title() string {
+	if len(p.items) == 0 {
+		return "Evidence"
+	}
+	return fmt.Sprintf("Evidence · %d by rank", len(p.items))
+}
+
+func (p *evidencePane) renderItem(i int, e retrieval.Evidence) []string {
+	st, w := p.st, p.width
 	mark := "  "
 	titleStyle := st.label
 	if i == p.selected {
 		mark = st.selected.Render("▸ ")
 		titleStyle = st.selected
 	}
-	head := mark + titleStyle.Render(fmt.Sprintf("%d %s", i+1, e.Title)) +
-		st.dim.Render(fmt.Sprintf(" · %s · score %.2f", e.Category, e.Score))
-	out := []string{head}
+	// The head wraps rather than losing its end: the rank is what the list
+	// is sorted by.
+	head := titleStyle.Render(fmt.Sprintf("%d %s", i+1, e.Title)) +
+		st.dim.Render(fmt.Sprintf(" · %s · rank %.2f", e.Category, e.RankScore))
+	var out []string
+	for j, l := range strings.Split(lipgloss.Wrap(head, max(w-4, 1), ""), "\n") {
+		if j == 0 {
+			out = append(out, mark+l)
+		} else {
+			out = append(out, "    "+l)
+		}
+	}
 	if e.HeaderPath != "" {
 		out = append(out, wrapPrefixed(breadcrumb(e.HeaderPath), w, "    ", "    ", st.dim)...)
 	}

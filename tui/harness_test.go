@@ -56,6 +56,9 @@ func (f *fakeBackend) Answer(ctx context.Context, _ retrieval.Result, emit func(
 type harness struct {
 	t *testing.T
 	m Model
+
+	hold func(tea.Msg) bool // messages it accepts wait in held until release
+	held []tea.Msg
 }
 
 func newHarness(t *testing.T, b Backend, width, height int) *harness {
@@ -76,9 +79,23 @@ func (h *harness) send(msg tea.Msg) {
 		if _, ok := msg.(spinner.TickMsg); ok {
 			continue // ticks re-arm themselves forever
 		}
+		if h.hold != nil && h.hold(msg) {
+			h.held = append(h.held, msg)
+			continue
+		}
 		next, cmd := h.m.Update(msg)
 		h.m = next.(Model)
 		queue = append(queue, run(cmd)...)
+	}
+}
+
+// release delivers the held messages and stops holding.
+func (h *harness) release() {
+	h.t.Helper()
+	held := h.held
+	h.hold, h.held = nil, nil
+	for _, msg := range held {
+		h.send(msg)
 	}
 }
 

@@ -57,7 +57,7 @@ func TestLayoutAt40x12(t *testing.T) {
 				for input := 1; input <= 3; input++ {
 					name := fmt.Sprintf("evidence=%v debug=%v info=%d input=%d", ev, dbg, info, input)
 					t.Run(name, func(t *testing.T) {
-						l := computeLayout(40, 12, ev, dbg, info, input)
+						l := computeLayout(40, 12, layoutSpec{evidence: ev, debug: dbg, infoLines: info, inputLines: input})
 						checkLayout(t, l, 40, 12)
 						if l.wide {
 							t.Error("40 columns laid out wide")
@@ -82,7 +82,7 @@ func TestLayoutTilesEverySize(t *testing.T) {
 	for width := 40; width <= 160; width += 7 {
 		for height := 12; height <= 60; height += 5 {
 			for _, open := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
-				l := computeLayout(width, height, open[0], open[1], 2, 2)
+				l := computeLayout(width, height, layoutSpec{evidence: open[0], debug: open[1], infoLines: 2, inputLines: 2})
 				checkLayout(t, l, width, height)
 				if l.wide != (width >= wideWidth) {
 					t.Fatalf("%d×%d: wide = %v", width, height, l.wide)
@@ -95,12 +95,40 @@ func TestLayoutTilesEverySize(t *testing.T) {
 	}
 }
 
+// TestLayoutZoom gives the zoomed pane the whole body, at every size.
+func TestLayoutZoom(t *testing.T) {
+	for width := 40; width <= 160; width += 13 {
+		for height := 12; height <= 60; height += 6 {
+			for _, zoom := range []focus{focusEvidence, focusDebug} {
+				l := computeLayout(width, height, layoutSpec{evidence: true, debug: true, zoom: zoom, infoLines: 1, inputLines: 1})
+				checkLayout(t, l, width, height)
+				zoomed, other := l.evidence, l.debug
+				if zoom == focusDebug {
+					zoomed, other = other, zoomed
+				}
+				if zoomed != l.body || other.h != 0 || l.transcript.h != 0 {
+					t.Fatalf("%d×%d zoom %v: body %+v, zoomed %+v, other %+v, transcript %+v", width, height, zoom, l.body, zoomed, other, l.transcript)
+				}
+			}
+		}
+	}
+	// Zooming a closed pane changes nothing.
+	l := computeLayout(80, 24, layoutSpec{debug: true, zoom: focusEvidence, infoLines: 1, inputLines: 1})
+	if l.evidence.h != 0 || l.debug.h == 0 || l.transcript.h == 0 {
+		t.Errorf("zoom on the closed evidence pane: %+v", l)
+	}
+}
+
 // TestScreenFits40x12 draws real states at the smallest supported size:
-// exactly 12 lines, none wider than 40 cells.
+// exactly 12 lines, none wider than 40 cells. In each, the layout's
+// hasStatusLine (asked without drawing the line) agrees with the line.
 func TestScreenFits40x12(t *testing.T) {
 	h := newHarness(t, cannedBackend(), 40, 12)
 	check := func(state string) {
 		t.Helper()
+		if got, want := h.m.hasStatusLine(), h.m.statusLine() != ""; got != want {
+			t.Errorf("%s: hasStatusLine %v, statusLine %q", state, got, h.m.statusLine())
+		}
 		lines := strings.Split(h.content(), "\n")
 		if len(lines) != 12 {
 			t.Fatalf("%s: %d lines, want 12", state, len(lines))
@@ -111,19 +139,31 @@ func TestScreenFits40x12(t *testing.T) {
 			}
 		}
 	}
-	check("empty")
-	h.ask("workspace")
-	check("pills")
-	h.key('e', tea.ModCtrl)
-	check("evidence")
-	h.key('d', tea.ModCtrl)
-	check("evidence and debug")
-	h.key(tea.KeyEscape, 0)
-	h.typeText("?")
-	check("help")
-	h.key(tea.KeyEscape, 0)
-	h.typeText(strings.Repeat("a very long question ", 10))
-	check("long input")
-	h.key(tea.KeyEnter, 0)
-	check("after an error")
+	key := func(k rune, mod tea.KeyMod) func() { return func() { h.key(k, mod) } }
+	for _, step := range []struct {
+		state string
+		do    func()
+	}{
+		{"empty", func() {}},
+		{"pills", func() { h.ask("workspace") }},
+		{"evidence", key(tea.KeyF2, 0)},
+		{"evidence and debug", key(tea.KeyF3, 0)},
+		{"zoomed", key(tea.KeyF4, 0)},
+		{"help", func() { h.key(tea.KeyF4, 0); h.key(tea.KeyEscape, 0); h.typeText("?") }},
+		{"long input", func() { h.key(tea.KeyEscape, 0); h.typeText(strings.Repeat("a very long question ", 10)) }},
+		{"after an error", key(tea.KeyEnter, 0)},
+		{"answered", func() {
+			for range 3 {
+				h.ask("explain workspace")
+			}
+		}},
+		{"scrolled up", key(tea.KeyPgUp, 0)},
+		{"transcript focused", key(tea.KeyTab, 0)},
+		{"notice", func() { h.key(tea.KeyEscape, 0); h.key('y', tea.ModCtrl) }},
+		{"answering", func() { h.m.activity = answering }},
+		{"starting", func() { h.m.activity, h.m.ready = idle, false }},
+	} {
+		step.do()
+		check(step.state)
+	}
 }

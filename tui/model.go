@@ -2,8 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -20,12 +18,14 @@ import (
 // there anyway, with a note.
 const maxQueryChars = 4000
 
+// focus is the component keys go to. The zero value is the input.
 type focus int
 
 const (
 	focusInput focus = iota
 	focusEvidence
 	focusDebug
+	focusTranscript
 )
 
 type activity int
@@ -37,11 +37,23 @@ const (
 	attaching // /context is reading a file
 )
 
-// Model is the docent chat screen, a Bubble Tea model. Create it with New.
+// Model is the docent chat screen, a Bubble Tea model. Create it with New
+// for a backend that is ready, or NewLoading to show the screen while
+// docent starts. It is composed of small components (the transcript, the
+// evidence and debug panes, the overlays, the input), each with its own
+// Update; Model routes messages to them and lays them out.
 type Model struct {
-	backend Backend
+	backend Backend // nil until start-up is done
 	status  Status
 	keys    keyMap
+
+	loading  *loadRun // nil when the backend was given
+	ready    bool
+	progress Progress
+	skipped  []SkippedFile
+	suggest  string   // a first question, made from the docs' titles
+	notices  []string // start-up's notes for the welcome
+	loadErr  error    // start-up failed: Run returns it
 
 	ctx    context.Context // cancelled when the user quits
 	cancel context.CancelFunc
@@ -52,20 +64,23 @@ type Model struct {
 	width, height int
 	layout        layout
 
-	transcript   *transcript
+	transcript   transcript
+	evidence     evidencePane
+	debug        debugPane
+	overlay      overlay
 	input        textarea.Model
+	inputWidth   int // the width the input was last sized for
 	spin         spinner.Model
 	help         help.Model
 	history      *history
 	pills        pills
-	pillLines    []string
-	evidence     *evidencePane
-	debug        *debugPane
+	queue        []string // questions sent while busy, oldest first
 	evidenceOpen bool
 	debugOpen    bool
+	zoom         focus // focusEvidence or focusDebug while that pane fills the body
 	focus        focus
-	showHelp     bool
 	notice       string // one-line feedback, cleared by the next key
+	context      string // the attached app-state file, for the status bar
 
 	resizes    int // counts window size changes, to spot the last one
 	turn       int // the newest turn; older replies are dropped
@@ -95,21 +110,33 @@ func WithContext(ctx context.Context) Option {
 	return func(m *Model) { m.ctx = ctx }
 }
 
-// New returns the chat screen for a backend and the status to show.
+// New returns the chat screen for a backend that is ready, and the status
+// to show.
 func New(b Backend, st Status, opts ...Option) Model {
+	m := newModel(opts)
+	m.backend, m.status, m.context, m.ready = b, st, st.Context, true
+	return m
+}
+
+// NewLoading returns the chat screen while load starts docent. The screen
+// is drawn at once, with load's progress; questions typed meanwhile are
+// queued and sent once the backend is ready.
+func NewLoading(load Loader, opts ...Option) Model {
+	m := newModel(opts)
+	m.loading = newLoadRun(load)
+	return m
+}
+
+func newModel(opts []Option) Model {
 	m := Model{
-		backend:  b,
-		status:   st,
-		keys:     defaultKeyMap(),
-		ctx:      context.Background(),
-		clock:    time.Now,
-		history:  &history{},
-		evidence: &evidencePane{},
-		debug:    &debugPane{},
-		spin:     spinner.New(spinner.WithSpinner(spinner.Dot)),
-		help:     help.New(),
-		focus:    focusInput,
-		theme:    ThemeAuto,
+		keys:    defaultKeyMap(),
+		ctx:     context.Background(),
+		clock:   time.Now,
+		history: &history{},
+		spin:    spinner.New(spinner.WithSpinner(spinner.Dot)),
+		help:    help.New(),
+		focus:   focusInput,
+		theme:   ThemeAuto,
 	}
 	for _, o := range opts {
 		o(&m)
@@ -118,6 +145,8 @@ func New(b Backend, st Status, opts ...Option) Model {
 	m.st = &styles{}
 	*m.st = newStyles(m.theme != ThemeLight)
 	m.transcript = newTranscript(m.st)
+	m.evidence = newEvidencePane(m.st)
+	m.debug = newDebugPane(m.st)
 	m.input = newInput(m.keys, m.st.dark)
 	m.spin.Style = m.st.spinner
 	m.help.Styles = m.st.help
@@ -130,17 +159,22 @@ func newInput(keys keyMap, dark bool) textarea.Model {
 	ta.Placeholder = "Ask about the docs…  (? for keys)"
 	ta.ShowLineNumbers = false
 	ta.CharLimit = maxQueryChars
+	// The input grows with its text up to MaxHeight lines (set from the
+	// terminal height), then scrolls, keeping the cursor's line in view.
+	// Every line the character limit allows may be typed.
+	ta.DynamicHeight = true
+	ta.MaxHeight = 1
+	ta.MaxContentHeight = maxQueryChars + 1
 	ta.SetVirtualCursor(false)
 	ta.SetStyles(inputStyles(dark))
-	// Keys the screen owns must not also edit the input.
+	// Editor keys stay the input's (Home, End, Ctrl+A, Ctrl+E, Ctrl+D);
+	// only keys the screen owns are taken away.
 	ta.KeyMap.InsertNewline = keys.Newline
-	ta.KeyMap.LineStart = key.NewBinding(key.WithKeys("ctrl+a"))
-	ta.KeyMap.LineEnd = key.NewBinding(key.WithKeys("ctrl+end"))
-	ta.KeyMap.PageUp = key.NewBinding(key.WithDisabled())
-	ta.KeyMap.PageDown = key.NewBinding(key.WithDisabled())
-	ta.KeyMap.DeleteCharacterForward = key.NewBinding(key.WithKeys("delete"))
-	ta.KeyMap.InputBegin = key.NewBinding(key.WithKeys("alt+<"))
-	ta.KeyMap.InputEnd = key.NewBinding(key.WithKeys("alt+>"))
+	ta.KeyMap.LineStart = keys.LineStart
+	ta.KeyMap.LineEnd = keys.LineEnd
+	ta.KeyMap.PageUp = key.NewBinding(key.WithDisabled())   // scrolls the transcript
+	ta.KeyMap.PageDown = key.NewBinding(key.WithDisabled()) // scrolls the transcript
+	ta.KeyMap.DeleteWordForward = key.NewBinding(key.WithKeys("alt+delete", "ctrl+delete"))
 	ta.Focus()
 	return ta
 }
@@ -152,16 +186,20 @@ func inputStyles(dark bool) textarea.Styles {
 }
 
 // Init asks the terminal for its background colour unless a theme was
-// forced.
+// forced, and starts docent when the screen was made with NewLoading.
 func (m Model) Init() tea.Cmd {
+	var cmds []tea.Cmd
 	if m.theme == ThemeAuto {
-		return tea.RequestBackgroundColor
+		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	return nil
+	if m.loading != nil {
+		cmds = append(cmds, m.loading.start(m.ctx), m.loading.wait(m.ctx), m.spin.Tick)
+	}
+	return tea.Batch(cmds...)
 }
 
-// Update handles one message. It does no I/O: the backend runs in the
-// Cmds it returns.
+// Update handles one message. It does no I/O: the backend and the loader
+// run in the Cmds it returns.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
@@ -180,16 +218,21 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleKey(msg)
 	case tea.PasteMsg:
 		m.dismissPills()
-		m.focus = focusInput
+		m.setFocus(focusInput)
 		msg.Content = textsafe.String(msg.Content)
 		m.input, cmd = m.input.Update(msg)
 	case tea.MouseWheelMsg:
 		m.handleWheel(msg)
 	case spinner.TickMsg:
-		if m.activity != idle {
+		if m.busy() {
 			m.now = m.clock()
 			m.spin, cmd = m.spin.Update(msg)
 		}
+	case progressMsg:
+		m.progress = msg.p
+		cmd = m.loading.wait(m.ctx)
+	case loadedMsg:
+		cmd = m.handleLoaded(msg)
 	case retrievedMsg:
 		cmd = m.handleRetrieved(msg)
 	case streamChunkMsg:
@@ -201,12 +244,34 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	default:
 		m.input, cmd = m.input.Update(msg)
 	}
+	if next := m.sendQueued(); next != nil {
+		cmd = tea.Batch(cmd, next)
+	}
 	if m.relayout() {
 		if _, ok := msg.(tea.WindowSizeMsg); ok {
 			cmd = tea.Batch(cmd, settleResize(m.resizes))
 		}
 	}
 	return m, cmd
+}
+
+// busy reports whether a question sent now has to wait.
+func (m *Model) busy() bool { return !m.ready || m.activity != idle }
+
+func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.loadErr = msg.err
+		return m.quit()
+	}
+	r := msg.ready
+	m.backend, m.status, m.context = r.Backend, r.Status, r.Status.Context
+	m.skipped, m.notices = r.Skipped, r.Notices
+	m.suggest = suggestion(r.Titles)
+	m.ready = true
+	if m.overlay.kind == skippedOverlay {
+		m.openOverlay(skippedOverlay)
+	}
+	return nil
 }
 
 func (m *Model) setDark(dark bool) {
@@ -218,8 +283,11 @@ func (m *Model) setDark(dark bool) {
 	m.input.SetStyles(inputStyles(dark))
 	m.spin.Style = m.st.spinner
 	m.help.Styles = m.st.help
-	m.evidence.rebuild(m.st)
-	m.rebuildDebug()
+	m.evidence.rebuild()
+	m.debug.rebuild()
+	if m.overlay.kind != noOverlay {
+		m.openOverlay(m.overlay.kind)
+	}
 }
 
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -227,35 +295,27 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.Quit) {
 		return m.quit()
 	}
-	if m.showHelp {
-		m.showHelp = false
-		if key.Matches(msg, m.keys.Help, m.keys.Stop) {
-			return nil
-		}
+	if m.overlay.kind != noOverlay && m.overlayKey(msg) {
+		return nil
 	}
 	switch {
 	case key.Matches(msg, m.keys.Evidence):
-		m.evidenceOpen = !m.evidenceOpen
-		m.fixFocus()
+		m.togglePane(focusEvidence)
 		return nil
 	case key.Matches(msg, m.keys.Debug):
-		m.debugOpen = !m.debugOpen
-		m.fixFocus()
+		m.togglePane(focusDebug)
+		return nil
+	case key.Matches(msg, m.keys.Zoom):
+		m.toggleZoom()
+		return nil
+	case key.Matches(msg, m.keys.Skipped):
+		m.openOverlay(skippedOverlay)
+		return nil
+	case msg.String() == "f1":
+		m.openOverlay(helpOverlay)
 		return nil
 	case key.Matches(msg, m.keys.Copy):
 		return m.copyAnswer()
-	case key.Matches(msg, m.keys.PageUp):
-		m.transcript.pageUp()
-		return nil
-	case key.Matches(msg, m.keys.PageDown):
-		m.transcript.pageDown()
-		return nil
-	case key.Matches(msg, m.keys.Top):
-		m.transcript.top()
-		return nil
-	case key.Matches(msg, m.keys.Bottom):
-		m.transcript.bottom()
-		return nil
 	case key.Matches(msg, m.keys.Focus):
 		m.cycleFocus(msg.String() == "shift+tab")
 		return nil
@@ -263,7 +323,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.escape()
 	}
 
-	if m.focus != focusInput && m.paneKey(msg) {
+	if m.focus != focusInput {
+		if m.paneKey(msg) {
+			return nil
+		}
+		m.setFocus(focusInput) // typing always types
+	}
+	if key.Matches(msg, m.keys.PageUp, m.keys.PageDown) {
+		m.transcript, _ = m.transcript.Update(msg)
 		return nil
 	}
 	if m.pills.active {
@@ -274,44 +341,79 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return m.inputKey(msg)
 }
 
+// overlayKey handles a key while an overlay is open. Scroll keys scroll
+// it; Esc and its own key close it; any other key closes it and then does
+// what it does. It reports whether the key was used up.
+func (m *Model) overlayKey(msg tea.KeyPressMsg) bool {
+	own := m.keys.Help
+	if m.overlay.kind == skippedOverlay {
+		own = m.keys.Skipped
+	}
+	switch {
+	case scrollKey(msg):
+		m.overlay, _ = m.overlay.Update(msg)
+		return true
+	case key.Matches(msg, m.keys.Stop, own):
+		m.overlay = overlay{}
+		return true
+	}
+	m.overlay = overlay{}
+	return false
+}
+
+func (m *Model) openOverlay(kind overlayKind) {
+	b := m.layout.body
+	switch kind {
+	case helpOverlay:
+		m.overlay = newOverlay(kind, "Keys", "(? or esc closes)", helpLines(m.keys, m.help, m.st, b.w), b.w, b.h)
+	case skippedOverlay:
+		title, lines := "Skipped files", []string{m.st.dim.Render("Still reading the docs: the list follows once they are loaded.")}
+		if m.ready {
+			title, lines = "Skipped files · "+plural(len(m.skipped), "file"), skippedLines(m.skipped, m.st, b.w)
+		}
+		m.overlay = newOverlay(kind, title, "(esc closes)", lines, b.w, b.h)
+	}
+}
+
 // escape stops whatever is in the way, one thing per press: a running
-// turn, then pane focus, then the pills.
+// turn, then pane focus, then a zoomed pane, then the pills.
 func (m *Model) escape() tea.Cmd {
 	switch {
 	case m.activity != idle:
 		m.stopTurn()
 	case m.focus != focusInput:
-		m.focus = focusInput
-		m.input.Focus()
+		m.setFocus(focusInput)
+	case m.zoom != focusInput:
+		m.zoom = focusInput
 	case m.pills.active:
 		m.dismissPills()
+	case len(m.queue) > 0:
+		m.queue = nil
+		m.notice = "Queued questions removed."
 	}
 	return nil
 }
 
-// paneKey handles a key while a pane has focus; other keys go back to the
-// input so typing always types.
+// paneKey hands a key to the focused component when it is one of its
+// keys; other keys go back to the input so typing always types.
 func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
-	switch msg.String() {
-	case "up", "down":
-		delta := 1
-		if msg.String() == "up" {
-			delta = -1
+	switch m.focus {
+	case focusEvidence:
+		if scrollKey(msg) || msg.String() == "enter" {
+			m.evidence, _ = m.evidence.Update(msg)
+			return true
 		}
-		if m.focus == focusEvidence {
-			m.evidence.move(delta, m.st)
-		} else {
-			m.debug.body.scroll(delta, m.debug.contentHeight())
+	case focusDebug:
+		if scrollKey(msg) {
+			m.debug, _ = m.debug.Update(msg)
+			return true
 		}
-		return true
-	case "enter":
-		if m.focus == focusEvidence {
-			m.evidence.toggleExpand(m.st)
+	case focusTranscript:
+		if scrollKey(msg) {
+			m.transcript, _ = m.transcript.Update(msg)
+			return true
 		}
-		return true
 	}
-	m.focus = focusInput
-	m.input.Focus()
 	return false
 }
 
@@ -334,7 +436,7 @@ func (m *Model) pillKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return m.pick(o), true
 		}
 		return nil, true
-	case key.Matches(msg, m.keys.Help) && m.input.Value() == "":
+	case s == "?" && m.input.Value() == "":
 		return nil, false
 	}
 	m.dismissPills()
@@ -346,8 +448,8 @@ func (m *Model) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Send):
 		return m.submit()
-	case key.Matches(msg, m.keys.Help) && value == "":
-		m.showHelp = true
+	case msg.String() == "?" && value == "":
+		m.openOverlay(helpOverlay)
 		return nil
 	case msg.String() == "up" && m.history.recalling(value):
 		if q, ok := m.history.prev(value); ok {
@@ -370,231 +472,53 @@ func (m *Model) setInput(s string) {
 	m.input.MoveToEnd()
 }
 
+// handleWheel scrolls whatever is under the pointer.
 func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
-	delta := 0
-	switch msg.Button {
-	case tea.MouseWheelUp:
-		delta = -3
-	case tea.MouseWheelDown:
-		delta = 3
-	default:
-		return
-	}
+	l := m.layout
 	switch {
-	case m.evidenceOpen && m.layout.evidence.contains(msg.X, msg.Y):
-		m.evidence.body.scroll(delta, m.evidence.contentHeight())
-	case m.debugOpen && m.layout.debug.contains(msg.X, msg.Y):
-		m.debug.body.scroll(delta, m.debug.contentHeight())
-	default:
-		m.transcript.scroll(delta)
-	}
-}
-
-func (r rect) contains(x, y int) bool {
-	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
-}
-
-// submit sends the typed question.
-func (m *Model) submit() tea.Cmd {
-	q := strings.TrimSpace(m.input.Value())
-	if q == "" {
-		return nil
-	}
-	switch m.activity {
-	case idle:
-	case attaching:
-		m.notice = "Still loading the context: send again in a moment."
-		return nil
-	default:
-		m.notice = "Still answering: Esc stops it, then send again."
-		return nil
-	}
-	m.history.add(q)
-	m.input.Reset()
-	if arg, ok := contextCommand(q); ok {
-		return m.runContext(arg)
-	}
-	m.transcript.append(&message{role: roleUser, text: textsafe.String(q)})
-	return m.startTurn(Request{Query: q})
-}
-
-// pick runs the lookup for a chosen pill.
-func (m *Model) pick(o retrieval.Option) tea.Cmd {
-	m.dismissPills()
-	label := o.Label
-	if o.Category != "" {
-		label += " (" + o.Category + ")"
-	}
-	m.transcript.append(&message{role: roleUser, text: "→ " + label})
-	return m.startTurn(Request{DocSlug: o.DocSlug})
-}
-
-func (m *Model) startTurn(req Request) tea.Cmd {
-	m.turn++
-	m.activity = retrieving
-	m.started = m.clock()
-	m.now = m.started
-	m.transcript.bottom()
-	return tea.Batch(retrieveCmd(m.ctx, m.backend, m.turn, req), m.spin.Tick)
-}
-
-func (m *Model) handleRetrieved(msg retrievedMsg) tea.Cmd {
-	if msg.turn != m.turn || m.activity != retrieving {
-		return nil
-	}
-	if msg.err != nil {
-		m.activity = idle
-		m.transcript.append(&message{role: roleError, text: "Search failed: " + errorText(msg.err)})
-		return nil
-	}
-	res := msg.res
-	m.lastResult = &res
-	m.lastInfo = nil
-	m.lastStats = msg.stats
-	if msg.size != nil {
-		m.status.Docs, m.status.Chunks = msg.size.docs, msg.size.chunks
-	}
-	m.evidence.setItems(res.Results, m.st)
-	m.rebuildDebug()
-
-	switch res.Status {
-	case retrieval.StatusFound, retrieval.StatusMulti:
-		m.activity = answering
-		m.streamText = &liveText{}
-		m.streamMsg = &message{role: roleAssistant, streaming: true}
-		m.transcript.append(m.streamMsg)
-		var cmd tea.Cmd
-		m.stream, cmd = startAnswer(m.ctx, m.backend, m.turn, res)
-		return cmd
-	default:
-		m.activity = idle
-		m.transcript.append(&message{role: roleAssistant, text: textsafe.String(res.Reply)})
-		m.showPills(res.Options)
-		return nil
-	}
-}
-
-func (m *Model) handleChunk(msg streamChunkMsg) tea.Cmd {
-	next := waitStream(m.ctx, msg.stream)
-	if msg.stream != m.stream || msg.turn != m.turn {
-		return next // a stopped stream: drain it so its goroutine can end
-	}
-	m.streamMsg.text = m.streamText.write(msg.text)
-	m.transcript.touchLast()
-	return next
-}
-
-func (m *Model) handleDone(msg streamDoneMsg) {
-	if msg.turn != m.turn {
-		return
-	}
-	info := msg.info
-	m.lastInfo = &info
-	m.rebuildDebug()
-	if msg.stream != m.stream {
-		return // stopped with Esc; the message is already final
-	}
-	// The backend's own text is the answer of record; what streamed is
-	// the same text unless the backend had to correct it.
-	text := m.streamText.close()
-	if info.Text != "" && !info.Stopped {
-		text = textsafe.String(info.Text)
-	}
-	footer := answerFooter(info, msg.err)
-	if strings.TrimSpace(text) == "" && footer == "" {
-		footer = "no answer was written"
-	}
-	m.finishStream(text, footer)
-	if m.lastResult != nil && m.lastResult.Status == retrieval.StatusMulti {
-		m.showPills(m.lastResult.Options)
-	}
-}
-
-// stopTurn is Esc while working: retrieval is abandoned, a stream is
-// cancelled and its partial answer kept, marked as stopped.
-func (m *Model) stopTurn() {
-	switch m.activity {
-	case retrieving:
-		m.turn++ // its result will be dropped
-		m.activity = idle
-		m.transcript.append(&message{role: roleInfo, text: "Stopped."})
-	case answering:
-		m.stream.cancel()
-		m.finishStream(m.streamText.close(), "⏹ stopped")
-		if m.lastResult != nil && m.lastResult.Status == retrieval.StatusMulti {
-			m.showPills(m.lastResult.Options) // the choice still stands
+	case m.overlay.kind != noOverlay:
+		if l.body.contains(msg.X, msg.Y) {
+			m.overlay, _ = m.overlay.Update(msg)
 		}
+	case l.evidence.contains(msg.X, msg.Y):
+		m.evidence, _ = m.evidence.Update(msg)
+	case l.debug.contains(msg.X, msg.Y):
+		m.debug, _ = m.debug.Update(msg)
+	case l.transcript.contains(msg.X, msg.Y):
+		m.transcript, _ = m.transcript.Update(msg)
 	}
 }
 
-// finishStream ends the streamed message with its final, already cleaned
-// text.
-func (m *Model) finishStream(text, footer string) {
-	m.streamMsg.text = text
-	m.streamMsg.streaming = false
-	m.streamMsg.footer = footer
-	m.transcript.touchLast()
-	m.activity = idle
-	m.stream = nil
-	m.streamMsg = nil
-	m.streamText = nil
-}
-
-func answerFooter(info AnswerInfo, err error) string {
-	var parts []string
-	if info.Stopped {
-		parts = append(parts, "⏹ stopped")
+func (m *Model) setFocus(f focus) {
+	m.focus = f
+	if f == focusInput {
+		m.input.Focus()
+	} else {
+		m.input.Blur()
 	}
-	if err != nil {
-		parts = append(parts, "answer failed: "+errorText(err))
+}
+
+// shown reports whether a component is on screen, and so can take focus.
+func (m *Model) shown(f focus) bool {
+	switch f {
+	case focusEvidence:
+		return m.evidenceOpen && (m.zoom == focusInput || m.zoom == focusEvidence)
+	case focusDebug:
+		return m.debugOpen && (m.zoom == focusInput || m.zoom == focusDebug)
+	case focusTranscript:
+		return m.zoom == focusInput
 	}
-	if info.Fallback {
-		parts = append(parts, "answered from the docs without a model")
-	}
-	if info.Notice != "" {
-		parts = append(parts, textsafe.Line(info.Notice))
-	}
-	return strings.Join(parts, " · ")
+	return true
 }
 
-func (m *Model) showPills(opts []retrieval.Option) {
-	m.pills = newPills(opts)
-}
-
-func (m *Model) dismissPills() {
-	m.pills = pills{}
-}
-
-func (m *Model) rebuildDebug() {
-	m.debug.rebuild(turnReport{res: m.lastResult, info: m.lastInfo, stats: m.lastStats}, m.st)
-}
-
-func (m *Model) copyAnswer() tea.Cmd {
-	text := m.transcript.lastAnswer()
-	if text == "" {
-		m.notice = "Nothing to copy yet."
-		return nil
-	}
-	m.notice = fmt.Sprintf("Copied the last answer (%d characters).", len([]rune(text)))
-	return tea.SetClipboard(text)
-}
-
-func (m *Model) quit() tea.Cmd {
-	if m.stream != nil {
-		m.stream.cancel()
-	}
-	m.cancel()
-	return tea.Quit
-}
-
-// cycleFocus moves focus through the input and the open panes.
+// cycleFocus moves focus through the input and what is on screen: the
+// panes first, as they are what Tab is mostly for, then the transcript.
 func (m *Model) cycleFocus(backwards bool) {
-	order := []focus{focusInput}
-	if m.evidenceOpen {
-		order = append(order, focusEvidence)
-	}
-	if m.debugOpen {
-		order = append(order, focusDebug)
+	var order []focus
+	for _, f := range []focus{focusInput, focusEvidence, focusDebug, focusTranscript} {
+		if m.shown(f) {
+			order = append(order, f)
+		}
 	}
 	i := 0
 	for j, f := range order {
@@ -607,20 +531,61 @@ func (m *Model) cycleFocus(backwards bool) {
 	} else {
 		i++
 	}
-	m.focus = order[i%len(order)]
-	if m.focus == focusInput {
-		m.input.Focus()
-	} else {
-		m.input.Blur()
+	m.setFocus(order[i%len(order)])
+}
+
+// togglePane opens or closes a pane. Opening one ends a zoom, so that both
+// are seen; closing the zoomed or focused pane returns to the input.
+func (m *Model) togglePane(p focus) {
+	open := &m.evidenceOpen
+	if p == focusDebug {
+		open = &m.debugOpen
+	}
+	*open = !*open
+	if *open {
+		m.zoom = focusInput
+		return
+	}
+	if m.zoom == p {
+		m.zoom = focusInput
+	}
+	if m.focus == p {
+		m.setFocus(focusInput)
 	}
 }
 
-// fixFocus returns focus to the input when its pane was closed.
-func (m *Model) fixFocus() {
-	if (m.focus == focusEvidence && !m.evidenceOpen) || (m.focus == focusDebug && !m.debugOpen) {
-		m.focus = focusInput
-		m.input.Focus()
+// toggleZoom lets one pane fill the body (the transcript goes while it
+// does), and back. From the input it zooms the open pane.
+func (m *Model) toggleZoom() {
+	target := m.focus
+	if target != focusEvidence && target != focusDebug {
+		switch {
+		case m.zoom != focusInput:
+			m.zoom = focusInput
+			return
+		case m.evidenceOpen:
+			target = focusEvidence
+		case m.debugOpen:
+			target = focusDebug
+		default:
+			m.notice = "Nothing to zoom: f2 opens the evidence pane, f3 the debug pane."
+			return
+		}
 	}
+	if m.zoom == target {
+		m.zoom = focusInput
+		return
+	}
+	m.zoom = target
+	m.setFocus(target)
+}
+
+func (m *Model) quit() tea.Cmd {
+	if m.stream != nil {
+		m.stream.cancel()
+	}
+	m.cancel()
+	return tea.Quit
 }
 
 // relayout sizes every component for the current state. It reports
@@ -629,26 +594,35 @@ func (m *Model) relayout() (rewrapPending bool) {
 	if m.width == 0 || m.height == 0 {
 		return false
 	}
-	m.pillLines = m.pills.lines(m.width, m.st)
-	info := len(m.pillLines)
-	if info == 0 && m.infoLine() != "" {
-		info = 1
+	// The input fits its height to its text itself as it is edited; a new
+	// width or line limit needs it done here.
+	if maxH := maxInputLines(m.height); m.input.MaxHeight != maxH || m.inputWidth != m.width {
+		m.input.MaxHeight = maxH
+		m.input.SetWidth(m.width)
+		m.inputWidth = m.width
 	}
-	inputLines := m.input.LineCount()
-	m.layout = computeLayout(m.width, m.height, m.evidenceOpen, m.debugOpen, info, inputLines)
+	m.layout = computeLayout(m.width, m.height, layoutSpec{
+		evidence: m.evidenceOpen, debug: m.debugOpen, zoom: m.zoom,
+		infoLines: m.infoWant(), inputLines: m.input.Height(),
+	})
 	l := m.layout
-	if len(m.pillLines) > l.info.h {
-		m.pillLines = m.pills.compact(l.info.w, m.st)
+	// A hidden component keeps its size: zooming a pane and back must not
+	// re-wrap the whole transcript twice.
+	if l.transcript.h > 0 {
+		rewrapPending = m.transcript.setSize(l.transcript.w, l.transcript.h)
 	}
-	rewrapPending = m.transcript.setSize(l.transcript.w, l.transcript.h)
-	m.evidence.setSize(l.evidence.w, l.evidence.h, m.st)
-	if l.debug.w != m.debug.width || l.debug.h != m.debug.height {
-		m.debug.width, m.debug.height = l.debug.w, l.debug.h
-		m.rebuildDebug()
+	if l.evidence.h > 0 {
+		m.evidence.setSize(l.evidence.w, l.evidence.h)
 	}
-	m.input.SetWidth(l.input.w)
-	m.input.SetHeight(l.input.h)
-	m.help.SetWidth(l.transcript.w)
+	if l.debug.h > 0 {
+		m.debug.setSize(l.debug.w, l.debug.h)
+	}
+	if o := &m.overlay.body.vp; m.overlay.kind != noOverlay && (o.Width() != l.body.w || o.Height() != l.body.h-1) {
+		offset := o.YOffset()
+		m.openOverlay(m.overlay.kind)
+		m.overlay.body.vp.SetYOffset(offset)
+	}
+	m.help.SetWidth(l.body.w)
 	return rewrapPending
 }
 
@@ -660,26 +634,4 @@ type resizeSettledMsg struct{ seq int }
 
 func settleResize(seq int) tea.Cmd {
 	return tea.Tick(resizeSettle, func(time.Time) tea.Msg { return resizeSettledMsg{seq: seq} })
-}
-
-// infoLine is the line between the transcript and the input when no
-// pills are shown: progress, feedback or a scroll hint.
-func (m Model) infoLine() string {
-	switch {
-	case m.activity == retrieving:
-		return m.spin.View() + " " + m.st.notice.Render("Searching the docs… "+m.elapsed()+prefixed("  ", m.notice))
-	case m.activity == answering:
-		return m.spin.View() + " " + m.st.notice.Render("Answering… "+m.elapsed()+"  (esc stops)"+prefixed("  ", m.notice))
-	case m.activity == attaching:
-		return m.spin.View() + " " + m.st.notice.Render("Loading the context… "+m.elapsed()+prefixed("  ", m.notice))
-	case m.notice != "":
-		return m.st.notice.Render(m.notice)
-	case m.transcript.below() > 0:
-		return m.st.notice.Render(fmt.Sprintf("↓ %d more lines (end to follow)", m.transcript.below()))
-	}
-	return ""
-}
-
-func (m Model) elapsed() string {
-	return fmt.Sprintf("%.1fs", m.now.Sub(m.started).Seconds())
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image/color"
@@ -226,9 +227,9 @@ func TestHistoryKeys(t *testing.T) {
 func TestEvidencePane(t *testing.T) {
 	h := newHarness(t, cannedBackend(), 80, 30)
 	h.ask("workspace")
-	h.key('e', tea.ModCtrl)
+	h.key(tea.KeyF2, 0)
 	out := ansi.Strip(h.content())
-	for _, want := range []string{"Evidence · 2", "▸ 1 Workspace · concepts · score 7.50", "Workspace › Overview",
+	for _, want := range []string{"Evidence · 2 by rank", "▸ 1 Workspace · concepts · rank 12.25", "Workspace › Overview",
 		"A workspace belongs to an entry and holds notes.", "concepts/workspace.md", "2 Workspace Actions"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("evidence pane lacks %q:\n%s", want, out)
@@ -248,9 +249,9 @@ func TestEvidencePane(t *testing.T) {
 	if h.m.focus != focusInput {
 		t.Errorf("esc: focus %v, want input", h.m.focus)
 	}
-	h.key('e', tea.ModCtrl)
+	h.key('e', tea.ModAlt)
 	if strings.Contains(ansi.Strip(h.content()), "Evidence ·") {
-		t.Error("ctrl+e did not close the pane")
+		t.Error("alt+e did not close the pane")
 	}
 }
 
@@ -284,7 +285,8 @@ func TestDebugPane(t *testing.T) {
 	b.info.TokensPerSec = 42.5
 	h := newHarness(t, statsBackend{b}, 120, 40)
 	h.ask("explain workspace")
-	h.key('d', tea.ModCtrl)
+	h.key(tea.KeyF3, 0)
+	h.key(tea.KeyF4, 0) // the whole pane, to see every line at once
 	out := ansi.Strip(h.content())
 	for _, want := range []string{"Debug", "tokens    workspace", "wrkspace→workspace", "shortcuts→quick links",
 		"found · rule found · confidence 0.80", "2 · fallback none", "retrieval 0.40 ms",
@@ -313,45 +315,99 @@ func TestErrorsAreShown(t *testing.T) {
 	}
 }
 
-func TestSendWhileAnsweringIsRefused(t *testing.T) {
+func TestSendWhileAnsweringIsQueued(t *testing.T) {
 	b := cannedBackend()
 	h := newHarness(t, b, 80, 24)
-	h.m.activity = answering
+	// The answer streams but does not end until the test says so.
+	h.hold = func(msg tea.Msg) bool { _, ok := msg.(streamDoneMsg); return ok }
 	h.ask("explain workspace")
-	if len(b.requests) != 0 || !strings.Contains(ansi.Strip(h.content()), "Still answering") {
-		t.Errorf("a question sent while answering: requests %+v", b.requests)
+	if h.m.activity != answering {
+		t.Fatalf("activity %v, want answering", h.m.activity)
+	}
+	h.ask("workspace")
+	if got := len(b.requests); got != 1 {
+		t.Fatalf("a question sent while answering reached the backend: %+v", b.requests)
+	}
+	out := ansi.Strip(h.content())
+	if !strings.Contains(out, "⧗ queued: workspace") || h.m.input.Value() != "" {
+		t.Fatalf("no queued mark, or the input kept the question %q:\n%s", h.m.input.Value(), out)
+	}
+	h.release() // the answer ends: the queued question goes out
+	if got := b.requests; len(got) != 2 || got[1].Query != "workspace" {
+		t.Fatalf("after the answer ended: requests %+v, want the queued question sent", got)
+	}
+	if out := ansi.Strip(h.content()); strings.Contains(out, "queued") || !strings.Contains(out, "› workspace") {
+		t.Errorf("the queued question is not in the transcript, or its mark stayed:\n%s", out)
+	}
+}
+
+func TestBlankInputIsIgnored(t *testing.T) {
+	b := cannedBackend()
+	h := newHarness(t, b, 80, 24)
+	h.typeText("   ")
+	h.key(tea.KeyEnter, tea.ModAlt)
+	h.typeText("\t ")
+	h.key(tea.KeyEnter, 0)
+	if len(b.requests) != 0 || h.m.input.Value() != "" || len(h.m.transcript.msgs) != 0 {
+		t.Errorf("blank input: requests %+v, input %q, %d messages", b.requests, h.m.input.Value(), len(h.m.transcript.msgs))
 	}
 }
 
 func TestHelpShowsEveryBinding(t *testing.T) {
 	h := newHarness(t, cannedBackend(), 120, 40)
 	h.typeText("?")
-	if !h.m.showHelp || h.m.input.Value() != "" {
-		t.Fatalf("? on empty input: help %v, input %q", h.m.showHelp, h.m.input.Value())
+	if h.m.overlay.kind != helpOverlay || h.m.input.Value() != "" {
+		t.Fatalf("? on empty input: overlay %v, input %q", h.m.overlay.kind, h.m.input.Value())
 	}
-	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+	for _, size := range [][2]int{{120, 40}, {80, 24}, {60, 20}, {40, 12}} {
 		h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		out := ansi.Strip(h.content())
+		all := strings.Join(strings.Fields(ansi.Strip(strings.Join(h.m.overlay.body.lines, "\n"))), " ")
 		for _, group := range h.m.keys.FullHelp() {
 			for _, b := range group {
-				if !strings.Contains(out, b.Help().Key) || !strings.Contains(out, b.Help().Desc) {
+				if !strings.Contains(all, b.Help().Key) || !strings.Contains(all, b.Help().Desc) {
 					t.Errorf("%dx%d: help lacks %q %q", size[0], size[1], b.Help().Key, b.Help().Desc)
 				}
 			}
 		}
 		for _, c := range commands {
-			if !strings.Contains(out, c.usage) || !strings.Contains(out, c.desc) {
+			if !strings.Contains(all, c.usage) || !strings.Contains(all, strings.Join(strings.Fields(c.desc), " ")) {
 				t.Errorf("%dx%d: help lacks the command %q %q", size[0], size[1], c.usage, c.desc)
 			}
 		}
 	}
 	h.key(tea.KeyEscape, 0)
-	if h.m.showHelp {
+	if h.m.overlay.kind != noOverlay {
 		t.Error("esc did not close the help")
 	}
 	h.typeText("what?")
-	if h.m.showHelp || h.m.input.Value() != "what?" {
-		t.Errorf("? inside a question: help %v, input %q", h.m.showHelp, h.m.input.Value())
+	if h.m.overlay.kind != noOverlay || h.m.input.Value() != "what?" {
+		t.Errorf("? inside a question: overlay %v, input %q", h.m.overlay.kind, h.m.input.Value())
+	}
+}
+
+// TestHelpScrolls: on a small terminal the help is longer than the
+// screen; the page keys scroll it to its last line instead of closing it.
+func TestHelpScrolls(t *testing.T) {
+	h := newHarness(t, cannedBackend(), 60, 20)
+	h.key(tea.KeyF1, 0)
+	last := commands[len(commands)-1].desc
+	if strings.Contains(ansi.Strip(h.content()), last) {
+		t.Fatalf("the help fits at 60×20; the test needs a longer one:\n%s", ansi.Strip(h.content()))
+	}
+	for range 10 {
+		h.key(tea.KeyPgDown, 0)
+	}
+	out := ansi.Strip(h.content())
+	if h.m.overlay.kind != helpOverlay || !strings.Contains(out, last) || !strings.Contains(out, "100%") {
+		t.Fatalf("pgdn: overlay %v; the end of the help is not shown:\n%s", h.m.overlay.kind, out)
+	}
+	h.key(tea.KeyHome, 0)
+	if out := ansi.Strip(h.content()); !strings.Contains(out, h.m.keys.Send.Help().Desc) {
+		t.Errorf("home did not go back to the top:\n%s", out)
+	}
+	h.typeText("x") // any other key closes the help and does its job
+	if h.m.overlay.kind != noOverlay || h.m.input.Value() != "x" {
+		t.Errorf("typing in the help: overlay %v, input %q", h.m.overlay.kind, h.m.input.Value())
 	}
 }
 
@@ -370,26 +426,43 @@ func TestTranscriptFollowsUnlessScrolledUp(t *testing.T) {
 	for i := range 20 {
 		tr.append(&message{role: roleUser, text: fmt.Sprintf("question %d", i)})
 	}
-	if tr.offset != tr.maxOffset() || !strings.Contains(ansi.Strip(strings.Join(tr.visible(), "\n")), "question 19") {
-		t.Fatalf("new output not followed: offset %d of %d", tr.offset, tr.maxOffset())
+	if tr.offset() != tr.maxOffset() || !strings.Contains(ansi.Strip(strings.Join(tr.view(rect{w: 60, h: 5}), "\n")), "question 19") {
+		t.Fatalf("new output not followed: offset %d of %d", tr.offset(), tr.maxOffset())
 	}
-	tr.pageUp()
-	held := tr.offset
+	tr, _ = tr.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	held := tr.offset()
+	if held >= tr.maxOffset() {
+		t.Fatalf("pgup did not scroll: offset %d of %d", held, tr.maxOffset())
+	}
 	tr.append(&message{role: roleUser, text: "question 20"})
-	if tr.offset != held {
-		t.Errorf("scrolled-up view moved from %d to %d on new output", held, tr.offset)
+	if tr.offset() != held {
+		t.Errorf("scrolled-up view moved from %d to %d on new output", held, tr.offset())
 	}
 	if tr.below() == 0 {
 		t.Error("below() = 0 while scrolled up")
 	}
-	tr.bottom()
+	tr, _ = tr.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
 	tr.append(&message{role: roleUser, text: "question 21"})
-	if tr.offset != tr.maxOffset() {
+	if tr.offset() != tr.maxOffset() {
 		t.Error("End did not resume following")
 	}
-	tr.top()
-	if tr.offset != 0 || !strings.Contains(ansi.Strip(tr.visible()[0]), "question 0") {
-		t.Errorf("Home: offset %d, first line %q", tr.offset, tr.visible()[0])
+	tr, _ = tr.Update(tea.KeyPressMsg{Code: tea.KeyHome})
+	if tr.offset() != 0 || !strings.HasPrefix(ansi.Strip(strings.Join(tr.view(rect{w: 60, h: 5}), "\n")), "› question 0") {
+		t.Errorf("Home: offset %d, view %q", tr.offset(), ansi.Strip(strings.Join(tr.view(rect{w: 60, h: 5}), "\n")))
+	}
+	// Line by line through the whole transcript and back: the window the
+	// viewport holds moves with the view.
+	for i := 1; i <= tr.maxOffset(); i++ {
+		tr, _ = tr.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+		if tr.offset() != i {
+			t.Fatalf("↓ %d times: offset %d", i, tr.offset())
+		}
+		if got, want := plainText(strings.Join(tr.view(rect{w: 60, h: 5}), "\n")), plainText(strings.Join(tr.lineRange(i, i+5), "\n")); got != want {
+			t.Fatalf("offset %d shows %q, want %q", i, got, want)
+		}
+	}
+	if !tr.follow {
+		t.Error("scrolled back to the bottom without following again")
 	}
 }
 
@@ -399,33 +472,48 @@ func TestScrollKeysAndWheel(t *testing.T) {
 	for range 6 {
 		h.ask("explain workspace")
 	}
-	tr := h.m.transcript
-	bottom := tr.offset
+	tr := func() *transcript { return &h.m.transcript }
+	bottom := tr().offset()
 	h.key(tea.KeyPgUp, 0)
-	if tr.offset >= bottom {
-		t.Fatalf("pgup: offset %d, was %d", tr.offset, bottom)
+	if tr().offset() >= bottom {
+		t.Fatalf("pgup: offset %d, was %d", tr().offset(), bottom)
 	}
-	if !strings.Contains(ansi.Strip(h.content()), "more lines (end to follow)") {
+	if !strings.Contains(ansi.Strip(h.content()), "more lines (pgdn to follow)") {
 		t.Error("no hint that output continues below")
 	}
-	h.key(tea.KeyEnd, 0)
-	if tr.offset != bottom {
-		t.Errorf("end: offset %d, want %d", tr.offset, bottom)
+	for range 10 {
+		h.key(tea.KeyPgDown, 0)
 	}
+	if tr().offset() != bottom || !tr().follow {
+		t.Errorf("pgdn to the end: offset %d (want %d), follow %v", tr().offset(), bottom, tr().follow)
+	}
+	// Home and End edit the input; the transcript takes them once focused.
 	h.key(tea.KeyHome, 0)
-	if tr.offset != 0 {
-		t.Errorf("home: offset %d", tr.offset)
+	if tr().offset() != bottom {
+		t.Errorf("home in the input scrolled the transcript to %d", tr().offset())
 	}
-	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelDown, X: 5, Y: 2})
-	if tr.offset != 3 {
-		t.Errorf("wheel down: offset %d, want 3", tr.offset)
+	h.key(tea.KeyTab, 0)
+	if h.m.focus != focusTranscript {
+		t.Fatalf("tab without panes: focus %v, want the transcript", h.m.focus)
 	}
-	h.key(tea.KeyPgDown, 0)
-	h.key(tea.KeyPgDown, 0)
-	h.key(tea.KeyPgDown, 0)
-	h.key(tea.KeyPgDown, 0)
-	if tr.offset != bottom || !tr.follow {
-		t.Errorf("pgdn to the end: offset %d (want %d), follow %v", tr.offset, bottom, tr.follow)
+	bottom = tr().maxOffset() // its focus line takes a line from it
+	h.key(tea.KeyHome, 0)
+	if tr().offset() != 0 {
+		t.Errorf("home in the transcript: offset %d", tr().offset())
+	}
+	h.key(tea.KeyDown, 0)
+	if tr().offset() != 1 {
+		t.Errorf("↓ in the transcript: offset %d", tr().offset())
+	}
+	h.key(tea.KeyEnd, 0)
+	if tr().offset() != bottom {
+		t.Errorf("end in the transcript: offset %d, want %d", tr().offset(), bottom)
+	}
+	h.key(tea.KeyEscape, 0)
+	bottom = tr().maxOffset()
+	h.send(tea.MouseWheelMsg{Button: tea.MouseWheelUp, X: 5, Y: 2})
+	if tr().offset() != bottom-3 {
+		t.Errorf("wheel up: offset %d, want %d", tr().offset(), bottom-3)
 	}
 }
 
@@ -462,8 +550,8 @@ func TestPillsCompactWhenShort(t *testing.T) {
 	three := append([]retrieval.Option{{Label: "Widgets", DocSlug: "concepts/widgets", Category: "concepts"}}, workspaceOptions...)
 	b.results["widgets"] = retrieval.Result{Status: retrieval.StatusAmbiguous, Reply: "Which one?", Options: three}
 	h := newHarness(t, b, 40, 12)
-	h.key('e', tea.ModCtrl)
-	h.key('d', tea.ModCtrl)
+	h.key(tea.KeyF2, 0)
+	h.key(tea.KeyF3, 0)
 	h.ask("widgets")
 	out := ansi.Strip(h.content())
 	if !strings.Contains(out, "Pick 1/3 ←/→: ▸[1 Widgets (concepts)]") {
@@ -555,5 +643,63 @@ func TestStatusBarFollowsTheKnowledgeBase(t *testing.T) {
 	h.ask("workspace")
 	if out := ansi.Strip(h.content()); !strings.Contains(out, "20 docs · 100 chunks") {
 		t.Fatalf("after a turn the status bar does not show the backend's new size:\n%s", out)
+	}
+}
+
+// plainText is s without escape sequences or trailing blanks on its lines.
+func plainText(s string) string {
+	lines := strings.Split(ansi.Strip(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}
+
+// TestQuestionTypedWhileStartingWaits: the input works while docent
+// starts; a question sent then is queued and goes out once it is ready.
+func TestQuestionTypedWhileStartingWaits(t *testing.T) {
+	b := cannedBackend()
+	h := &harness{t: t, m: NewLoading(func(context.Context, func(Progress)) (Ready, error) {
+		t.Error("the harness does not run the loader: the test delivers its outcome")
+		return Ready{}, nil
+	}, WithTheme(ThemeDark))}
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.ask("explain workspace")
+	out := ansi.Strip(h.content())
+	if !strings.Contains(out, "⧗ queued: explain workspace") || !strings.Contains(out, "starting…") {
+		t.Fatalf("no queued mark while starting:\n%s", out)
+	}
+	h.key(tea.KeyF5, 0)
+	if out := ansi.Strip(h.content()); !strings.Contains(out, "Still reading the docs") {
+		t.Errorf("the skipped files before they are known:\n%s", out)
+	}
+	h.send(loadedMsg{ready: Ready{Backend: b, Status: Status{Docs: 3, Chunks: 9},
+		Skipped: []SkippedFile{{Path: "x.md", Reason: "empty file"}}}})
+	if len(b.requests) != 1 || b.requests[0].Query != "explain workspace" {
+		t.Fatalf("once ready: requests %+v, want the queued question", b.requests)
+	}
+	if out := ansi.Strip(h.content()); !strings.Contains(out, "Skipped files · 1 file") || !strings.Contains(out, "empty file") {
+		t.Errorf("the open list of skipped files did not follow the start-up:\n%s", out)
+	}
+	h.key(tea.KeyEscape, 0)
+	if out := ansi.Strip(h.content()); strings.Contains(out, "queued") || !strings.Contains(out, "3 docs · 9 chunks · 1 skipped") {
+		t.Errorf("after start-up:\n%s", out)
+	}
+}
+
+// TestFailedStartupQuits: a loader's error ends the program, and the
+// model keeps it for Run to return.
+func TestFailedStartupQuits(t *testing.T) {
+	m := NewLoading(nil, WithTheme(ThemeDark))
+	boom := errors.New("knowledge base ./docs: no such file or directory")
+	next, cmd := m.Update(loadedMsg{err: boom})
+	if got := next.(Model).loadErr; got != boom {
+		t.Errorf("loadErr = %v, want the loader's error", got)
+	}
+	if cmd == nil {
+		t.Fatal("no Cmd after a failed start-up")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("a failed start-up does not quit")
 	}
 }

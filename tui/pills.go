@@ -19,6 +19,7 @@ type pills struct {
 	options  []retrieval.Option
 	selected int
 	active   bool
+	asked    int // the transcript message that offered them
 }
 
 func newPills(opts []retrieval.Option) pills {

@@ -87,7 +87,7 @@ func TestOpenAIStreamAppearsProgressivelyAndEscStopsIt(t *testing.T) {
 	}
 
 	// The debug pane says who wrote it and how soon the first word came.
-	s.press('d', tea.ModCtrl)
+	s.press(tea.KeyF3, 0)
 	s.press(tea.KeyTab, 0)
 	for range 30 {
 		s.press(tea.KeyDown, 0)

@@ -4,7 +4,10 @@ import (
 	"sort"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/docent-sh/docent/retrieval"
 )
 
 type role int
@@ -24,16 +27,22 @@ type message struct {
 	text      string // markdown for assistant messages
 	footer    string // one line under an answer: stopped, fallback notice...
 	streaming bool
+	// evidence is what an answer rests on (sanitized, by rank), kept with
+	// the raw text so citations can be resolved against it.
+	evidence []retrieval.Evidence
 
 	stream streamRender // settled blocks while streaming
 	lines  []string     // rendered, including the blank line that separates it from the previous message
 	dirty  bool
 }
 
-// transcript is the scrolling conversation. It keeps each message's
-// rendered lines and where each message starts, so a streamed chunk
-// re-renders only the last message and a frame only touches the visible
-// lines, however long the conversation gets.
+// transcript is the scrolling conversation, a component over a viewport.
+// It keeps each message's rendered lines and where each message starts, so
+// a streamed chunk re-renders only the last message. The viewport holds a
+// window of those lines, the page in view, so handing it the lines costs
+// the same for ten messages or ten thousand; for a key or the wheel the
+// window widens by a page either side, the viewport scrolls in it, and the
+// window closes on the new view.
 type transcript struct {
 	msgs   []*message
 	starts []int // starts[i] is the first line of msgs[i]
@@ -41,15 +50,17 @@ type transcript struct {
 
 	width, height int
 	wantWidth     int  // the viewport's width; width catches up after a resize
-	offset        int  // first visible line
 	follow        bool // stick to the bottom as output arrives
+
+	body     scroller // the window of lines around the view
+	winStart int      // the transcript line the window starts at
 
 	md *markdown
 	st *styles
 }
 
-func newTranscript(st *styles) *transcript {
-	return &transcript{follow: true, st: st}
+func newTranscript(st *styles) transcript {
+	return transcript{follow: true, st: st, body: newScroller()}
 }
 
 // eagerRewrap is the transcript length up to which a new width is applied
@@ -62,15 +73,15 @@ const eagerRewrap = 40
 // setSize changes the viewport. It reports whether a new width is pending
 // because the transcript is too long to re-wrap at every step of a resize.
 func (t *transcript) setSize(width, height int) (pending bool) {
-	t.height = height
-	t.wantWidth = width
-	if width != t.width && (t.md == nil || len(t.msgs) <= eagerRewrap) {
-		t.applyWidth()
+	if height != t.height || width != t.wantWidth {
+		t.height = height
+		t.wantWidth = width
+		t.body.setSize(width, height)
+		if width != t.width && (t.md == nil || len(t.msgs) <= eagerRewrap) {
+			t.applyWidth()
+		}
+		t.reframe(t.offset())
 	}
-	if t.follow {
-		t.offset = t.maxOffset()
-	}
-	t.clamp()
 	return t.wantWidth != t.width
 }
 
@@ -101,19 +112,14 @@ func (t *transcript) append(m *message) {
 	t.relayout(len(t.msgs) - 1)
 }
 
-// last returns the newest message, or nil.
-func (t *transcript) last() *message {
-	if len(t.msgs) == 0 {
-		return nil
-	}
-	return t.msgs[len(t.msgs)-1]
-}
-
 // touchLast re-renders the newest message after its text changed.
-func (t *transcript) touchLast() {
-	if m := t.last(); m != nil {
-		m.dirty = true
-		t.relayout(len(t.msgs) - 1)
+func (t *transcript) touchLast() { t.touch(len(t.msgs) - 1) }
+
+// touch re-renders message i after its text or footer changed.
+func (t *transcript) touch(i int) {
+	if i >= 0 && i < len(t.msgs) {
+		t.msgs[i].dirty = true
+		t.relayout(i)
 	}
 }
 
@@ -123,6 +129,7 @@ func (t *transcript) relayout(from int) {
 	if t.md == nil {
 		return // no size yet: rendered on the first setSize
 	}
+	offset := t.offset()
 	for i := from; i < len(t.msgs); i++ {
 		m := t.msgs[i]
 		if m.dirty {
@@ -139,10 +146,7 @@ func (t *transcript) relayout(from int) {
 	if n := len(t.msgs); n > 0 {
 		t.total = t.starts[n-1] + len(t.msgs[n-1].lines)
 	}
-	if t.follow {
-		t.offset = t.maxOffset()
-	}
-	t.clamp()
+	t.reframe(offset)
 }
 
 func (t *transcript) render(m *message, first bool) []string {
@@ -187,52 +191,85 @@ func wrapPrefixed(text string, width int, first, rest string, style lipgloss.Sty
 
 func (t *transcript) maxOffset() int { return max(t.total-t.height, 0) }
 
-func (t *transcript) clamp() {
-	t.offset = min(max(t.offset, 0), t.maxOffset())
-	if t.offset >= t.maxOffset() {
-		t.follow = true
+// offset is the first transcript line in view.
+func (t *transcript) offset() int { return t.winStart + t.body.offset() }
+
+// reframe shows the transcript from line offset (from the bottom when
+// following) and hands the viewport the page in view.
+func (t *transcript) reframe(offset int) { t.reframePadded(offset, 0) }
+
+// reframePadded is reframe with pad more lines either side of the view.
+func (t *transcript) reframePadded(offset, pad int) {
+	if t.follow {
+		offset = t.maxOffset()
 	}
+	offset = min(max(offset, 0), t.maxOffset())
+	t.follow = offset >= t.maxOffset()
+	start := max(offset-pad, 0)
+	end := min(offset+t.height+pad, t.total)
+	t.body.setLines(t.lineRange(start, end))
+	t.winStart = start
+	t.body.vp.SetYOffset(offset - start)
 }
 
-// scroll moves the view by delta lines; scrolling up stops following new
-// output until the user is back at the bottom.
-func (t *transcript) scroll(delta int) {
-	t.offset += delta
-	t.follow = false
-	t.clamp()
-}
-
-func (t *transcript) pageUp()   { t.scroll(-max(t.height-1, 1)) }
-func (t *transcript) pageDown() { t.scroll(max(t.height-1, 1)) }
-func (t *transcript) top()      { t.scroll(-t.total) }
-
-func (t *transcript) bottom() {
-	t.follow = true
-	t.offset = t.maxOffset()
-}
-
-// below reports how many lines are hidden under the view.
-func (t *transcript) below() int { return max(t.total-t.offset-t.height, 0) }
-
-// visible returns the lines in view; only they are looked at, so a frame
-// costs the same for ten messages or ten thousand.
-func (t *transcript) visible() []string {
-	if len(t.msgs) == 0 || t.height <= 0 {
+// lineRange copies transcript lines [from, to).
+func (t *transcript) lineRange(from, to int) []string {
+	if from >= to {
 		return nil
 	}
-	first := sort.Search(len(t.starts), func(i int) bool { return t.starts[i] > t.offset }) - 1
-	first = max(first, 0)
-	out := make([]string, 0, t.height)
-	line := t.offset - t.starts[first]
-	for i := first; i < len(t.msgs) && len(out) < t.height; i++ {
+	out := make([]string, 0, to-from)
+	i := max(sort.Search(len(t.starts), func(i int) bool { return t.starts[i] > from })-1, 0)
+	line := from - t.starts[i]
+	for ; i < len(t.msgs) && len(out) < to-from; i++ {
 		lines := t.msgs[i].lines
-		for ; line < len(lines) && len(out) < t.height; line++ {
+		for ; line < len(lines) && len(out) < to-from; line++ {
 			out = append(out, lines[line])
 		}
 		line = 0
 	}
 	return out
 }
+
+// Update scrolls the transcript for a key or a wheel message: the
+// viewport's own bindings, plus Home and End. Scrolling up stops
+// following new output until the view is back at the bottom.
+func (t transcript) Update(msg tea.Msg) (transcript, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch k.String() {
+		case "home":
+			t.top()
+			return t, nil
+		case "end":
+			t.bottom()
+			return t, nil
+		}
+	}
+	before := t.offset()
+	t.reframePadded(before, max(t.height, 1))
+	t.body = t.body.Update(msg)
+	if after := t.offset(); after != before {
+		t.follow = false
+	}
+	t.reframe(t.offset())
+	return t, nil
+}
+
+func (t *transcript) top() {
+	t.follow = false
+	t.reframe(0)
+}
+
+func (t *transcript) bottom() {
+	t.follow = true
+	t.reframe(t.maxOffset())
+}
+
+// below reports how many lines are hidden under the view.
+func (t *transcript) below() int { return max(t.total-t.offset()-t.height, 0) }
+
+// view is the lines in view, as exactly the lines of r. Only they are
+// drawn, so a frame costs the same for ten messages or ten thousand.
+func (t transcript) view(r rect) []string { return t.body.view(r) }
 
 // lastAnswer is the text of the newest assistant message, for Ctrl+Y.
 func (t *transcript) lastAnswer() string {

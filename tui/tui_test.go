@@ -230,8 +230,18 @@ type session struct {
 
 func start(t *testing.T, b tui.Backend, st tui.Status, width, height int) *session {
 	t.Helper()
+	return startModel(t, tui.New(b, st, tui.WithTheme(tui.ThemeDark), tui.WithClock(func() time.Time { return fixedNow })), width, height)
+}
+
+// startLoading shows the screen while load starts docent behind it.
+func startLoading(t *testing.T, load tui.Loader, width, height int) *session {
+	t.Helper()
+	return startModel(t, tui.NewLoading(load, tui.WithTheme(tui.ThemeDark), tui.WithClock(func() time.Time { return fixedNow })), width, height)
+}
+
+func startModel(t *testing.T, m tui.Model, width, height int) *session {
+	t.Helper()
 	scr := &screen{}
-	m := tui.New(b, st, tui.WithTheme(tui.ThemeDark), tui.WithClock(func() time.Time { return fixedNow }))
 	tm := teatest.NewTestModel(t, probe{inner: m, screen: scr},
 		teatest.WithInitialTermSize(width, height),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.NoTTY)),
@@ -415,12 +425,12 @@ func TestPanesToggle(t *testing.T) {
 
 	top := want.Results[0]
 	t.Run("evidence", func(t *testing.T) {
-		s.press('e', tea.ModCtrl)
+		s.press(tea.KeyF2, 0)
 		s.waitText("Evidence · ", "▸ 1 "+top.Title, top.SourcePath)
 		golden.RequireEqual(t, s.screen.current())
 	})
 	t.Run("evidence and debug", func(t *testing.T) {
-		s.press('d', tea.ModCtrl)
+		s.press(tea.KeyF3, 0)
 		s.waitText("Evidence · ", "Debug", "what is quick links", "rule "+want.Rule)
 		golden.RequireEqual(t, s.screen.current())
 	})
@@ -437,8 +447,8 @@ func TestPanesToggle(t *testing.T) {
 		s.press(tea.KeyEscape, 0)
 	})
 	t.Run("closed", func(t *testing.T) {
-		s.press('e', tea.ModCtrl)
-		s.press('d', tea.ModCtrl)
+		s.press(tea.KeyF2, 0)
+		s.press(tea.KeyF3, 0)
 		s.waitFor("panes closed", func(f string) bool {
 			return !strings.Contains(f, "Evidence · ") && !strings.Contains(f, "─ Debug")
 		})
@@ -453,8 +463,8 @@ func TestPanesWide(t *testing.T) {
 	s.typeText("what is quick links")
 	s.enter()
 	s.waitIdle(opening(expectAnswer(t, tui.Request{Query: want.Query}), 3))
-	s.press('e', tea.ModCtrl)
-	s.press('d', tea.ModCtrl)
+	s.press(tea.KeyF2, 0)
+	s.press(tea.KeyF3, 0)
 	s.waitText("│─ Evidence · ", "│─ Debug")
 
 	// Tab focuses the evidence pane; Enter expands the selected chunk.
@@ -470,7 +480,7 @@ func TestResizeTo40Columns(t *testing.T) {
 	s.typeText("what is quick links")
 	s.enter()
 	s.waitIdle(opening(expectAnswer(t, tui.Request{Query: "what is quick links"}), 3))
-	s.press('e', tea.ModCtrl)
+	s.press(tea.KeyF2, 0)
 	s.waitText("│─ Evidence · ")
 
 	s.tm.Send(tea.WindowSizeMsg{Width: 40, Height: 12})
@@ -493,11 +503,24 @@ type slowBackend struct {
 	demoBackend
 	feed     chan string
 	answered chan struct{} // closed when Answer has returned
+	end      chan struct{} // closing it ends the answer
 }
 
 func newSlowBackend(t *testing.T) (*slowBackend, tui.Status) {
 	b, st := newDemoBackend(t)
-	return &slowBackend{demoBackend: b, feed: make(chan string), answered: make(chan struct{})}, st
+	return &slowBackend{demoBackend: b, feed: make(chan string), answered: make(chan struct{}), end: make(chan struct{})}, st
+}
+
+// startAnswering opens an 80×24 screen on a slowBackend and asks a
+// question: the answer has started and streams what the test feeds it.
+func startAnswering(t *testing.T) (*slowBackend, *session) {
+	t.Helper()
+	b, st := newSlowBackend(t)
+	s := start(t, b, st, 80, 24)
+	s.typeText("what is quick links")
+	s.enter()
+	s.waitText("Answering…")
+	return b, s
 }
 
 func (b *slowBackend) Answer(ctx context.Context, res retrieval.Result, emit func(string)) (tui.AnswerInfo, error) {
@@ -508,6 +531,8 @@ func (b *slowBackend) Answer(ctx context.Context, res retrieval.Result, emit fun
 		case piece := <-b.feed:
 			info.Text += piece
 			emit(piece)
+		case <-b.end:
+			return info, nil
 		case <-ctx.Done():
 			info.Stopped = true
 			return info, ctx.Err()
@@ -525,11 +550,7 @@ func (b *slowBackend) waitAnswerReturned(t *testing.T) {
 }
 
 func TestEscStopsStream(t *testing.T) {
-	b, st := newSlowBackend(t)
-	s := start(t, b, st, 80, 24)
-	s.typeText("what is quick links")
-	s.enter()
-	s.waitText("Answering…")
+	b, s := startAnswering(t)
 	b.feed <- "Quick Links keeps "
 	b.feed <- "your shortcuts"
 	s.waitText("Quick Links keeps your shortcuts")
@@ -541,11 +562,7 @@ func TestEscStopsStream(t *testing.T) {
 }
 
 func TestCtrlCQuitsWhileStreaming(t *testing.T) {
-	b, st := newSlowBackend(t)
-	s := start(t, b, st, 80, 24)
-	s.typeText("what is quick links")
-	s.enter()
-	s.waitText("Answering…")
+	b, s := startAnswering(t)
 	b.feed <- "partial"
 	s.waitText("partial")
 

@@ -2,18 +2,17 @@ package tui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"github.com/docent-sh/docent/textsafe"
 )
 
-// View draws the screen. It only reads state prepared by Update and looks
-// at the visible lines of the transcript, so it stays cheap however long
-// the conversation gets.
+// View draws the screen. It only reads state prepared by Update: each
+// component draws its visible lines into the area the layout gave it.
 func (m Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
@@ -26,11 +25,7 @@ func (m Model) View() tea.View {
 	screen := make([]string, 0, m.height)
 	screen = append(screen, m.body()...)
 	if l.info.h > 0 {
-		info := m.pillLines
-		if len(info) == 0 {
-			info = []string{m.infoLine()}
-		}
-		screen = append(screen, fitBlock(info, l.info.w, l.info.h)...)
+		screen = append(screen, fitBlock(m.infoBlock(l.info.w, l.info.h), l.info.w, l.info.h)...)
 	}
 	if l.rule.h > 0 {
 		screen = append(screen, m.st.rule.Render(strings.Repeat("─", l.rule.w)))
@@ -39,11 +34,11 @@ func (m Model) View() tea.View {
 	screen = append(screen, m.statusBar(l.status.w))
 	v.SetContent(strings.Join(screen, "\n"))
 
-	if m.focus == focusInput && !m.pills.active && !m.showHelp {
+	if m.focus == focusInput && !m.pills.active && m.overlay.kind == noOverlay {
 		if c := m.input.Cursor(); c != nil {
 			c.X += l.input.x
 			c.Y += l.input.y
-			if c.Y < l.input.y+l.input.h {
+			if c.Y >= l.input.y && c.Y < l.input.y+l.input.h {
 				v.Cursor = c
 			}
 		}
@@ -51,26 +46,26 @@ func (m Model) View() tea.View {
 	return v
 }
 
-// body is the transcript (or the help) with the open panes beside or
-// under it.
+// body is the transcript with the open panes beside or under it, a zoomed
+// pane alone, or an overlay over all of it.
 func (m Model) body() []string {
 	l := m.layout
-	var main []string
-	if m.showHelp {
-		main = fitBlock(m.helpLines(l.transcript.w), l.transcript.w, l.transcript.h)
-	} else {
-		main = m.transcriptLines()
-	}
-	if l.evidence.h == 0 && l.debug.h == 0 {
-		return main
+	if m.overlay.kind != noOverlay {
+		return m.overlay.view(m.st, l.body)
 	}
 	var column []string
 	if l.evidence.h > 0 {
-		title := fmt.Sprintf("Evidence · %d", len(m.evidence.items))
-		column = append(column, m.pane(title, m.focus == focusEvidence, m.evidence.body.window(m.evidence.contentHeight()), l.evidence)...)
+		column = append(column, paneFrame(m.st, m.evidence.title(), m.focus == focusEvidence, m.evidence.body, l.evidence)...)
 	}
 	if l.debug.h > 0 {
-		column = append(column, m.pane("Debug", m.focus == focusDebug, m.debug.body.window(m.debug.contentHeight()), l.debug)...)
+		column = append(column, paneFrame(m.st, "Debug", m.focus == focusDebug, m.debug.body, l.debug)...)
+	}
+	if l.transcript.h == 0 {
+		return column
+	}
+	main := m.transcriptLines()
+	if len(column) == 0 {
+		return main
 	}
 	if !l.wide {
 		return append(main, column...)
@@ -92,68 +87,108 @@ func (m Model) transcriptLines() []string {
 	if len(m.transcript.msgs) == 0 {
 		return fitBlock(m.welcome(l.w), l.w, l.h)
 	}
-	return fitBlock(m.transcript.visible(), l.w, l.h)
+	return m.transcript.view(l)
 }
 
 func (m Model) welcome(width int) []string {
-	text := "Ask a question about the docs, e.g. “explain workspace”. Enter sends, alt+enter adds a line, ? shows every key."
-	return wrapPrefixed(text, width, "  ", "  ", m.st.welcome)
-}
-
-// pane draws a titled pane into r: a title rule, then the body.
-func (m Model) pane(title string, focused bool, body []string, r rect) []string {
-	style := m.st.paneTitle
-	mark := "─"
-	if focused {
-		style = m.st.paneActive
-		mark = "▸"
+	if !m.ready {
+		text := "Loading the docs. You can type your first question meanwhile: it goes out as soon as they are ready."
+		return wrapPrefixed(text, width, "  ", "  ", m.st.welcome)
 	}
-	head := mark + " " + title + " "
-	if focused {
-		head += "(tab: next · esc: back) "
+	text := "Ask a question about the docs"
+	if m.suggest != "" {
+		text += ", e.g. “" + m.suggest + "”"
 	}
-	fill := max(r.w-lipgloss.Width(head), 0)
-	titleLine := style.Render(head) + m.st.rule.Render(strings.Repeat("─", fill))
-	out := []string{fitLine(titleLine, r.w)}
-	return append(out, fitBlock(body, r.w, r.h-1)...)
-}
-
-// helpLines lays out every key binding, then the typed commands. The
-// groups of keys go side by side, as many to a row as the width takes, so
-// that everything fits on a small terminal.
-func (m Model) helpLines(width int) []string {
-	h := m.help
-	h.ShowAll = true
-	h.SetWidth(0) // measure untruncated: help cuts what does not fit with "…"
-	groups := m.keys.FullHelp()
-	var rows [][][]key.Binding
-	for perRow := len(groups); perRow >= 1; perRow-- {
-		rows = rows[:0]
-		fits := true
-		for i := 0; i < len(groups); i += perRow {
-			row := groups[i:min(i+perRow, len(groups))]
-			rows = append(rows, row)
-			fits = fits && lipgloss.Width(h.FullHelpView(row)) <= width
-		}
-		if fits {
-			break
-		}
-	}
-	h.SetWidth(width) // one group wider than the screen is cut with "…"
-
-	out := []string{m.st.paneActive.Render("Keys") + m.st.dim.Render("  (? or esc closes)")}
-	for _, row := range rows {
+	text += ". Enter sends, alt+enter adds a line, ? shows every key."
+	out := wrapPrefixed(text, width, "  ", "  ", m.st.welcome)
+	for _, n := range m.notices {
 		out = append(out, "")
-		out = append(out, strings.Split(h.FullHelpView(row), "\n")...)
+		out = append(out, wrapPrefixed(textsafe.Line(n), width, m.st.notice.Render("note: "), "      ", m.st.notice)...)
 	}
-	out = append(out, "", m.st.paneActive.Render("Commands")+m.st.dim.Render("  (type, then enter)"))
-	return append(out, strings.Split(h.FullHelpView([][]key.Binding{commandBindings()}), "\n")...)
+	return out
 }
 
-// statusBar shows the knowledge base, store, model, phase and the last
-// latency; the least important parts go first when the width is short.
+// infoWant is how many lines the info area would like: what docent is
+// doing (or feedback), the queued questions and the pills.
+func (m Model) infoWant() int {
+	n := len(m.queue) + len(m.pills.lines(m.width, m.st))
+	if m.hasStatusLine() {
+		n++
+	}
+	return n
+}
+
+// hasStatusLine reports whether statusLine has something to say, without
+// drawing it: the layout asks on every message, a streamed chunk included.
+func (m Model) hasStatusLine() bool {
+	return !m.ready || m.activity != idle || m.notice != "" || m.focus == focusTranscript ||
+		(m.transcript.below() > 0 && m.layout.transcript.h > 0)
+}
+
+// infoBlock is the info area in at most height lines: when they do not
+// all fit, the pills shrink to one line, then the queue does.
+func (m Model) infoBlock(width, height int) []string {
+	var out []string
+	if s := m.statusLine(); s != "" {
+		out = append(out, s)
+	}
+	queued := m.queuedLines(width)
+	pillLines := m.pills.lines(width, m.st)
+	if len(out)+len(queued)+len(pillLines) > height {
+		pillLines = m.pills.compact(width, m.st)
+	}
+	if len(out)+len(queued)+len(pillLines) > height && len(queued) > 1 {
+		queued = []string{m.st.notice.Render(fmt.Sprintf("⧗ %d questions queued: sent one by one when docent is free", len(m.queue)))}
+	}
+	out = append(out, queued...)
+	return append(out, pillLines...)
+}
+
+func (m Model) queuedLines(width int) []string {
+	out := make([]string, len(m.queue))
+	for i, q := range m.queue {
+		text := textsafe.Line(q)
+		out[i] = m.st.notice.Render("⧗ queued: ") + m.st.user.Render(text)
+		out[i] = fitLine(out[i], width)
+	}
+	return out
+}
+
+// statusLine is the line above the input: progress, feedback or a scroll
+// hint. hasStatusLine says when it is not empty.
+func (m Model) statusLine() string {
+	switch {
+	case !m.ready:
+		return m.spin.View() + " " + m.st.notice.Render(progressText(m.progress)+prefixed("  ", m.notice))
+	case m.activity == retrieving:
+		return m.spin.View() + " " + m.st.notice.Render("Searching the docs… "+m.elapsed()+prefixed("  ", m.notice))
+	case m.activity == answering:
+		return m.spin.View() + " " + m.st.notice.Render("Answering… "+m.elapsed()+"  (esc stops)"+prefixed("  ", m.notice))
+	case m.activity == attaching:
+		return m.spin.View() + " " + m.st.notice.Render("Loading the context… "+m.elapsed()+prefixed("  ", m.notice))
+	case m.notice != "":
+		return m.st.notice.Render(m.notice)
+	case m.focus == focusTranscript:
+		// The transcript has no title line to mark its focus.
+		return m.st.paneActive.Render("▸ Transcript") + m.st.notice.Render(" ↑/↓ pgup/pgdn home/end scroll · esc: back")
+	case m.transcript.below() > 0 && m.layout.transcript.h > 0:
+		return m.st.notice.Render(fmt.Sprintf("↓ %d more lines (pgdn to follow)", m.transcript.below()))
+	}
+	return ""
+}
+
+func (m Model) elapsed() string {
+	return fmt.Sprintf("%.1fs", m.now.Sub(m.started).Seconds())
+}
+
+// statusBar shows the knowledge base, the attached context, store, model,
+// phase and the last latency; the least important parts go first when
+// the width is short.
 func (m Model) statusBar(width int) string {
 	st := m.status
+	if !m.ready {
+		return m.st.status.Render(fitLine(" starting… │ ? keys ", width))
+	}
 	phase := st.Phase
 	latency := ""
 	if r := m.lastResult; r != nil {
@@ -174,14 +209,16 @@ func (m Model) statusBar(width int) string {
 		store = "embedded"
 	}
 	provider, store = textsafe.Line(provider), textsafe.Line(store)
-	// In order of importance: the first ones survive on narrow screens.
-	parts := []string{
-		fmt.Sprintf("%d docs · %d chunks", st.Docs, st.Chunks),
-		fmt.Sprintf("phase %d", phase),
-		latency,
-		provider,
-		store,
+	kb := fmt.Sprintf("%d docs · %d chunks", st.Docs, st.Chunks)
+	if n := len(m.skipped); n > 0 {
+		kb += fmt.Sprintf(" · %d skipped (f5)", n)
 	}
+	context := ""
+	if m.context != "" {
+		context = "context " + textsafe.Line(filepath.Base(m.context))
+	}
+	// In order of importance: the first ones survive on narrow screens.
+	parts := []string{kb, context, fmt.Sprintf("phase %d", phase), latency, provider, store}
 	helpHint := "? keys"
 	sep := " │ "
 	for n := len(parts); n >= 0; n-- {

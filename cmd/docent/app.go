@@ -27,6 +27,7 @@ type app struct {
 	selection llm.Selection
 	docs      int // at start-up; the session rebuilds its engine when a seed changes the store
 	chunks    int
+	titles    []string // of the docs at start-up, in slug order
 	started   time.Duration
 }
 
@@ -116,10 +117,14 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 		Refresh:  assistant.Refresh{Knowledge: st, Build: buildEngine, Generation: generation},
 	})
 	docs, chunks := session.Size()
+	titles := make([]string, len(corpus))
+	for i, d := range corpus {
+		titles[i] = d.Title
+	}
 	started = true
 	return &app{
 		store: st, session: session, selection: sel,
-		docs: docs, chunks: chunks, started: time.Since(began),
+		docs: docs, chunks: chunks, titles: titles, started: time.Since(began),
 	}, nil
 }
 

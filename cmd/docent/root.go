@@ -48,6 +48,9 @@ type env struct {
 	// dbFromFlag is whether --db was given on the command line (not taken
 	// from the environment), so suggested commands repeat it.
 	dbFromFlag bool
+	// loadProgress, when set, hears how many files of the knowledge base
+	// have been read: the chat shows it while it starts.
+	loadProgress func(done, total int)
 }
 
 // eventsFile is the embedded store's retrieval events, beside the log.
@@ -249,7 +252,17 @@ func (e *env) errNoDocsSeeded(st docStore) error {
 		e.command("seed", "--docs", "DIR"))}
 }
 
+// skippedLister is a stderr that lists skipped files itself instead of
+// reading them as lines: the chat, whose screen would cover them.
+type skippedLister interface {
+	listSkipped(warnings []ingest.Warning)
+}
+
 func printWarnings(w io.Writer, warnings []ingest.Warning) {
+	if l, ok := w.(skippedLister); ok {
+		l.listSkipped(warnings)
+		return
+	}
 	for _, warn := range warnings {
 		fmt.Fprintf(w, "warning: skipped %s\n", warn)
 	}
@@ -269,7 +282,7 @@ func (e *env) loadBundle(ctx context.Context) (knowledge.Bundle, ingest.Result, 
 	if e.cfg.docsDir != "" {
 		fsys, root = os.DirFS(e.cfg.docsDir), e.cfg.docsDir
 	}
-	b, res, err := ingest.LoadBundle(ctx, fsys, root)
+	b, res, err := ingest.LoadBundleWithOptions(ctx, fsys, root, ingest.LoadOptions{Progress: e.loadProgress})
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, ingest.ErrNoDocs) || errors.Is(err, ingest.ErrVocabulary) {
 			return b, res, &exitError{code: 2, err: err}

@@ -1,0 +1,222 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/textsafe"
+)
+
+// submit takes the typed text. Blank input is cleared and ignored; while
+// docent is busy (starting, searching, answering, attaching) the question
+// is queued and goes out when it is done.
+func (m *Model) submit() tea.Cmd {
+	q := strings.TrimSpace(m.input.Value())
+	m.input.Reset()
+	if q == "" {
+		return nil
+	}
+	m.history.add(q)
+	if m.busy() {
+		m.queue = append(m.queue, q)
+		return nil
+	}
+	return m.send(q)
+}
+
+// sendQueued sends the oldest queued question once docent is free.
+func (m *Model) sendQueued() tea.Cmd {
+	if m.busy() || len(m.queue) == 0 {
+		return nil
+	}
+	q := m.queue[0]
+	m.queue = m.queue[1:]
+	return m.send(q)
+}
+
+// send starts a turn for a question or runs a command.
+func (m *Model) send(q string) tea.Cmd {
+	m.dismissPills()
+	if arg, ok := contextCommand(q); ok {
+		return m.runContext(arg)
+	}
+	m.transcript.append(&message{role: roleUser, text: textsafe.String(q)})
+	return m.startTurn(Request{Query: q})
+}
+
+// pick runs the lookup for a chosen pill.
+func (m *Model) pick(o retrieval.Option) tea.Cmd {
+	m.pills = pills{}
+	label := o.Label
+	if o.Category != "" {
+		label += " (" + o.Category + ")"
+	}
+	m.transcript.append(&message{role: roleUser, text: "→ " + label})
+	return m.startTurn(Request{DocSlug: o.DocSlug})
+}
+
+func (m *Model) startTurn(req Request) tea.Cmd {
+	m.turn++
+	m.activity = retrieving
+	m.started = m.clock()
+	m.now = m.started
+	m.transcript.bottom()
+	return tea.Batch(retrieveCmd(m.ctx, m.backend, m.turn, req), m.spin.Tick)
+}
+
+func (m *Model) handleRetrieved(msg retrievedMsg) tea.Cmd {
+	if msg.turn != m.turn || m.activity != retrieving {
+		return nil
+	}
+	if msg.err != nil {
+		m.activity = idle
+		m.transcript.append(&message{role: roleError, text: "Search failed: " + errorText(msg.err)})
+		return nil
+	}
+	res := msg.res
+	m.lastResult = &res
+	m.lastInfo = nil
+	m.lastStats = msg.stats
+	if msg.size != nil {
+		m.status.Docs, m.status.Chunks = msg.size.docs, msg.size.chunks
+	}
+	m.evidence.setItems(res.Results)
+	m.rebuildDebug()
+
+	switch res.Status {
+	case retrieval.StatusFound, retrieval.StatusMulti:
+		m.activity = answering
+		m.streamText = &liveText{}
+		m.streamMsg = &message{role: roleAssistant, streaming: true, evidence: m.evidence.items}
+		m.transcript.append(m.streamMsg)
+		var cmd tea.Cmd
+		m.stream, cmd = startAnswer(m.ctx, m.backend, m.turn, res)
+		return cmd
+	default:
+		m.activity = idle
+		m.transcript.append(&message{role: roleAssistant, text: textsafe.String(res.Reply), evidence: m.evidence.items})
+		m.showPills(res.Options)
+		return nil
+	}
+}
+
+func (m *Model) handleChunk(msg streamChunkMsg) tea.Cmd {
+	next := waitStream(m.ctx, msg.stream)
+	if msg.stream != m.stream || msg.turn != m.turn {
+		return next // a stopped stream: drain it so its goroutine can end
+	}
+	m.streamMsg.text = m.streamText.write(msg.text)
+	m.transcript.touchLast()
+	return next
+}
+
+func (m *Model) handleDone(msg streamDoneMsg) {
+	if msg.turn != m.turn {
+		return
+	}
+	info := msg.info
+	m.lastInfo = &info
+	m.rebuildDebug()
+	if msg.stream != m.stream {
+		return // stopped with Esc; the message is already final
+	}
+	// The backend's own text is the answer of record; what streamed is
+	// the same text unless the backend had to correct it.
+	text := m.streamText.close()
+	if info.Text != "" && !info.Stopped {
+		text = textsafe.String(info.Text)
+	}
+	footer := answerFooter(info, msg.err)
+	if strings.TrimSpace(text) == "" && footer == "" {
+		footer = "no answer was written"
+	}
+	m.finishStream(text, footer)
+	if m.lastResult != nil && m.lastResult.Status == retrieval.StatusMulti {
+		m.showPills(m.lastResult.Options)
+	}
+}
+
+// stopTurn is Esc while working: retrieval is abandoned, a stream is
+// cancelled and its partial answer kept, marked as stopped.
+func (m *Model) stopTurn() {
+	switch m.activity {
+	case retrieving:
+		m.turn++ // its result will be dropped
+		m.activity = idle
+		m.transcript.append(&message{role: roleInfo, text: "Stopped."})
+	case answering:
+		m.stream.cancel()
+		m.finishStream(m.streamText.close(), "⏹ stopped")
+		if m.lastResult != nil && m.lastResult.Status == retrieval.StatusMulti {
+			m.showPills(m.lastResult.Options) // the choice still stands
+		}
+	}
+}
+
+// finishStream ends the streamed message with its final, already cleaned
+// text.
+func (m *Model) finishStream(text, footer string) {
+	m.streamMsg.text = text
+	m.streamMsg.streaming = false
+	m.streamMsg.footer = footer
+	m.transcript.touchLast()
+	m.activity = idle
+	m.stream = nil
+	m.streamMsg = nil
+	m.streamText = nil
+}
+
+func answerFooter(info AnswerInfo, err error) string {
+	var parts []string
+	if info.Stopped {
+		parts = append(parts, "⏹ stopped")
+	}
+	if err != nil {
+		parts = append(parts, "answer failed: "+errorText(err))
+	}
+	if info.Fallback {
+		parts = append(parts, "answered from the docs without a model")
+	}
+	if info.Notice != "" {
+		parts = append(parts, textsafe.Line(info.Notice))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// showPills offers the options under the newest message, the one that
+// asked.
+func (m *Model) showPills(opts []retrieval.Option) {
+	m.pills = newPills(opts)
+	m.pills.asked = len(m.transcript.msgs) - 1
+}
+
+// dismissPills takes the options away unpicked and says so under the
+// message that offered them, so the question it asked is not left open.
+func (m *Model) dismissPills() {
+	if !m.pills.active {
+		return
+	}
+	if i := m.pills.asked; i >= 0 && i < len(m.transcript.msgs) {
+		msg := m.transcript.msgs[i]
+		msg.footer = strings.TrimPrefix(msg.footer+" · (dismissed)", " · ")
+		m.transcript.touch(i)
+	}
+	m.pills = pills{}
+}
+
+func (m *Model) rebuildDebug() {
+	m.debug.setReport(turnReport{res: m.lastResult, info: m.lastInfo, stats: m.lastStats})
+}
+
+func (m *Model) copyAnswer() tea.Cmd {
+	text := m.transcript.lastAnswer()
+	if text == "" {
+		m.notice = "Nothing to copy yet."
+		return nil
+	}
+	m.notice = fmt.Sprintf("Copied the last answer (%d characters).", len([]rune(text)))
+	return tea.SetClipboard(text)
+}
