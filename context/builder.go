@@ -74,6 +74,7 @@ type Input struct {
 	Session  Session
 	App      *AppState
 	Recent   []Message
+	Role     Role // added to the system prompt after the rules; zero for none
 }
 
 // Builder builds prompts. The zero value uses the default budgets and the
@@ -121,12 +122,25 @@ func (b Builder) Build(in Input) Prompt {
 	instructions := instructionsWithoutCore
 	core, coreTokens := bl.core(in.Glossary)
 	if core != "" {
-		// The blank line joins the instructions' piece: a piece may not
-		// start with whitespace.
-		instructions = systemInstructions + "\n"
+		instructions = systemInstructions
+	}
+	// The rules come first and a role after them, so no role can take
+	// their place. A blank line between pieces joins the piece before it:
+	// a piece may not start with whitespace.
+	role := rolePiece(in.Role)
+	if role != "" || core != "" {
+		instructions += "\n"
 	}
 	sysTokens := bl.fixedCount(instructions) + coreTokens
 	system.WriteString(instructions)
+	if role != "" {
+		if core != "" {
+			role += "\n"
+		}
+		bl.tokens.Role = bl.count(role)
+		sysTokens += bl.tokens.Role
+		system.WriteString(role)
+	}
 	system.WriteString(core)
 	bl.tokens.Core = coreTokens
 
@@ -163,6 +177,7 @@ func (b Builder) Build(in Input) Prompt {
 		History: history,
 		Docs:    blocks,
 		Report: Report{
+			Role:     roleName(in.Role, role),
 			Tokens:   bl.tokens,
 			Budgets:  bs,
 			Dropped:  bl.dropped,

@@ -52,9 +52,13 @@ func FuzzBuild(f *testing.F) {
 			Session: Session{Corpus: state, LastResource: title, LastPill: question},
 			App:     app,
 			Recent:  []Message{{Role: role, Text: message}, {Role: "user", Text: question}, {Role: "assistant", Text: content}},
+			Role:    Role{Name: role, Text: message + glossary},
 		}
 		p := Builder{Budgets: budgets}.Build(in)
 		checkInvariants(t, p, budgets)
+		if !strings.HasPrefix(p.System, instructionsWithoutCore[:40]) {
+			t.Errorf("the system prompt does not start with the rules: %q", p.System)
+		}
 		if got, want := ParseQuestion(p.User), strings.TrimSpace(textsafe.String(question)); got != want {
 			t.Errorf("ParseQuestion = %q, want %q", got, want)
 		}

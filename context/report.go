@@ -5,6 +5,7 @@ import "fmt"
 // Report says what a Build put in the prompt and what it left out. It goes
 // to the TUI's debug pane and to `docent ask --json` as "context".
 type Report struct {
+	Role     string    `json:"role,omitempty"` // the role added to the system prompt
 	Tokens   Tokens    `json:"tokens"`
 	Budgets  Budgets   `json:"budgets"`
 	Dropped  []Dropped `json:"dropped"`
@@ -20,6 +21,7 @@ type Tokens struct {
 	UI      int `json:"ui"`
 	Widgets int `json:"widgets"`
 	Recent  int `json:"recent"`
+	Role    int `json:"role"` // the role's addition to the system prompt; no budget: the agent chose it
 	Total   int `json:"total"`
 }
 
@@ -34,12 +36,15 @@ type Dropped struct {
 // Lines renders the report for the debug pane, one fact a line.
 func (r Report) Lines() []string {
 	t, b := r.Tokens, r.Budgets
-	lines := make([]string, 0, 2+len(r.Dropped))
+	lines := make([]string, 0, 3+len(r.Dropped))
 	lines = append(lines,
 		fmt.Sprintf("prompt: %d tokens (%s)", t.Total, r.Encoding),
 		fmt.Sprintf("core %d/%d · docs %d/%d · ui %d/%d · widgets %d/%d · recent %d/%d",
 			t.Core, b.Core, t.Docs, b.Docs, t.UI, b.UI, t.Widgets, b.Widgets, t.Recent, b.Recent),
 	)
+	if r.Role != "" {
+		lines = append(lines, fmt.Sprintf("role %s: %d tokens", r.Role, t.Role))
+	}
 	for _, d := range r.Dropped {
 		lines = append(lines, fmt.Sprintf("%s %s: %s", d.Component, d.Item, d.Reason))
 	}
