@@ -152,6 +152,14 @@ func PrepareEvent(ev RetrievalEvent, now time.Time) (RetrievalEvent, error) {
 	check("normalized tokens", listProblem(ev.NormalizedTokens))
 	check("confidence", numberProblem(ev.Confidence))
 	check("latency", numberProblem(ev.LatencyMS))
+	check("prompt tokens", countProblem(ev.PromptTokens))
+	check("completion tokens", countProblem(ev.CompletionTokens))
+	if ev.CostUSD != nil {
+		check("cost", numberProblem(*ev.CostUSD))
+		if *ev.CostUSD < 0 {
+			check("cost", "is negative")
+		}
+	}
 	for i, r := range ev.TopResults {
 		field := fmt.Sprintf("top result %d", i)
 		check(field+" slug", textProblem(r.Slug))
@@ -177,6 +185,13 @@ func PrepareEvent(ev RetrievalEvent, now time.Time) (RetrievalEvent, error) {
 	}
 	ev.TopResults = results
 	return ev, nil
+}
+
+func countProblem(n *int) string {
+	if n != nil && *n < 0 {
+		return "is negative"
+	}
+	return ""
 }
 
 func numberProblem(f float64) string {

@@ -20,9 +20,11 @@ func (s *Store) RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) er
 		return fmt.Errorf("record retrieval event: encode top results: %w", err)
 	}
 	_, err = s.pool.Exec(ctx, `INSERT INTO retrieval_events
-		(created_at, query, normalized_tokens, top_results, action, confidence, latency_ms, phase)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		ev.Time, ev.Query, ev.NormalizedTokens, string(top), ev.Action, ev.Confidence, ev.LatencyMS, ev.Phase)
+		(created_at, query, normalized_tokens, top_results, action, confidence, latency_ms, phase,
+		 prompt_tokens, completion_tokens, cost_usd)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		ev.Time, ev.Query, ev.NormalizedTokens, string(top), ev.Action, ev.Confidence, ev.LatencyMS, ev.Phase,
+		ev.PromptTokens, ev.CompletionTokens, ev.CostUSD)
 	if err != nil {
 		return s.fail(ctx, "record retrieval event", err)
 	}

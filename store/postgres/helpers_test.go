@@ -78,3 +78,41 @@ func mustGeneration(tb testing.TB, s *Store) int64 {
 	}
 	return gen
 }
+
+// shipped is the migrations this docent embeds, in order. Tests follow
+// it instead of naming the last version: versions need not be contiguous,
+// since branches reserve their numbers.
+func shipped(tb testing.TB) []Migration {
+	tb.Helper()
+	ms, err := availableMigrations()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(ms) < 4 {
+		tb.Fatalf("shipped migrations %v, want at least the four that create docent's tables", ms)
+	}
+	return ms
+}
+
+// latest is the newest shipped version.
+func latest(tb testing.TB) uint {
+	ms := shipped(tb)
+	return ms[len(ms)-1].Version
+}
+
+// previous is the version one down from the newest.
+func previous(tb testing.TB) uint {
+	ms := shipped(tb)
+	return ms[len(ms)-2].Version
+}
+
+// stepsDownTo is how many migrations are reverted to reach version.
+func stepsDownTo(tb testing.TB, version uint) int {
+	n := 0
+	for _, m := range shipped(tb) {
+		if m.Version > version {
+			n++
+		}
+	}
+	return n
+}

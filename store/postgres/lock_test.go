@@ -183,7 +183,7 @@ func TestConcurrentMigratorsOnAFreshDatabase(t *testing.T) {
 				t.Fatalf("starter %d: %v", i, err)
 			}
 		}
-		checkStatus(t, url, latestMigration)
+		checkStatus(t, url, latest(t))
 	}
 }
 
@@ -207,7 +207,7 @@ func TestReadOnlyRole(t *testing.T) {
 		t.Errorf("Seed as a read-only role: error = %v, want permission denied", err)
 	}
 	status, err := MigrateStatus(t.Context(), reader)
-	if err != nil || status.Version != latestMigration {
+	if err != nil || status.Version != latest(t) {
 		t.Errorf("MigrateStatus as a read-only role: %+v, %v", status, err)
 	}
 
@@ -218,9 +218,9 @@ func TestReadOnlyRole(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "may not change it") || !strings.Contains(err.Error(), "docent migrate up") {
 		t.Errorf("Open as a read-only role on a schema behind: error = %v, want one saying to run docent migrate up", err)
 	}
-	behind := fmt.Sprintf("version %d of %d", latestMigration-1, latestMigration)
+	behind := fmt.Sprintf("version %d of %d", previous(t), latest(t))
 	if _, err := Open(t.Context(), reader, Options{CheckSchema: true}); err == nil || !strings.Contains(err.Error(), behind) {
 		t.Errorf("Open with CheckSchema on a schema behind: error = %v, want one naming %s", err, behind)
 	}
-	checkStatus(t, url, latestMigration-1)
+	checkStatus(t, url, previous(t))
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -116,6 +117,11 @@ func MigrateForce(ctx context.Context, url string, version uint, lockWait time.D
 		}
 		if version > before.Latest {
 			return fmt.Errorf("cannot force version %d: this docent only knows migrations up to %d", version, before.Latest)
+		}
+		// Versions need not be contiguous (branches reserve numbers), and
+		// a version between two shipped ones names no schema.
+		if version > 0 && !slices.ContainsFunc(m.available, func(mig Migration) bool { return mig.Version == version }) {
+			return fmt.Errorf("cannot force version %d: this docent ships no migration %d (it ships %s)", version, version, migrationList(m.available))
 		}
 		v := int(version)
 		if version == 0 {

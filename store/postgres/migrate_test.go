@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
+	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/store/storetest"
 )
 
@@ -63,9 +66,6 @@ func versions(ms []Migration) []uint {
 	return out
 }
 
-// latestMigration is the last migration in migrations/.
-const latestMigration = 6
-
 func checkStatus(t *testing.T, url string, wantVersion uint) MigrationStatus {
 	t.Helper()
 	st, err := MigrateStatus(t.Context(), url)
@@ -75,11 +75,11 @@ func checkStatus(t *testing.T, url string, wantVersion uint) MigrationStatus {
 	if st.Version != wantVersion || st.Dirty {
 		t.Errorf("status version %d dirty %v, want version %d, clean", st.Version, st.Dirty, wantVersion)
 	}
-	if st.Latest != latestMigration {
-		t.Errorf("latest = %d, want %d", st.Latest, latestMigration)
+	if want := latest(t); st.Latest != want {
+		t.Errorf("latest = %d, want %d", st.Latest, want)
 	}
-	if len(st.Applied)+len(st.Pending) != int(st.Latest) {
-		t.Errorf("applied %v + pending %v do not cover all %d migrations", st.Applied, st.Pending, st.Latest)
+	if got := append(slices.Clone(st.Applied), st.Pending...); !slices.Equal(got, shipped(t)) {
+		t.Errorf("applied %v + pending %v are not the shipped migrations %v", st.Applied, st.Pending, shipped(t))
 	}
 	for _, m := range st.Applied {
 		if m.Version > wantVersion || m.Name == "" {
@@ -101,20 +101,20 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	all := []string{"docs_knowledge", "docs_knowledge_chunks", "docs_knowledge_generation", "docs_vocabulary", "retrieval_events"}
 
 	st := checkStatus(t, url, 0)
-	if !slices.Equal(versions(st.Pending), []uint{1, 2, 3, 4, 5, 6}) {
-		t.Errorf("pending on a fresh database = %v, want [1 2 3 4 5 6]", st.Pending)
+	if !slices.Equal(st.Pending, shipped(t)) {
+		t.Errorf("pending on a fresh database = %v, want every shipped migration %v", st.Pending, shipped(t))
 	}
 
 	if err := MigrateUp(t.Context(), url, 0); err != nil {
 		t.Fatalf("MigrateUp: %v", err)
 	}
-	st = checkStatus(t, url, 6)
+	st = checkStatus(t, url, latest(t))
 	var names []string
-	for _, m := range st.Applied {
+	for _, m := range st.Applied[:6] {
 		names = append(names, m.Name)
 	}
 	if want := []string{"docs_knowledge", "docs_knowledge_chunks", "retrieval_events", "docs_knowledge_generation", "chunk_text", "docs_vocabulary"}; !slices.Equal(names, want) {
-		t.Errorf("applied names = %v, want %v", names, want)
+		t.Errorf("first applied names = %v, want %v", names, want)
 	}
 	if got := tablesIn(t, url); !slices.Equal(got, all) {
 		t.Fatalf("tables after up = %v, want %v", got, all)
@@ -126,6 +126,11 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	if !hasColumn(t, url, "docs_knowledge_chunks", "text") || !hasColumn(t, url, "docs_knowledge", "description") {
 		t.Error("after up: no chunk text or doc description column")
 	}
+	// Down to version 6, then one at a time.
+	if err := MigrateDown(t.Context(), url, stepsDownTo(t, 6), 0); err != nil {
+		t.Fatalf("MigrateDown %d: %v", stepsDownTo(t, 6), err)
+	}
+	checkStatus(t, url, 6)
 	if err := MigrateDown(t.Context(), url, 1, 0); err != nil {
 		t.Fatalf("MigrateDown 1: %v", err)
 	}
@@ -147,7 +152,7 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	checkStatus(t, url, 3)
 	withoutGeneration := slices.DeleteFunc(slices.Clone(withoutVocabulary), func(n string) bool { return n == "docs_knowledge_generation" })
 	if got := tablesIn(t, url); !slices.Equal(got, withoutGeneration) {
-		t.Fatalf("tables after one down = %v, want %v", got, withoutGeneration)
+		t.Fatalf("tables at version 3 = %v, want %v", got, withoutGeneration)
 	}
 
 	if err := MigrateDown(t.Context(), url, 0, 0); err != nil {
@@ -164,7 +169,7 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	if err := MigrateUp(t.Context(), url, 0); err != nil {
 		t.Fatalf("MigrateUp again: %v", err)
 	}
-	checkStatus(t, url, 6)
+	checkStatus(t, url, latest(t))
 	if got := tablesIn(t, url); !slices.Equal(got, all) {
 		t.Fatalf("tables after up again = %v, want %v", got, all)
 	}
@@ -197,14 +202,15 @@ func TestDirtySchemaIsReported(t *testing.T) {
 	if err != nil {
 		t.Fatalf("MigrateStatus: %v", err)
 	}
-	if !st.Dirty || st.Version != latestMigration {
-		t.Errorf("status = %+v, want dirty at %d", st, latestMigration)
+	last := latest(t)
+	if !st.Dirty || st.Version != last {
+		t.Errorf("status = %+v, want dirty at %d", st, last)
 	}
 	for name, err := range map[string]error{
 		"MigrateUp":   MigrateUp(t.Context(), url, 0),
 		"MigrateDown": MigrateDown(t.Context(), url, 1, 0),
 	} {
-		if want := fmt.Sprintf("dirty at version %d", latestMigration); err == nil || !strings.Contains(err.Error(), want) {
+		if want := fmt.Sprintf("dirty at version %d", last); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s on a dirty schema: error = %v, want one saying it is %s", name, err, want)
 		}
 	}
@@ -213,13 +219,21 @@ func TestDirtySchemaIsReported(t *testing.T) {
 	}
 
 	// Once repaired by hand, force records the version it is really at.
-	if err := MigrateForce(t.Context(), url, latestMigration+1, 0); err == nil {
+	if err := MigrateForce(t.Context(), url, last+1, 0); err == nil {
 		t.Error("MigrateForce to a version this docent does not ship succeeded")
 	}
-	if err := MigrateForce(t.Context(), url, 4, 0); err != nil {
-		t.Fatalf("MigrateForce 4: %v", err)
+	for v := uint(1); v < last; v++ {
+		if slices.Contains(versions(shipped(t)), v) {
+			continue
+		}
+		if err := MigrateForce(t.Context(), url, v, 0); err == nil || !strings.Contains(err.Error(), "ships no migration") {
+			t.Errorf("MigrateForce %d, between two shipped versions: error = %v, want one saying no such migration ships", v, err)
+		}
 	}
-	checkStatus(t, url, 4)
+	if err := MigrateForce(t.Context(), url, last, 0); err != nil {
+		t.Fatalf("MigrateForce %d: %v", last, err)
+	}
+	checkStatus(t, url, last)
 	if err := MigrateForce(t.Context(), url, 0, 0); err != nil {
 		t.Fatalf("MigrateForce 0: %v", err)
 	}
@@ -248,4 +262,49 @@ func TestMigrateHonorsCancelledContext(t *testing.T) {
 		t.Errorf("MigrateUp with a cancelled context: error = %v, want context.Canceled", err)
 	}
 	checkStatus(t, url, 0)
+}
+
+// Migration 011 adds the usage columns to retrieval_events and its down
+// removes them, keeping the events.
+func TestEventUsageColumnsMigration(t *testing.T) {
+	t.Parallel()
+	url := newDatabase(t)
+	s := openStore(t, url)
+	usageColumns := func() []string {
+		t.Helper()
+		rows, err := s.pool.Query(t.Context(), `SELECT column_name FROM information_schema.columns
+			WHERE table_name = 'retrieval_events' AND column_name IN ('prompt_tokens', 'completion_tokens', 'cost_usd')
+			ORDER BY column_name`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cols
+	}
+	if got, want := usageColumns(), []string{"completion_tokens", "cost_usd", "prompt_tokens"}; !slices.Equal(got, want) {
+		t.Fatalf("usage columns after up = %v, want %v", got, want)
+	}
+	tokens := 12
+	if err := s.RecordRetrieval(t.Context(), store.RetrievalEvent{Query: "kept", PromptTokens: &tokens}); err != nil {
+		t.Fatal(err)
+	}
+	var before uint
+	for _, m := range shipped(t) {
+		if m.Version < 11 {
+			before = m.Version
+		}
+	}
+	if err := MigrateDown(t.Context(), url, stepsDownTo(t, before), 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := usageColumns(); len(got) != 0 {
+		t.Errorf("usage columns after down = %v, want none", got)
+	}
+	var n int
+	if err := s.pool.QueryRow(t.Context(), `SELECT count(*) FROM retrieval_events WHERE query = 'kept'`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("events after down: %d, %v; want the recorded one kept", n, err)
+	}
 }

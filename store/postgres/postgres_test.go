@@ -15,7 +15,8 @@ func TestConformance(t *testing.T) {
 		func(t *testing.T) storetest.Store { return openStore(t, newDatabase(t)) },
 		func(t *testing.T, s storetest.Store) []store.RetrievalEvent {
 			rows, err := s.(*Store).pool.Query(t.Context(), `SELECT created_at, query, normalized_tokens, top_results,
-				action, confidence, latency_ms, phase FROM retrieval_events ORDER BY id`)
+				action, confidence, latency_ms, phase, prompt_tokens, completion_tokens, cost_usd
+				FROM retrieval_events ORDER BY id`)
 			if err != nil {
 				t.Fatalf("read events: %v", err)
 			}

@@ -650,10 +650,13 @@ func testRetrievalEvents(t *testing.T, s Store, readEvents ReadEvents) {
 			{Slug: "guides/reset-password", ChunkIndex: 0, Score: 7.25, MatchedTerms: []string{"reset", "password"}},
 			{Slug: "concepts/workspace", ChunkIndex: 2, Score: 1.5, MatchedTerms: []string{}},
 		},
-		Action:     "found",
-		Confidence: 0.875,
-		LatencyMS:  1.25,
-		Phase:      2,
+		Action:           "found",
+		Confidence:       0.875,
+		LatencyMS:        1.25,
+		Phase:            2,
+		PromptTokens:     ptr(1432),
+		CompletionTokens: ptr(61),
+		CostUSD:          ptr(0.0002514),
 	}
 	sparse := store.RetrievalEvent{Query: "refund", Action: "no_match", Phase: 1}
 
@@ -667,6 +670,11 @@ func testRetrievalEvents(t *testing.T, s Store, readEvents ReadEvents) {
 	bad.Confidence = math.NaN()
 	if err := s.RecordRetrieval(t.Context(), bad); err == nil || !strings.Contains(err.Error(), "confidence") {
 		t.Errorf("RecordRetrieval with a NaN confidence: error = %v, want one naming the confidence", err)
+	}
+	bad = full
+	bad.CompletionTokens = ptr(-1)
+	if err := s.RecordRetrieval(t.Context(), bad); err == nil || !strings.Contains(err.Error(), "completion tokens") {
+		t.Errorf("RecordRetrieval with negative completion tokens: error = %v, want one naming them", err)
 	}
 
 	got := readEvents(t, s)
@@ -707,3 +715,5 @@ func testDescribe(t *testing.T, s Store) {
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
