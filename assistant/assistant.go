@@ -51,6 +51,9 @@ type Answer struct {
 	// ModelCalled is false for weak, ambiguous and no_match turns: they
 	// get the clarification reply and no model call.
 	ModelCalled bool
+	// CostUSD is what the reported usage cost at the model's price; nil
+	// without reported usage or without a price for the model.
+	CostUSD *float64
 }
 
 // Options configures a Session.
@@ -63,6 +66,8 @@ type Options struct {
 	Events   EventSink           // nil: events are only logged
 	Now      func() time.Time    // nil: time.Now
 	Refresh  Refresh             // zero: the engine never changes
+	Roles    []promptctx.Role    // what SetRole picks from; a later role replaces an earlier one of its name
+	Prices   map[string]Price    // by model name, for the cost of each answer
 }
 
 // Session is one conversation. Its methods are safe for concurrent use, but
@@ -75,6 +80,7 @@ type Session struct {
 	writer Writer
 	opts   Options
 	log    *slog.Logger
+	roles  map[string]promptctx.Role // fixed at New
 
 	refreshMu        sync.Mutex // one generation check or rebuild at a time
 	failedGeneration int64      // the generation whose rebuild failed, else noGeneration
@@ -85,6 +91,12 @@ type Session struct {
 	lastPill    string
 	history     []promptctx.Message
 	app         *promptctx.AppState
+	role        promptctx.Role
+	spend       Spend
+	// pending is the event of a turn whose answer is still to be written:
+	// it is recorded with the answer's usage, or as it is when the next
+	// turn starts first.
+	pending *store.RetrievalEvent
 }
 
 // New starts a session.
@@ -96,7 +108,7 @@ func New(engine Engine, writer Writer, opts Options) *Session {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Session{writer: writer, opts: opts, log: log, app: opts.App, failedGeneration: noGeneration}
+	s := &Session{writer: writer, opts: opts, log: log, app: opts.App, failedGeneration: noGeneration, roles: roleSet(opts.Roles)}
 	s.loaded.Store(&loadedEngine{engine: engine, generation: opts.Refresh.Generation})
 	return s
 }
@@ -140,9 +152,21 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 		s.lastChunkID = id
 		s.shown = append(s.shown, id)
 	}
+	ev := s.event(res)
+	// A turn the model answers is recorded once its usage is known.
+	unanswered := s.pending
+	s.pending = nil
+	if NeedsModel(res) {
+		s.pending = &ev
+	}
 	s.mu.Unlock()
 
-	s.record(ctx, res)
+	if unanswered != nil {
+		s.record(ctx, *unanswered)
+	}
+	if !NeedsModel(res) {
+		s.record(ctx, ev)
+	}
 	return res
 }
 
@@ -160,7 +184,8 @@ func answeredChunk(res retrieval.Result) string {
 	return ""
 }
 
-func (s *Session) record(ctx context.Context, res retrieval.Result) {
+// event is the retrieval event of a turn, without the answer's usage.
+func (s *Session) event(res retrieval.Result) store.RetrievalEvent {
 	ev := store.RetrievalEvent{
 		Time:             s.opts.Now(),
 		Query:            res.Query,
@@ -179,12 +204,42 @@ func (s *Session) record(ctx context.Context, res retrieval.Result) {
 		"query", res.Query, "tokens", res.NormalizedTokens, "action", res.Status, "rule", res.Rule,
 		"confidence", res.Confidence, "latency_ms", res.Metrics.RetrievalMS, "phase", res.Metrics.Phase,
 		"fallback", res.Metrics.Fallback, "results", len(res.Results))
+	return ev
+}
+
+// recordTimeout bounds recording an event after its answer: the answer
+// may have been stopped, which cancelled its context, and the event is
+// still worth keeping.
+const recordTimeout = 5 * time.Second
+
+func (s *Session) record(ctx context.Context, ev store.RetrievalEvent) {
 	if s.opts.Events == nil {
 		return
 	}
 	if err := s.opts.Events.RecordRetrieval(ctx, ev); err != nil {
 		s.log.Warn("record retrieval event", "err", err)
 	}
+}
+
+// recordAnswered records the pending event of the turn res, with the
+// usage and cost of its answer.
+func (s *Session) recordAnswered(ctx context.Context, res retrieval.Result, ans Answer) {
+	s.mu.Lock()
+	ev := s.pending
+	if ev == nil || ev.Query != res.Query || ev.Action != string(res.Status) {
+		s.mu.Unlock()
+		return // not the turn Retrieve last ran: its event is already recorded
+	}
+	s.pending = nil
+	s.mu.Unlock()
+	if ans.Usage.Reported {
+		prompt, completion := ans.Usage.PromptTokens, ans.Usage.CompletionTokens
+		ev.PromptTokens, ev.CompletionTokens = &prompt, &completion
+		ev.CostUSD = ans.CostUSD
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	s.record(ctx, *ev)
 }
 
 // NeedsModel reports whether a result is answered by the writer: only
@@ -213,12 +268,21 @@ func (s *Session) Answer(ctx context.Context, res retrieval.Result, emit func(ch
 		Session:  promptctx.Session{Corpus: s.opts.Corpus, LastResource: s.lastChunkID, LastPill: s.lastPill},
 		App:      s.app,
 		Recent:   append([]promptctx.Message(nil), s.history...),
+		Role:     s.role,
 	}
 	s.mu.Unlock()
 
 	prompt := s.opts.Builder.Build(in)
 	ans, err := s.writer.Stream(ctx, prompt, emit)
 	out := Answer{Answer: ans, Context: prompt.Report, ModelCalled: true}
+	if price, ok := s.opts.Prices[ans.Model]; ok && ans.Usage.Reported {
+		cost := price.Cost(ans.Usage)
+		out.CostUSD = &cost
+	}
+	s.mu.Lock()
+	s.spend.add(ans.Usage, out.CostUSD)
+	s.mu.Unlock()
+	s.recordAnswered(ctx, res, out)
 	if err != nil {
 		return out, err
 	}
@@ -227,6 +291,26 @@ func (s *Session) Answer(ctx context.Context, res retrieval.Result, emit func(ch
 	}
 	s.remember(res.Query, ans.Text)
 	return out, nil
+}
+
+// Flush records the event of a turn whose answer was never asked for (the
+// chat closed in between). Call it when the session ends.
+func (s *Session) Flush(ctx context.Context) {
+	s.mu.Lock()
+	ev := s.pending
+	s.pending = nil
+	s.mu.Unlock()
+	if ev != nil {
+		s.record(ctx, *ev)
+	}
+}
+
+// Spend is what the providers reported for the session's answers so far,
+// and what they cost.
+func (s *Session) Spend() Spend {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.spend
 }
 
 // remember keeps the conversation for the prompt's recent-messages

@@ -36,7 +36,10 @@ type eventSink struct {
 	events []store.RetrievalEvent
 }
 
-func (s *eventSink) RecordRetrieval(_ context.Context, ev store.RetrievalEvent) error {
+func (s *eventSink) RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error {
+	if err := ctx.Err(); err != nil {
+		return err // as a database would
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.events = append(s.events, ev)
