@@ -111,11 +111,16 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 	session := assistant.New(engine, writer, assistant.Options{
 		Glossary: bundle.Glossary,
 		Corpus:   corpusName,
-		Builder:  promptctx.Builder{Budgets: promptctx.DefaultBudgets(), Counter: tokens.ForModel(sel.Model), Cache: promptctx.NewCountCache(countCacheSize)},
+		Builder:  promptctx.Builder{Budgets: e.cfg.promptBudgets(), Counter: tokens.ForModel(sel.Model), Cache: promptctx.NewCountCache(countCacheSize)},
 		Log:      e.log,
 		Events:   st,
 		Refresh:  assistant.Refresh{Knowledge: st, Build: buildEngine, Generation: generation},
+		Roles:    e.settings.roles,
+		Prices:   e.settings.prices,
 	})
+	if err := session.SetRole(e.cfg.role); err != nil {
+		return nil, usageErrorf("%v", err)
+	}
 	docs, chunks := session.Size()
 	titles := make([]string, len(corpus))
 	for i, d := range corpus {
@@ -137,7 +142,16 @@ const countCacheSize = 512
 // as streaming.
 const extractivePace = 15 * time.Millisecond
 
-func (a *app) Close() { a.store.Close() }
+// Close records what the session still holds and closes the store.
+func (a *app) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	a.session.Flush(ctx)
+	a.store.Close()
+}
+
+// flushTimeout bounds recording the last event on the way out.
+const flushTimeout = 5 * time.Second
 
 // newEngine builds the retrieval engine every command answers with: the
 // chat, `docent ask` and `docent eval decisions` decide the same way.

@@ -46,10 +46,15 @@ type askLLM struct {
 	// Usage is what the provider reported for its answer (reported false
 	// when it reported nothing, or did not write the answer).
 	Usage llm.Usage `json:"usage"`
+	// CostUSD is what that usage cost by the configuration's price table,
+	// absent without a price for the model or without reported usage.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
 type askContext struct {
+	Role    string              `json:"role,omitempty"`
 	Tokens  promptctx.Tokens    `json:"tokens"`
+	Budgets promptctx.Budgets   `json:"budgets"`
 	Dropped []promptctx.Dropped `json:"dropped"`
 }
 
@@ -146,12 +151,12 @@ func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answe
 		Metrics:          askMetrics{Metrics: res.Metrics, Stats: a.session.Stats()},
 		LLM: askLLM{
 			Provider: a.selection.Provider, Model: a.selection.Model, Called: ans.ModelCalled,
-			Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped, Usage: ans.Usage,
+			Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped, Usage: ans.Usage, CostUSD: ans.CostUSD,
 		},
 		Notes: res.Notes,
 	}
 	if ans.ModelCalled {
-		o.Context = &askContext{Tokens: ans.Context.Tokens, Dropped: nonNil(ans.Context.Dropped)}
+		o.Context = &askContext{Role: ans.Context.Role, Tokens: ans.Context.Tokens, Budgets: ans.Context.Budgets, Dropped: nonNil(ans.Context.Dropped)}
 	}
 	return writeJSON(w, o)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/store"
@@ -18,20 +20,57 @@ import (
 )
 
 // envBinding ties a flag to the environment variable that sets it when the
-// flag is not given on the command line. The list doubles as the source of
-// the README's configuration table (a test keeps the two in step).
+// flag is not given on the command line, and to the configuration file's
+// key of the same name (every flag but --config itself). The list doubles
+// as the source of the README's configuration table and of the file's
+// template, so a flag cannot be added without its variable and its key.
 type envBinding struct {
 	flag string
 	envs []string // first one wins; later ones are accepted aliases
 }
 
+// configFlag names the configuration file; it is the one flag the file
+// cannot set.
+const configFlag = "config"
+
+// origin says where a setting's value came from, for `docent config show`.
+type origin struct {
+	from  string // originFlag, originEnv, originFile, originDefault or originBuiltin
+	where string // the variable, or the file's line
+}
+
+const (
+	originFlag    = "flag"
+	originEnv     = "env"
+	originFile    = "file"
+	originDefault = "default"
+	originBuiltin = "built-in"
+)
+
+func (o origin) String() string {
+	if o.where == "" {
+		return o.from
+	}
+	return o.from + " " + o.where
+}
+
 // applyEnv sets every flag that was not given on the command line from its
-// environment variable. getenv is a parameter so tests need not touch the
-// process environment.
-func applyEnv(flags *pflag.FlagSet, bindings []envBinding, getenv func(string) string) error {
+// environment variable and notes in origins (when not nil) where each set
+// flag's value came from. getenv is a parameter so tests need not touch
+// the process environment.
+func applyEnv(flags *pflag.FlagSet, bindings []envBinding, getenv func(string) string, origins map[string]origin) error {
+	note := func(flag string, o origin) {
+		if origins != nil {
+			origins[flag] = o
+		}
+	}
 	for _, b := range bindings {
 		f := flags.Lookup(b.flag)
-		if f == nil || f.Changed {
+		if f == nil {
+			continue
+		}
+		if f.Changed {
+			note(b.flag, origin{from: originFlag})
 			continue
 		}
 		for _, env := range b.envs {
@@ -42,14 +81,19 @@ func applyEnv(flags *pflag.FlagSet, bindings []envBinding, getenv func(string) s
 			if err := f.Value.Set(v); err != nil {
 				return usageErrorf("environment variable %s: invalid value for --%s: %v", env, b.flag, err)
 			}
+			note(b.flag, origin{from: originEnv, where: env})
 			break
 		}
 	}
 	return nil
 }
 
-// config is everything the flags and environment decide.
+// config is everything the flags, environment and configuration file
+// decide.
 type config struct {
+	configPath string
+	role       string
+
 	docsDir   string
 	dbURL     string
 	logPath   string
@@ -76,6 +120,10 @@ type config struct {
 	firstTokenTimeout time.Duration
 	idleTimeout       time.Duration
 	retryAfterMax     time.Duration
+	maxRetries        int
+
+	// budgets as the flags take them: 0 leaves a component out.
+	budgets promptctx.Budgets
 
 	// bindings is filled as flags are declared, so a flag cannot be added
 	// without naming its variable.
@@ -88,6 +136,8 @@ func (c *config) bindEnv(flag string, envs ...string) {
 
 func (c *config) register(cmd *cobra.Command) {
 	f := cmd.PersistentFlags()
+	f.StringVar(&c.configPath, configFlag, "", "configuration file (default: $XDG_CONFIG_HOME/docent/config.yaml, else ~/.config/docent/config.yaml)")
+	c.bindEnv(configFlag, "DOCENT_CONFIG")
 	f.StringVar(&c.docsDir, "docs", "", "knowledge base folder (default: the embedded demo knowledge base)")
 	c.bindEnv("docs", "DOCENT_DOCS")
 	f.StringVar(&c.dbURL, "db", "", "PostgreSQL URL (default: $DATABASE_URL; empty: the embedded in-memory store)")
@@ -138,6 +188,50 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("idle-timeout", "DOCENT_IDLE_TIMEOUT")
 	f.DurationVar(&c.retryAfterMax, "retry-after-max", llm.DefaultRetryAfterMax, "LLM longest Retry-After waited for before a retry; a server asking for more is not retried")
 	c.bindEnv("retry-after-max", "DOCENT_RETRY_AFTER_MAX")
+	f.IntVar(&c.maxRetries, "max-retries", llm.DefaultMaxRetries, "LLM retries of a 429 or 5xx before the first token (0: none)")
+	c.bindEnv("max-retries", "DOCENT_MAX_RETRIES")
+	f.StringVar(&c.role, "role", "", "role the answers are written in, added to the system prompt after its rules: "+
+		strings.Join(builtinRoleNames(), ", ")+", or one from the config file's roles")
+	c.bindEnv("role", "DOCENT_ROLE")
+
+	def := promptctx.DefaultBudgets()
+	for _, b := range []struct {
+		dst  *int
+		name string
+		def  int
+		what string
+	}{
+		{&c.budgets.Core, "core", def.Core, "the core concepts (glossary); 0 leaves them out"},
+		{&c.budgets.Docs, "docs", def.Docs, "the retrieved chunks"},
+		{&c.budgets.UI, "ui", def.UI, "the session and the app's page; 0 leaves them out"},
+		{&c.budgets.Widgets, "widgets", def.Widgets, "the app's widgets; 0 leaves them out"},
+		{&c.budgets.Recent, "recent", def.Recent, "the recent conversation; 0 leaves it out"},
+	} {
+		flag := "budget-" + b.name
+		f.IntVar(b.dst, flag, b.def, "prompt tokens for "+b.what)
+		c.bindEnv(flag, "DOCENT_BUDGET_"+strings.ToUpper(b.name))
+	}
+}
+
+func builtinRoleNames() []string {
+	var names []string
+	for _, r := range promptctx.BuiltinRoles() {
+		names = append(names, r.Name)
+	}
+	return names
+}
+
+// promptBudgets are the budgets for the prompt builder, which reads 0 as
+// its default and a negative budget as "leave out".
+func (c *config) promptBudgets() promptctx.Budgets {
+	out := func(v int) int {
+		if v == 0 {
+			return -1
+		}
+		return v
+	}
+	b := c.budgets
+	return promptctx.Budgets{Core: out(b.Core), Docs: out(b.Docs), UI: out(b.UI), Widgets: out(b.Widgets), Recent: out(b.Recent)}
 }
 
 // llmConfig is what the flags say about the answer writer.
@@ -150,6 +244,7 @@ func (c *config) llmConfig() llm.Config {
 		FirstTokenTimeout: c.firstTokenTimeout,
 		IdleTimeout:       c.idleTimeout,
 		RetryAfterMax:     c.retryAfterMax,
+		MaxRetries:        cmp.Or(c.maxRetries, -1), // llm reads 0 as its default, negative as none
 	}
 }
 
@@ -165,6 +260,20 @@ func (c *config) validate() error {
 	}
 	if c.topK < 1 {
 		return usageErrorf("--top-k must be at least 1, not %d", c.topK)
+	}
+	if c.maxRetries < 0 {
+		return usageErrorf("--max-retries must not be negative, not %d", c.maxRetries)
+	}
+	for _, b := range []struct {
+		name string
+		v    int
+	}{{"core", c.budgets.Core}, {"docs", c.budgets.Docs}, {"ui", c.budgets.UI}, {"widgets", c.budgets.Widgets}, {"recent", c.budgets.Recent}} {
+		if b.v < 0 {
+			return usageErrorf("--budget-%s must not be negative, not %d", b.name, b.v)
+		}
+	}
+	if c.budgets.Docs == 0 {
+		return usageErrorf("--budget-docs must be at least 1: without the docs there is nothing to answer from")
 	}
 	return nil
 }

@@ -49,7 +49,7 @@ func TestEnvironmentSetsFlagsNotGivenOnTheCommandLine(t *testing.T) {
 	if err := cmd.PersistentFlags().Parse([]string{"--docs", "/flag/docs"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := applyEnv(cmd.PersistentFlags(), e.cfg.bindings, getenv); err != nil {
+	if err := applyEnv(cmd.PersistentFlags(), e.cfg.bindings, getenv, nil); err != nil {
 		t.Fatal(err)
 	}
 	f := cmd.PersistentFlags()
@@ -63,7 +63,7 @@ func TestEnvironmentSetsFlagsNotGivenOnTheCommandLine(t *testing.T) {
 func TestDOCENTDBWinsOverDATABASEURL(t *testing.T) {
 	getenv := mapEnv(map[string]string{"DOCENT_DB": "postgres://a/x", "DATABASE_URL": "postgres://b/y"})
 	cmd, e := newRoot(getenv)
-	if err := applyEnv(cmd.PersistentFlags(), e.cfg.bindings, getenv); err != nil {
+	if err := applyEnv(cmd.PersistentFlags(), e.cfg.bindings, getenv, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := cmd.PersistentFlags().Lookup("db").Value.String(); got != "postgres://a/x" {
@@ -74,7 +74,7 @@ func TestDOCENTDBWinsOverDATABASEURL(t *testing.T) {
 func TestBadEnvironmentValueNamesTheVariable(t *testing.T) {
 	getenv := mapEnv(map[string]string{"DOC_RETRIEVAL_PHASE": "two"})
 	cmd, e := newRoot(getenv)
-	err := applyEnv(cmd.PersistentFlags(), e.cfg.bindings, getenv)
+	err := applyEnv(cmd.PersistentFlags(), e.cfg.bindings, getenv, nil)
 	if err == nil || !strings.Contains(err.Error(), "DOC_RETRIEVAL_PHASE") {
 		t.Fatalf("error = %v, want one naming DOC_RETRIEVAL_PHASE", err)
 	}

@@ -41,10 +41,14 @@ type docStore interface {
 // env is what every command shares once flags are parsed: the resolved
 // configuration, the process environment and the log.
 type env struct {
-	cfg     config
-	getenv  func(string) string
-	log     *slog.Logger
-	logFile *os.File
+	cfg      config
+	settings settings
+	// getenv reads the environment with the configuration file's API keys
+	// filling in for unset variables; rawGetenv is the process's alone.
+	getenv    func(string) string
+	rawGetenv func(string) string
+	log       *slog.Logger
+	logFile   *os.File
 	// dbFromFlag is whether --db was given on the command line (not taken
 	// from the environment), so suggested commands repeat it.
 	dbFromFlag bool
@@ -59,7 +63,8 @@ const eventsFile = "retrieval-events.jsonl"
 // newRoot builds the command tree and returns the shared env with it, so
 // tests can see the bindings the flags were declared with.
 func newRoot(getenv func(string) string) (*cobra.Command, *env) {
-	e := &env{getenv: getenv}
+	e := &env{rawGetenv: getenv}
+	e.getenv = e.lookupEnv
 	root := &cobra.Command{
 		Use:   "docent",
 		Short: "Answers support questions from your product's documentation",
@@ -70,10 +75,16 @@ func newRoot(getenv func(string) string) (*cobra.Command, *env) {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if err := applyEnv(cmd.Flags(), e.cfg.bindings, getenv); err != nil {
+			if err := e.applyFlagsAndEnv(cmd.Flags()); err != nil {
+				return err
+			}
+			if err := e.applyFile(cmd.Flags(), cmd.ErrOrStderr()); err != nil {
 				return err
 			}
 			if err := e.cfg.validate(); err != nil {
+				return err
+			}
+			if err := e.checkRole(); err != nil {
 				return err
 			}
 			e.dbFromFlag = cmd.Flags().Changed("db")
@@ -88,7 +99,7 @@ func newRoot(getenv func(string) string) (*cobra.Command, *env) {
 		return &exitError{code: 2, err: err}
 	})
 	e.cfg.register(root)
-	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e))
+	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e), newConfigCmd(e))
 	usageErrorsExitTwo(root)
 	return root, e
 }
