@@ -104,6 +104,10 @@ func toSet(words []string) map[string]bool {
 // isStopword reports whether w carries no topic.
 func isStopword(w string) bool { return stopwords[w] }
 
+// IsStopword is isStopword for other packages that pick a text's topic
+// words the way retrieval does; w is lower-case.
+func IsStopword(w string) bool { return stopwords[w] }
+
 // stemPlural reduces a plural to its singular with the three rules the
 // product asks for (ies → y, es after a sibilant, s) and nothing more:
 // aggressive stemmers conflate feature names ("notes" the feature, "note"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/docent-sh/docent/assistant"
 	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/internal/ticket"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
@@ -65,13 +66,20 @@ func newAskCmd(e *env) *cobra.Command {
 		after   string
 	)
 	cmd := &cobra.Command{
-		Use:   "ask [--json] [--doc SLUG | --after CHUNK_ID | QUESTION]",
+		Use:   "ask [--json] [--doc SLUG | --after CHUNK_ID | QUESTION | -]",
 		Short: "Answer one question without the TUI",
 		Long: "ask runs one turn: retrieval, the decision, and (for found and multi) the written answer,\n" +
 			"streamed to stdout. --doc answers from one doc (what picking a pill does); --after continues\n" +
-			"a resource from the given chunk (\"tell me more\"). --json prints one object instead.",
+			"a resource from the given chunk (\"tell me more\"). --json prints one object instead.\n" +
+			"Without a question, and with -, the question (or a whole customer ticket) is read from stdin;\n" +
+			"one longer than the engine reads is answered from its informative words, with a note saying so.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			req := assistant.Request{Query: strings.Join(args, " "), DocSlug: docSlug, AfterChunkID: after}
+			question, err := askQuestion(cmd.InOrStdin(), args, docSlug != "" || after != "")
+			if err != nil {
+				return err
+			}
+			reduced := ticket.Reduce(question, retrieval.MaxQueryChars)
+			req := assistant.Request{Query: reduced.Query, DocSlug: docSlug, AfterChunkID: after}
 			if err := validateAsk(req); err != nil {
 				return err
 			}
@@ -105,6 +113,9 @@ func newAskCmd(e *env) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("answer: %w", err)
 			}
+			if reduced.Note != "" {
+				res.Notes = append([]string{reduced.Note}, res.Notes...)
+			}
 			if asJSON {
 				return writeAskJSON(out, a, res, ans)
 			}
@@ -116,6 +127,35 @@ func newAskCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&docSlug, "doc", "", "answer from this doc (slug), as picking a pill does")
 	cmd.Flags().StringVar(&after, "after", "", "continue the resource after this chunk id (slug#chunk-N)")
 	return cmd
+}
+
+// maxStdinBytes bounds what ask reads from stdin: a long ticket is a few
+// tens of kilobytes, and anything far larger is a wrong pipe.
+const maxStdinBytes = 1 << 20
+
+// askQuestion is the question of `docent ask`: its arguments, or stdin
+// when the only argument is "-", or when there is none (and no --doc or
+// --after) and stdin is not a terminal, so `cat ticket.txt | docent ask`
+// answers the ticket.
+func askQuestion(stdin io.Reader, args []string, lookup bool) (string, error) {
+	explicit := len(args) == 1 && args[0] == "-"
+	if !explicit && (len(args) > 0 || lookup || isTerminal(stdin)) {
+		return strings.Join(args, " "), nil
+	}
+	if explicit && lookup {
+		return "", usageErrorf("ask takes one of a question, --doc or --after, not several")
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, maxStdinBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("ask: read the question from stdin: %w", err)
+	}
+	if len(data) > maxStdinBytes {
+		return "", usageErrorf("ask: stdin holds more than %d bytes: not a question or a ticket", maxStdinBytes)
+	}
+	if strings.TrimSpace(string(data)) == "" {
+		return "", usageErrorf("ask needs a question: stdin was empty (pipe a question or a ticket, or give it as an argument)")
+	}
+	return string(data), nil
 }
 
 // validateAsk rejects turns with nothing to look up: exactly one of a
@@ -133,7 +173,7 @@ func validateAsk(req assistant.Request) error {
 	case given > 1:
 		return usageErrorf("ask takes one of a question, --doc or --after, not several")
 	case req.Query != "" && !strings.ContainsFunc(req.Query, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }):
-		return usageErrorf("ask: the question %q has no words in it", req.Query)
+		return usageErrorf("ask: the question %q has no words in it", textsafe.Clip(req.Query, 80))
 	}
 	return nil
 }
