@@ -57,7 +57,9 @@ func (s Spend) Line() string {
 // UsageLines say, for the debug pane, what the provider reported for the
 // answer beside docent's own count of the prompt, and what it cost.
 func (a Answer) UsageLines() []string {
-	if !a.ModelCalled {
+	// The offline responder is no provider: it has no usage to report,
+	// and the notice of a fallback already says why.
+	if !a.ModelCalled || a.Provider == llm.ProviderExtractive {
 		return nil
 	}
 	estimate := fmt.Sprintf("docent counted %d prompt tokens (%s)", a.Context.Tokens.Total, a.Context.Encoding)

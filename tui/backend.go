@@ -110,3 +110,16 @@ type ContextLoader interface {
 	// AttachedContext returns what is attached; path is "" when nothing is.
 	AttachedContext() (path, summary string)
 }
+
+// RoleSelector is implemented by backends whose answers can be written in
+// a role (/role NAME): an addition to the system prompt after its rules.
+// Its methods only touch memory, so Update may call them.
+type RoleSelector interface {
+	// SetRole picks the role of the following answers; "" clears it. An
+	// unknown name is an error naming the roles there are.
+	SetRole(name string) error
+	// Role is the role in use, "" for none.
+	Role() string
+	// Roles lists the names SetRole takes.
+	Roles() []string
+}

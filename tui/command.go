@@ -29,6 +29,9 @@ var commands = []command{
 	{contextCmd + " FILE", "attach the customer's app state (JSON or text)"},
 	{contextCmd, "show the attached app state"},
 	{contextCmd + " " + contextOff, "detach it"},
+	{roleCmd + " NAME", "write the following answers in a role"},
+	{roleCmd, "show the role and the roles there are"},
+	{roleCmd + " " + roleOff, "back to no role"},
 }
 
 // commandBindings presents the commands to the help view, which lays out
@@ -43,8 +46,12 @@ func commandBindings() []key.Binding {
 
 // contextCommand reports whether q is a /context command and returns its
 // argument, without surrounding quotes (a dragged-in path often has them).
-func contextCommand(q string) (arg string, ok bool) {
-	rest, ok := strings.CutPrefix(q, contextCmd)
+func contextCommand(q string) (arg string, ok bool) { return commandArg(q, contextCmd) }
+
+// commandArg reports whether q is the command name and returns its
+// argument, without surrounding quotes.
+func commandArg(q, name string) (arg string, ok bool) {
+	rest, ok := strings.CutPrefix(q, name)
 	if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
 		return "", false
 	}

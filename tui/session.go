@@ -50,10 +50,22 @@ func (b *SessionBackend) Answer(ctx context.Context, res retrieval.Result, emit 
 	}
 	// A clarification has no prompt, so there is no build report to show.
 	if ans.ModelCalled {
-		info.ContextLines = ans.Context.Lines()
+		info.ContextLines = append(ans.Context.Lines(), ans.UsageLines()...)
+		if spend := b.s.Spend().Line(); spend != "" {
+			info.ContextLines = append(info.ContextLines, spend)
+		}
 	}
 	return info, err
 }
+
+// SetRole picks the role of the following answers ("" for none).
+func (b *SessionBackend) SetRole(name string) error { return b.s.SetRole(name) }
+
+// Role is the role in use, "" for none.
+func (b *SessionBackend) Role() string { return b.s.Role() }
+
+// Roles lists the roles there are.
+func (b *SessionBackend) Roles() []string { return b.s.Roles() }
 
 // Stats returns the session's rolling retrieval figures.
 func (b *SessionBackend) Stats() retrieval.Stats { return b.s.Stats() }

@@ -43,6 +43,10 @@ func (m *Model) send(q string) tea.Cmd {
 	if arg, ok := contextCommand(q); ok {
 		return m.runContext(arg)
 	}
+	if arg, ok := commandArg(q, roleCmd); ok {
+		m.runRole(arg)
+		return m.sendQueued()
+	}
 	m.transcript.append(&message{role: roleUser, text: textsafe.String(q)})
 	return m.startTurn(Request{Query: q})
 }
