@@ -70,6 +70,11 @@ func (f *typoFixer) fix(word string) (string, bool) {
 	return best, true
 }
 
+// EditDistance is editDistance for other packages that match a misspelt
+// name the way the engine matches a misspelt word. It returns limit+1 or
+// more once the distance exceeds limit.
+func EditDistance(a, b string, limit int) int { return editDistance([]rune(a), []rune(b), limit) }
+
 // editDistance is the optimal-string-alignment distance (insertions,
 // deletions, substitutions and adjacent transpositions each cost 1): a
 // swapped pair of letters is the most common typing slip. It gives up early

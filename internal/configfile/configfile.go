@@ -25,6 +25,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -383,41 +384,19 @@ func kindName(n *yaml.Node) string {
 }
 
 // nearest is the known key closest to key, when it is close enough to be
-// a misspelling of it (at most two edits, and fewer than half its length).
+// a misspelling of it: at most two typing slips (retrieval's typo
+// distance), and fewer than half its length.
 func nearest(key string, known map[string]bool) string {
-	best, bestDist := "", 3
+	const maxSlips = 2
+	best, bestDist := "", maxSlips+1
 	for k := range known {
-		d := editDistance(strings.ToLower(key), k)
-		if d < bestDist || (d == bestDist && best != "" && k < best) {
-			if d*2 < len(k) {
-				best, bestDist = k, d
-			}
+		d := retrieval.EditDistance(strings.ToLower(key), k, maxSlips)
+		if d*2 >= len(k) {
+			continue
+		}
+		if d < bestDist || (d == bestDist && k < best) {
+			best, bestDist = k, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between two short keys.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
-		return math.MaxInt32 // no key is that long; not worth comparing
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
