@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/docent-sh/docent/internal/demo"
 	"github.com/docent-sh/docent/internal/syncbuf"
 	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/llm/llmtest"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/store/postgres/pgtest"
 )
@@ -134,6 +136,42 @@ func TestAskRecordsRetrievalEventsInPostgres(t *testing.T) {
 	}
 	if query != "explain workspace" || action != "found" || len(tokens) == 0 || phase != 2 {
 		t.Fatalf("event: query %q, action %q, tokens %v, phase %d", query, action, tokens, phase)
+	}
+}
+
+// A model's reported usage and its price reach the event's columns; the
+// offline answer leaves them NULL.
+func TestAskRecordsUsageAndCostInPostgres(t *testing.T) {
+	dbURL := pgtest.NewDatabase(t)
+	srv := llmtest.NewOpenAI(t, llmtest.Script{Chunks: []string{"An area."}, Usage: llmtest.Usage{PromptTokens: 1000, CompletionTokens: 50}})
+	c := newCLI(t, "DATABASE_URL", dbURL)
+	if _, errOut, code := c.run("seed"); code != 0 {
+		t.Fatalf("seed: exit %d: %s", code, errOut)
+	}
+	c.askJSON("explain workspace")
+	c.withConfig("provider: openai\nmodel: priced\nprices:\n  priced: {input-per-mtok: 2, output-per-mtok: 10}\n")
+	c.env["OPENAI_BASE_URL"] = srv.BaseURL()
+	c.askJSON("explain workspace")
+
+	conn := dbConn(t, dbURL)
+	rows, err := conn.Query(t.Context(), `SELECT prompt_tokens, completion_tokens, cost_usd FROM retrieval_events ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type usage struct {
+		Prompt, Completion *int
+		Cost               *float64
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[usage])
+	if err != nil || len(got) != 2 {
+		t.Fatalf("events %+v, %v; want 2", got, err)
+	}
+	if got[0].Prompt != nil || got[0].Completion != nil || got[0].Cost != nil {
+		t.Errorf("offline answer's event %+v, want NULL usage", got[0])
+	}
+	// 1000 × $2 + 50 × $10 per million tokens.
+	if u := got[1]; u.Prompt == nil || *u.Prompt != 1000 || u.Completion == nil || *u.Completion != 50 || u.Cost == nil || math.Abs(*u.Cost-0.0025) > 1e-12 {
+		t.Errorf("model answer's event %+v, want 1000, 50 and $0.0025", u)
 	}
 }
 
