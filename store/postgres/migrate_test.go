@@ -264,7 +264,7 @@ func TestMigrateHonorsCancelledContext(t *testing.T) {
 	checkStatus(t, url, 0)
 }
 
-// Migration 011 adds the usage columns to retrieval_events and its down
+// Migration 007 adds the usage columns to retrieval_events and its down
 // removes them, keeping the events.
 func TestEventUsageColumnsMigration(t *testing.T) {
 	t.Parallel()
@@ -293,7 +293,7 @@ func TestEventUsageColumnsMigration(t *testing.T) {
 	}
 	var before uint
 	for _, m := range shipped(t) {
-		if m.Version < 11 {
+		if m.Version < 7 {
 			before = m.Version
 		}
 	}
