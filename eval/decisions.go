@@ -115,6 +115,11 @@ type Outcome struct {
 	Status retrieval.Status
 	Slugs  []string
 	First  string // the first result's doc; "" when there are no results
+	// Ranking is the docs in the engine's rank order, whatever it decided:
+	// hit@1 and MRR read it.
+	Ranking    []string
+	Rule       string
+	Candidates []retrieval.Candidate
 }
 
 // OutcomeOf reads an engine result.
@@ -134,7 +139,31 @@ func OutcomeOf(res retrieval.Result) Outcome {
 	if len(res.Results) > 0 {
 		o.First = res.Results[0].DocSlug
 	}
+	o.Rule, o.Candidates = res.Rule, res.Candidates
+	for _, c := range res.Candidates {
+		o.Ranking = append(o.Ranking, c.DocSlug)
+	}
+	if len(o.Ranking) == 0 {
+		// A lookup or a reply without candidates: the results are its
+		// ranking.
+		for _, ev := range res.Results {
+			if !slices.Contains(o.Ranking, ev.DocSlug) {
+				o.Ranking = append(o.Ranking, ev.DocSlug)
+			}
+		}
+	}
 	return o
+}
+
+// reciprocalRank is 1/rank of the first doc in ranking that the case
+// expects, 0 when none is there.
+func (c Case) reciprocalRank(ranking []string) float64 {
+	for i, slug := range ranking {
+		if c.firstIsExpected(slug) {
+			return 1 / float64(i+1)
+		}
+	}
+	return 0
 }
 
 // Verdict is a case judged against its outcome.
@@ -218,7 +247,28 @@ type DecisionReport struct {
 	Accuracy       float64        `json:"accuracy"`
 	WrongConfident int            `json:"wrong_confident"`
 	Confusion      map[string]int `json:"confusion"` // "expected/got" → cases
-	Failures       []Failure      `json:"failures"`
+	// Ranking quality over the questions expected to be found (pill picks
+	// and continuations aside): the share whose first-ranked doc is an
+	// expected one, and the mean reciprocal rank of the first expected
+	// doc among the top MaxCandidates docs (0 when it is not there).
+	Ranked   int            `json:"ranked"`
+	HitAt1   float64        `json:"hit_at_1"`
+	MRR      float64        `json:"mrr"`
+	Statuses []StatusFigure `json:"statuses"`
+	Failures []Failure      `json:"failures"`
+}
+
+// StatusFigure is one expected status's precision and recall, on the
+// status alone (which docs were shown is judged per case): of the cases
+// whose decision satisfies Status, the share that expected it; of the
+// cases that expected it, the share whose decision satisfies it.
+type StatusFigure struct {
+	Status    string  `json:"status"`
+	Expected  int     `json:"expected"`
+	Decided   int     `json:"decided"`
+	Correct   int     `json:"correct"`
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
 }
 
 // Failure is one case that did not pass.
@@ -232,15 +282,46 @@ type Failure struct {
 	ExpectSlugs  []string `json:"expect_slugs"`
 	GotSlugs     []string `json:"got_slugs"`
 	Why          string   `json:"why"`
+	Rule         string   `json:"rule"` // the decision rule that set the status
+	// Candidates are the top docs the policy weighed, with its measures.
+	Candidates []retrieval.Candidate `json:"candidates"`
 }
+
+// explainedCandidates is how many candidates a failure lists.
+const explainedCandidates = 3
 
 // RunDecisions judges every case.
 func RunDecisions(d Decider, cases []Case) DecisionReport {
 	r := DecisionReport{Cases: len(cases), Confusion: map[string]int{}, Failures: []Failure{}}
+	statuses := map[string]*StatusFigure{}
+	var labels []string
+	for _, c := range cases {
+		if !slices.Contains(labels, c.ExpectStatus) {
+			labels = append(labels, c.ExpectStatus)
+			statuses[c.ExpectStatus] = &StatusFigure{Status: c.ExpectStatus}
+		}
+	}
+	var hits, rr float64
 	for _, c := range cases {
 		o := OutcomeOf(Decide(d, c))
 		v := c.Judge(o)
 		r.Confusion[c.ExpectStatus+"/"+string(o.Status)]++
+		statuses[c.ExpectStatus].Expected++
+		for _, l := range labels {
+			if (Case{ExpectStatus: l}).statusMatches(o.Status) {
+				statuses[l].Decided++
+				if l == c.ExpectStatus {
+					statuses[l].Correct++
+				}
+			}
+		}
+		if c.ExpectStatus == string(retrieval.StatusFound) && c.Query != "" {
+			r.Ranked++
+			if len(o.Ranking) > 0 && c.firstIsExpected(o.Ranking[0]) {
+				hits++
+			}
+			rr += c.reciprocalRank(o.Ranking)
+		}
 		if v.WrongConfident {
 			r.WrongConfident++
 		}
@@ -252,17 +333,34 @@ func RunDecisions(d Decider, cases []Case) DecisionReport {
 			Line: c.Line, Query: c.Query, Doc: c.Doc, After: c.After,
 			ExpectStatus: c.ExpectStatus, GotStatus: string(o.Status),
 			ExpectSlugs: nonNil(c.ExpectSlugs), GotSlugs: nonNil(o.Slugs), Why: v.Why,
+			Rule: o.Rule, Candidates: nonNil(o.Candidates[:min(len(o.Candidates), explainedCandidates)]),
 		})
 	}
 	if r.Cases > 0 {
 		r.Accuracy = float64(r.Passed) / float64(r.Cases)
 	}
+	if r.Ranked > 0 {
+		r.HitAt1, r.MRR = hits/float64(r.Ranked), rr/float64(r.Ranked)
+	}
+	for _, l := range expectable {
+		sf, ok := statuses[l]
+		if !ok {
+			continue
+		}
+		if sf.Decided > 0 {
+			sf.Precision = float64(sf.Correct) / float64(sf.Decided)
+		}
+		if sf.Expected > 0 {
+			sf.Recall = float64(sf.Correct) / float64(sf.Expected)
+		}
+		r.Statuses = append(r.Statuses, *sf)
+	}
 	return r
 }
 
-func nonNil(s []string) []string {
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }

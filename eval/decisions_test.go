@@ -3,6 +3,7 @@ package eval
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func TestAcceptanceCases(t *testing.T) {
 	report := RunDecisions(demo.Engine(t), cases)
 	if report.Passed != report.Cases || report.WrongConfident != 0 {
 		var buf bytes.Buffer
-		report.WriteText(&buf)
+		report.WriteText(&buf, true)
 		t.Fatalf("acceptance cases: %d of %d passed, %d wrong confident\n%s", report.Passed, report.Cases, report.WrongConfident, buf.String())
 	}
 	// Every status of the issue's table, and both lookups, are covered.
@@ -147,7 +148,7 @@ func TestRunDecisionsReportsFailures(t *testing.T) {
 	}
 
 	var text bytes.Buffer
-	if err := r.WriteText(&text); err != nil {
+	if err := r.WriteText(&text, false); err != nil {
 		t.Fatal(err)
 	}
 	out := text.String()
@@ -158,5 +159,88 @@ func TestRunDecisionsReportsFailures(t *testing.T) {
 	}
 	if strings.ContainsRune(out, 0x1b) {
 		t.Errorf("an escape sequence from the cases file reached the report:\n%q", out)
+	}
+}
+
+// fakeDecider answers each question with a canned result, so the
+// report's arithmetic is checked apart from the engine's decisions.
+type fakeDecider map[string]retrieval.Result
+
+func (f fakeDecider) Ask(q retrieval.Query) retrieval.Result { return f[q.Text] }
+func (f fakeDecider) Lookup(slug string) retrieval.Result    { return f["--doc "+slug] }
+func (f fakeDecider) Continue(id string, _ []string) retrieval.Result {
+	return f["--after "+id]
+}
+
+func ranked(status retrieval.Status, rule string, slugs ...string) retrieval.Result {
+	res := retrieval.Result{Status: status, Rule: rule}
+	for i, s := range slugs {
+		res.Candidates = append(res.Candidates, retrieval.Candidate{DocSlug: s, Rank: float64(10 - i)})
+		if status != retrieval.StatusNoMatch {
+			res.Results = append(res.Results, retrieval.Evidence{DocSlug: s})
+		}
+	}
+	return res
+}
+
+// hit@1 and MRR read the ranking whatever was decided, over found
+// questions only; precision and recall are per expected status, with
+// clarify satisfied by weak and ambiguous.
+func TestRunDecisionsRankingAndStatusFigures(t *testing.T) {
+	d := fakeDecider{
+		"q1":      ranked(retrieval.StatusFound, "found", "a", "b"),
+		"q2":      ranked(retrieval.StatusWeak, "weak", "b", "a"),       // found expected: rank 2
+		"q3":      ranked(retrieval.StatusNoMatch, "none", "c", "d"),    // found expected: not ranked
+		"q4":      ranked(retrieval.StatusAmbiguous, "close", "a", "b"), // clarify
+		"q5":      ranked(retrieval.StatusFound, "found", "x"),          // no_match expected
+		"--doc a": ranked(retrieval.StatusFound, "lookup", "a"),         // not a ranking
+	}
+	cases, err := ReadCases(strings.NewReader(strings.Join([]string{
+		`{"query": "q1", "expect_status": "found", "expect_slugs": ["a"]}`,
+		`{"query": "q2", "expect_status": "found", "expect_slugs": ["a"]}`,
+		`{"query": "q3", "expect_status": "found", "expect_slugs": ["a|b"]}`,
+		`{"query": "q4", "expect_status": "clarify", "expect_slugs": ["a", "b"]}`,
+		`{"query": "q5", "expect_status": "no_match"}`,
+		`{"doc": "a", "expect_status": "found", "expect_slugs": ["a"]}`,
+	}, "\n")), "cases.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := RunDecisions(d, cases)
+	if r.Ranked != 3 || math.Abs(r.HitAt1-1.0/3) > 1e-9 || math.Abs(r.MRR-(1+0.5+0)/3) > 1e-9 {
+		t.Errorf("ranked %d, hit@1 %v, MRR %v; want 3, 1/3, 1/2", r.Ranked, r.HitAt1, r.MRR)
+	}
+	want := map[string]StatusFigure{
+		"found":    {Status: "found", Expected: 4, Decided: 3, Correct: 2, Precision: 2.0 / 3, Recall: 0.5},
+		"clarify":  {Status: "clarify", Expected: 1, Decided: 2, Correct: 1, Precision: 0.5, Recall: 1},
+		"no_match": {Status: "no_match", Expected: 1, Decided: 1, Correct: 0, Precision: 0, Recall: 0},
+	}
+	if len(r.Statuses) != len(want) {
+		t.Fatalf("statuses %+v, want %d rows", r.Statuses, len(want))
+	}
+	for _, s := range r.Statuses {
+		w := want[s.Status]
+		if s.Expected != w.Expected || s.Decided != w.Decided || s.Correct != w.Correct ||
+			math.Abs(s.Precision-w.Precision) > 1e-9 || math.Abs(s.Recall-w.Recall) > 1e-9 {
+			t.Errorf("%s: %+v, want %+v", s.Status, s, w)
+		}
+	}
+
+	var text bytes.Buffer
+	if err := r.WriteText(&text, true); err != nil {
+		t.Fatal(err)
+	}
+	out := text.String()
+	for _, want := range []string{"hit@1 33.3%, MRR 0.500", "found  4  3  2  66.7%  50.0%", "rule weak", "1. b rank 10.00", "2. a rank 9.00", "rule none"} {
+		if !strings.Contains(strings.Join(strings.Fields(out), "  "), strings.Join(strings.Fields(want), "  ")) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	var plain bytes.Buffer
+	if err := r.WriteText(&plain, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "rule ") {
+		t.Errorf("without explain, no rules are printed:\n%s", plain.String())
 	}
 }

@@ -38,6 +38,7 @@ type ranking struct {
 	hits    []hit // at most TopK, best rank first
 	trimmed int   // hits skipped by the per-doc cap while filling TopK
 	best    []hit // best hit per doc by match score, up to three docs
+	docs    []hit // each doc's best-ranked hit, best first, up to MaxCandidates
 }
 
 // rank searches ix and fills TopK results, at most perDocCap per doc unless
@@ -50,6 +51,9 @@ func (e *Engine) rank(ix *index, q normalizedQuery, capped bool) ranking {
 		r := ranking{best: sr.bestByScore}
 		perDoc := map[int32]int{}
 		for _, h := range sr.ranked {
+			if doc := ix.units[h.unit].doc; len(r.docs) < MaxCandidates && !slices.ContainsFunc(r.docs, func(d hit) bool { return ix.units[d.unit].doc == doc }) {
+				r.docs = append(r.docs, h)
+			}
 			if len(r.hits) == k {
 				break
 			}
@@ -77,10 +81,11 @@ func (e *Engine) rank(ix *index, q normalizedQuery, capped bool) ranking {
 // answer turns one question into a result over ix: multi-intent first,
 // then the single-question policy.
 func (e *Engine) answer(ix *index, text string, q normalizedQuery) Result {
+	r := e.rank(ix, q, true)
 	if res, ok := e.answerMulti(ix, text, q); ok {
+		res.Candidates = e.candidates(ix, r.docs)
 		return res
 	}
-	r := e.rank(ix, q, true)
 	cands := make([]candidate, 0, len(r.hits)+1)
 	for _, h := range r.hits {
 		cands = append(cands, e.candidateOf(ix, h))
@@ -92,6 +97,7 @@ func (e *Engine) answer(ix *index, text string, q normalizedQuery) Result {
 		Rule:             d.rule,
 		Confidence:       d.confidence,
 		Metrics:          Metrics{DedupeTrimmed: r.trimmed},
+		Candidates:       e.candidates(ix, r.docs),
 	}
 	for _, h := range r.hits {
 		res.Results = append(res.Results, e.evidence(ix, h, q))
@@ -129,6 +135,21 @@ func (e *Engine) candidateOf(ix *index, h hit) candidate {
 		fieldHit: h.fieldHit(),
 		phrase:   h.phrase,
 	}
+}
+
+// candidates describes the docs the policy weighed, for explanations.
+func (e *Engine) candidates(ix *index, docs []hit) []Candidate {
+	out := make([]Candidate, 0, len(docs))
+	for _, h := range docs {
+		u := ix.units[h.unit]
+		de := e.docs[u.doc]
+		c := Candidate{DocSlug: de.slug, Title: de.title, Rank: h.rank, Score: h.score, Matched: h.matched, FieldHit: h.fieldHit() || h.phrase}
+		if u.chunk >= 0 {
+			c.ChunkID = textsafe.Line(knowledge.ChunkID(de.doc.Slug, de.doc.Chunks[u.chunk].Index))
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 func optionFor(d docEntry) Option {

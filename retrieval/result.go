@@ -87,4 +87,22 @@ type Result struct {
 	Rule             string     `json:"rule"` // the decision rule that set Status, e.g. "gap<MIN_GAP"
 	Metrics          Metrics    `json:"metrics"`
 	Notes            []string   `json:"notes,omitempty"` // e.g. "query truncated to 4000 characters"
+	// Candidates are the docs the decision weighed, best-ranked first, each
+	// with the measures the policy read: why it answered, asked or declined.
+	Candidates []Candidate `json:"candidates,omitempty"`
+}
+
+// MaxCandidates is how many docs Result.Candidates lists at most.
+const MaxCandidates = 10
+
+// Candidate is one doc as the decision policy saw it: the measures of its
+// best-ranked chunk.
+type Candidate struct {
+	DocSlug  string  `json:"doc_slug"`
+	Title    string  `json:"title"`
+	ChunkID  string  `json:"chunk_id,omitempty"`
+	Rank     float64 `json:"rank"`  // rank score of the doc's best chunk
+	Score    float64 `json:"score"` // match score of that chunk
+	Matched  int     `json:"matched"`
+	FieldHit bool    `json:"field_hit"`
 }

@@ -142,9 +142,10 @@ func newEvalDecisionsCmd(e *env) *cobra.Command {
 	var (
 		casesPath string
 		asJSON    bool
+		explain   bool
 	)
 	cmd := &cobra.Command{
-		Use:   "decisions --cases FILE.jsonl [--docs DIR] [--json]",
+		Use:   "decisions --cases FILE.jsonl [--docs DIR] [--json] [--explain]",
 		Short: "Check the decision policy against cases with expected statuses",
 		Long: "eval decisions runs each case of a JSON Lines file through the retrieval engine, as `docent ask` would,\n" +
 			"and reports accuracy, a confusion matrix of statuses, the wrong confident answers (found where\n" +
@@ -182,7 +183,7 @@ func newEvalDecisionsCmd(e *env) *cobra.Command {
 			if asJSON {
 				err = writeJSON(cmd.OutOrStdout(), report)
 			} else {
-				err = report.WriteText(cmd.OutOrStdout())
+				err = report.WriteText(cmd.OutOrStdout(), explain)
 			}
 			if err != nil {
 				return err
@@ -195,6 +196,7 @@ func newEvalDecisionsCmd(e *env) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&casesPath, "cases", "", "JSON Lines file of cases")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the text report")
+	cmd.Flags().BoolVar(&explain, "explain", false, "show, per failing case, the rule that decided and the top three docs with the policy's measures")
 	return cmd
 }
 
