@@ -204,6 +204,7 @@ func TestDefinitionalQuestionsLeadWithTheDefinition(t *testing.T) {
 		{"tell me about widgets", "concepts/widgets"},
 		{"what is quick links", "widgets/quick-links"},
 		{"explain the widget manager", "widgets/widget-manager"},
+		{"meaning of dashboard", "concepts/dashboard"},
 	} {
 		res := e.Ask(retrieval.Query{Text: tc.query})
 		lead := e.Lookup(tc.slug) // the doc's first chunk with body text

@@ -61,7 +61,10 @@ func letterAt(s string, i int) bool {
 // deliberately free of words that name things in a product (open, new, up,
 // back, next, home, list, …): removing a domain word would make a precise
 // question vague. The intent words of definitional questions (explain,
-// define, tell) are here too: they say how to answer, not what about.
+// define, tell) are here too: they say how to answer, not what about. So
+// are the words of conversation (hello, thanks, help: "can you help me"
+// asks for nothing in particular) and of a vague complaint (it's not
+// working, it's broken): they name no topic a doc could be about.
 var stopwords = toSet(strings.Fields(`
 a about above after again against am an and any anyone are aren arent as at
 be because been before being below between both but by
@@ -91,6 +94,8 @@ want wants was wasn wasnt way we were weren what whats when whens where wheres w
 who whom whos whose why will with within without won wont would wouldn wouldnt
 yes yet you your youre yours yourself yourselves
 thing things stuff anything everything
+hello hi hey thanks thank help ok okay
+work works working worked broken wrong
 `))
 
 func toSet(words []string) map[string]bool {
@@ -109,11 +114,11 @@ func isStopword(w string) bool { return stopwords[w] }
 func IsStopword(w string) bool { return stopwords[w] }
 
 // stemPlural reduces a plural to its singular with the three rules the
-// product asks for (ies → y, es after a sibilant, s) and nothing more:
-// aggressive stemmers conflate feature names ("notes" the feature, "note"
-// the verb), so words under four letters and known terms are left alone.
-func stemPlural(w string, known map[string]bool) string {
-	if utf8.RuneCountInString(w) < 4 || known[w] {
+// product asks for (ies → y, es after a sibilant, s) and nothing more;
+// words under four letters are left alone. Titles and feature names are
+// stemmed like every other word: "Callouts" must meet "what is a callout".
+func stemPlural(w string) string {
+	if utf8.RuneCountInString(w) < 4 {
 		return w
 	}
 	switch {
@@ -132,15 +137,15 @@ func stemPlural(w string, known map[string]bool) string {
 	return w
 }
 
-// Singular is the engine's plural stemmer without the known-term guard,
-// for other packages that match words the way retrieval does.
-func Singular(w string) string { return stemPlural(w, nil) }
+// Singular is the engine's plural stemmer, for other packages that match
+// words the way retrieval does.
+func Singular(w string) string { return stemPlural(w) }
 
 // analyzer turns document text into index terms with exactly the rules the
 // query side uses, so a query term and a document term meet whenever the
 // words are the same modulo case, punctuation and plural.
 type analyzer struct {
-	known map[string]bool // words of known terms: never stemmed
+	known map[string]bool // words of known terms: no synonym rewrites them, typos are fixed to them
 }
 
 // terms returns the index terms of text in order, stopwords removed.
@@ -160,7 +165,7 @@ func (a *analyzer) term(w string) string {
 	if isStopword(w) {
 		return ""
 	}
-	return stemPlural(w, a.known)
+	return stemPlural(w)
 }
 
 // termTable numbers the index terms while an index is built and memoizes

@@ -18,17 +18,43 @@ const (
 	perDocCap        = 2
 )
 
-// scoringFor returns how units of ix are scored for q.
+// scoringFor returns how units of ix are scored for q. For a definitional
+// question ("what is X"), the units about X have their rank multiplied by
+// 1 + DEFINITIONAL_BIAS: those of the doc whose title is X (its title's
+// words are the question's, by stem), the section whose own heading is X,
+// and those of a concept doc the knowledge base declares, when X is in its
+// title or headings.
 func (e *Engine) scoringFor(ix *index, q normalizedQuery) scoring {
-	sc := scoring{titleTerms: func(doc int32) []string { return e.docs[doc].titleTerms }}
-	if q.definitional && e.cfg.DefinitionalBiasEnabled && e.cfg.DefinitionalBias > 0 {
-		sc.bias = e.cfg.DefinitionalBias
-		sc.biasedDoc = func(doc int32) bool { return e.docs[doc].concept }
-		var sum float64
-		for _, t := range q.terms {
-			sum += ix.idf[t]
+	// Ranking weighs every word of the question, intent words too: a
+	// passage that says "definition" ranks for "definition of X".
+	sc := scoring{ws: ix.weigh(q.keys, 0)}
+	if !q.definitional || !(e.cfg.DefinitionalBias > 0) || len(q.keys) == 0 {
+		return sc
+	}
+	// What the question is about: its keys but the intent words'.
+	var topic []string
+	for i, k := range q.keys {
+		if q.intent&(1<<i) == 0 {
+			topic = append(topic, k)
 		}
-		sc.rankUnit = sum / float64(len(q.terms))
+	}
+	if len(topic) == 0 {
+		return sc
+	}
+	all, n := allKeys(len(q.keys))&^q.intent, len(topic)
+	sorted := slices.Sorted(slices.Values(topic))
+	sc.bias = e.cfg.DefinitionalBias
+	sc.biased = func(unit int32, title, head uint64) biasReason {
+		d := &e.docs[ix.units[unit].doc]
+		switch {
+		case d.concept && head != 0:
+			return biasConcept
+		case title == all && d.titleKeys == n:
+			return biasTitle
+		case ix.section != nil && slices.Equal(ix.section[unit], sorted):
+			return biasSection
+		}
+		return biasNone
 	}
 	return sc
 }
@@ -37,8 +63,10 @@ func (e *Engine) scoringFor(ix *index, q normalizedQuery) scoring {
 type ranking struct {
 	hits    []hit // at most TopK, best rank first
 	trimmed int   // hits skipped by the per-doc cap while filling TopK
-	best    []hit // best hit per doc by match score, up to three docs
 	docs    []hit // each doc's best-ranked hit, best first, up to MaxCandidates
+	// sections holds per doc the query keys its best-named unit carries
+	// in title, keywords or headings (see searchResult).
+	sections map[int32]uint64
 }
 
 // rank searches ix and fills TopK results, at most perDocCap per doc unless
@@ -47,22 +75,17 @@ func (e *Engine) rank(ix *index, q normalizedQuery, capped bool) ranking {
 	k := e.cfg.TopK
 	depth := 4*k + 8
 	for {
-		sr := ix.search(q.terms, depth, e.scoringFor(ix, q))
-		r := ranking{best: sr.bestByScore}
+		sr := ix.search(q.terms, q.keys, depth, e.scoringFor(ix, q))
+		r := ranking{sections: sr.sections}
 		perDoc := map[int32]int{}
 		for _, h := range sr.ranked {
-			if doc := ix.units[h.unit].doc; len(r.docs) < MaxCandidates && !slices.ContainsFunc(r.docs, func(d hit) bool { return ix.units[d.unit].doc == doc }) {
+			doc := ix.units[h.unit].doc
+			if len(r.docs) < MaxCandidates && !slices.ContainsFunc(r.docs, func(d hit) bool { return ix.units[d.unit].doc == doc }) {
 				r.docs = append(r.docs, h)
 			}
 			if len(r.hits) == k {
-				break
-			}
-			// Evidence must say why it was chosen: a unit that holds
-			// only variants of the question's words has no match to show.
-			if h.matched == 0 {
 				continue
 			}
-			doc := ix.units[h.unit].doc
 			if capped && perDoc[doc] >= perDocCap {
 				r.trimmed++
 				continue
@@ -78,40 +101,55 @@ func (e *Engine) rank(ix *index, q normalizedQuery, capped bool) ranking {
 	}
 }
 
+// candidatesOf measures each doc's best hit for the decision policy: its
+// coverage, and how much of the question the doc's best-named section
+// carries in its title, keywords and headings.
+func (e *Engine) candidatesOf(ix *index, r ranking, ws weights) []candidate {
+	out := make([]candidate, len(r.docs))
+	for i, h := range r.docs {
+		doc := ix.units[h.unit].doc
+		out[i] = candidate{
+			doc:      doc,
+			rank:     h.rank,
+			coverage: ws.share(h.cov),
+			naming:   ws.share(h.head | r.sections[doc]),
+		}
+	}
+	return out
+}
+
 // answer turns one question into a result over ix: multi-intent first,
 // then the single-question policy.
 func (e *Engine) answer(ix *index, text string, q normalizedQuery) Result {
+	ws := ix.weigh(q.keys, q.intent)
 	r := e.rank(ix, q, true)
+	cands := e.candidatesOf(ix, r, ws)
 	if res, ok := e.answerMulti(ix, text, q); ok {
-		res.Candidates = e.candidates(ix, r.docs)
+		res.Candidates = e.explain(ix, r.docs, cands)
 		return res
 	}
-	cands := make([]candidate, 0, len(r.hits)+1)
-	for _, h := range r.hits {
-		cands = append(cands, e.candidateOf(ix, h))
-	}
-	d := decide(cands, e.th)
+	d := decide(cands, len(q.keys) <= bareTopicKeys && !q.definitional, e.th)
 	res := Result{
 		NormalizedTokens: q.terms,
 		Status:           d.status,
 		Rule:             d.rule,
 		Confidence:       d.confidence,
 		Metrics:          Metrics{DedupeTrimmed: r.trimmed},
-		Candidates:       e.candidates(ix, r.docs),
+		Candidates:       e.explain(ix, r.docs, cands),
 	}
 	for _, h := range r.hits {
-		res.Results = append(res.Results, e.evidence(ix, h, q))
+		res.Results = append(res.Results, e.evidence(ix, h, q, ws))
 	}
-	top := optionFor(e.docs[ix.units[firstOr(r.hits).unit].doc])
 	switch d.status {
 	case StatusNoMatch:
 		res.Reply = ReplyNoMatch
-		res.Results = nil // nothing scored: there is no evidence to show
+		res.Results = nil // not evidence of anything: the question is not covered
 	case StatusWeak:
+		top := optionFor(e.docs[cands[0].doc])
 		res.Reply = fmt.Sprintf("I'm not sure which feature you mean. Are you asking about %s? If not, tell me the feature name.", top.Label)
 		res.Options = []Option{top}
 	case StatusAmbiguous:
-		other := optionFor(e.docs[ix.units[r.hits[d.rival].unit].doc])
+		top, other := optionFor(e.docs[cands[0].doc]), optionFor(e.docs[cands[d.rival].doc])
 		res.Reply = fmt.Sprintf("Do you mean %s (%s) or %s (%s)?", top.Label, top.Category, other.Label, other.Category)
 		res.Options = []Option{top, other}
 	case StatusFound:
@@ -120,34 +158,17 @@ func (e *Engine) answer(ix *index, text string, q normalizedQuery) Result {
 	return res
 }
 
-func firstOr(hs []hit) hit {
-	if len(hs) == 0 {
-		return hit{}
-	}
-	return hs[0]
-}
-
-func (e *Engine) candidateOf(ix *index, h hit) candidate {
-	return candidate{
-		doc:      e.docs[ix.units[h.unit].doc].doc.Slug,
-		score:    h.score,
-		matched:  h.matched,
-		fieldHit: h.fieldHit(),
-		phrase:   h.phrase,
-	}
-}
-
-// candidates describes the docs the policy weighed, for explanations.
-func (e *Engine) candidates(ix *index, docs []hit) []Candidate {
-	out := make([]Candidate, 0, len(docs))
-	for _, h := range docs {
+// explain describes the docs the policy weighed, for Result.Candidates.
+func (e *Engine) explain(ix *index, docs []hit, cands []candidate) []Candidate {
+	out := make([]Candidate, len(docs))
+	for i, h := range docs {
 		u := ix.units[h.unit]
 		de := e.docs[u.doc]
-		c := Candidate{DocSlug: de.slug, Title: de.title, Rank: h.rank, Score: h.score, Matched: h.matched, FieldHit: h.fieldHit() || h.phrase}
+		c := cands[i]
+		out[i] = Candidate{DocSlug: de.slug, Title: de.title, Rank: h.rank, Coverage: c.coverage, Naming: c.naming}
 		if u.chunk >= 0 {
-			c.ChunkID = textsafe.Line(knowledge.ChunkID(de.doc.Slug, de.doc.Chunks[u.chunk].Index))
+			out[i].ChunkID = textsafe.Line(knowledge.ChunkID(de.doc.Slug, de.doc.Chunks[u.chunk].Index))
 		}
-		out = append(out, c)
 	}
 	return out
 }
@@ -176,16 +197,11 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 		}
 		q.definitional = q.definitional || whole.definitional
 		r := e.rank(ix, q, false)
-		if len(r.best) == 0 {
+		if len(r.docs) == 0 {
 			continue
 		}
-		best := r.best[0]
-		for _, b := range r.best[1:] {
-			if betterByScore(b, best, func(u int32) bool { return e.docs[ix.units[u].doc].concept }) {
-				best = b
-			}
-		}
-		if !e.candidateOf(ix, best).strong(e.th) {
+		best := r.docs[0]
+		if !e.candidatesOf(ix, r, ix.weigh(q.keys, q.intent))[0].strong(e.th) {
 			continue
 		}
 		if slices.ContainsFunc(picks, func(pp partPick) bool { return ix.units[pp.best.unit].doc == ix.units[best.unit].doc }) {
@@ -203,6 +219,7 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 		Rule:             RuleMulti,
 		Confidence:       1,
 	}
+	ws := ix.weigh(whole.keys, whole.intent)
 	var summaries []string
 	seen := map[int32]bool{}
 	for _, p := range picks {
@@ -211,7 +228,7 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 		summaries = append(summaries, d.title+": "+e.summaryFor(ix, p.best, multiSoftLimit, 1))
 		if !seen[p.best.unit] {
 			seen[p.best.unit] = true
-			res.Results = append(res.Results, e.evidence(ix, p.best, whole))
+			res.Results = append(res.Results, e.evidence(ix, p.best, whole, ws))
 		}
 	}
 	// Then the rest of each part's results, interleaved, so the evidence
@@ -224,7 +241,7 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 				h := p.ranking.hits[i]
 				if !seen[h.unit] && len(res.Results) < e.cfg.TopK {
 					seen[h.unit] = true
-					res.Results = append(res.Results, e.evidence(ix, h, whole))
+					res.Results = append(res.Results, e.evidence(ix, h, whole, ws))
 				}
 			}
 		}
@@ -249,14 +266,15 @@ func (e *Engine) summaryFor(ix *index, h hit, softLimit, maxSentences int) strin
 	return summarize(e.displayOf(ix, h.unit).plain, maxSentences, softLimit)
 }
 
-// evidence describes one hit, with the reasons it matched.
-func (e *Engine) evidence(ix *index, h hit, q normalizedQuery) Evidence {
+// evidence describes one hit, with the reasons it matched: the question's
+// words found in each field, a word counting where any variant of it is.
+func (e *Engine) evidence(ix *index, h hit, q normalizedQuery, ws weights) Evidence {
 	u := ix.units[h.unit]
 	de := e.docs[u.doc]
 	fields := map[string][]string{}
 	var matched []string
 	for _, t := range q.terms {
-		flags := ix.fieldFlags(t, h.unit)
+		flags := ix.fieldFlags(stemKey(t), h.unit)
 		if flags == 0 {
 			continue
 		}
@@ -271,7 +289,7 @@ func (e *Engine) evidence(ix *index, h hit, q normalizedQuery) Evidence {
 		DocSlug:      de.slug,
 		Title:        de.title,
 		Category:     de.category,
-		Score:        h.score,
+		Score:        ws.share(h.cov),
 		RankScore:    h.rank,
 		ContentHash:  de.doc.ContentHash,
 		ChunkIndex:   -1,
@@ -279,16 +297,15 @@ func (e *Engine) evidence(ix *index, h hit, q normalizedQuery) Evidence {
 		MatchedTerms: matched,
 		Source:       SourceKeyword,
 		MatchExplain: MatchExplain{
-			Fields:        fields,
-			ExactPhrase:   h.phrase,
-			Synonyms:      q.synonyms,
-			TypoFixes:     q.typos,
-			Stemmed:       q.stemmed,
-			Normalization: h.divisor,
+			Fields:      fields,
+			ExactPhrase: len(q.keys) > 0 && h.title|q.intent == allKeys(len(q.keys)),
+			Synonyms:    q.synonyms,
+			TypoFixes:   q.typos,
+			Stemmed:     q.stemmed,
 		},
 	}
-	if h.biased {
-		ev.MatchExplain.Biases = []string{"definitional +" + strconv.FormatFloat(e.cfg.DefinitionalBias, 'g', -1, 64) + " (concept doc)"}
+	if h.bias != biasNone {
+		ev.MatchExplain.Biases = []string{"definitional ×" + strconv.FormatFloat(1+e.cfg.DefinitionalBias, 'g', -1, 64) + " (" + biasReasons[h.bias] + ")"}
 	}
 	ev.HeaderPath = de.title
 	if u.chunk >= 0 {
@@ -476,12 +493,13 @@ func (e *Engine) Search(text string, limit int) []Hit {
 	}
 	sc := e.scoringFor(ix, q)
 	sc.rankOnly = true
-	sr := ix.search(q.terms, limit, sc)
+	sr := ix.search(q.terms, q.keys, limit, sc)
+	ws := sc.ws
 	out := make([]Hit, len(sr.ranked))
 	for i, h := range sr.ranked {
 		u := ix.units[h.unit]
 		d := &e.docs[u.doc].doc
-		out[i] = Hit{DocSlug: d.Slug, ChunkIndex: -1, RankScore: h.rank, Score: h.score}
+		out[i] = Hit{DocSlug: d.Slug, ChunkIndex: -1, RankScore: h.rank, Score: ws.share(h.cov)}
 		if u.chunk >= 0 {
 			c := &d.Chunks[u.chunk]
 			out[i].ChunkIndex = c.Index

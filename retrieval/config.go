@@ -6,35 +6,40 @@ import (
 )
 
 // Config tunes the engine. DefaultConfig holds the product's defaults.
+//
+// The decision policy's limits are shares and ratios, never scores: they
+// mean the same on a corpus of ten short pages and of ten thousand long
+// ones.
 type Config struct {
-	Enabled         bool    // false: every question gets the generic reply
-	Phase           int     // 1 scores whole docs, 2 (default) scores chunks
-	TopK            int     // results per turn
-	MinScore        float64 // below it the top is weak
-	MinConf         float64 // below it the top is ambiguous
-	MinGap          float64 // a rival doc closer than this makes the top ambiguous
-	MinMatchedTerms int     // fewer matched terms is weak
-	// DefinitionalBias is added to the match score of the bundle's concept
-	// docs for "what is X"-style questions without an action word.
-	DefinitionalBias        float64
-	DefinitionalBiasEnabled bool
+	Enabled bool // false: every question gets the generic reply
+	Phase   int  // 1 scores whole docs, 2 (default) scores chunks
+	TopK    int  // results per turn
+	// MinCoverage is the share of the question's informative weight (its
+	// words weighted by idf) the top doc must cover; below it the question
+	// is no match.
+	MinCoverage float64
+	// MinMargin is how close, relatively, another doc must come to the top
+	// doc, in rank and in how strongly its title or headings carry the
+	// question's words, to be a second meaning worth asking about.
+	MinMargin float64
+	// DefinitionalBias: for "what is X"-style questions without an action
+	// word, the rank of the doc about X (titled X, or a declared concept
+	// doc naming X) is multiplied by 1 + DefinitionalBias; 0 turns it off.
+	DefinitionalBias float64
 }
 
 // DefaultConfig returns the product defaults: retrieval on, Phase 2, top 5,
-// MIN_SCORE 3, MIN_CONF 0.3, MIN_GAP 2, MIN_MATCHED_TERMS 2, definitional
-// bias +2. Synonyms, the glossary and concept docs come with the knowledge
-// base (knowledge.Bundle), never from here.
+// MIN_COVERAGE 0.5, MIN_MARGIN 0.25, definitional bias 0.5. Synonyms, the
+// glossary and concept docs come with the knowledge base
+// (knowledge.Bundle), never from here.
 func DefaultConfig() Config {
 	return Config{
-		Enabled:                 true,
-		Phase:                   2,
-		TopK:                    5,
-		MinScore:                3,
-		MinConf:                 0.3,
-		MinGap:                  2,
-		MinMatchedTerms:         2,
-		DefinitionalBias:        2,
-		DefinitionalBiasEnabled: true,
+		Enabled:          true,
+		Phase:            2,
+		TopK:             5,
+		MinCoverage:      0.5,
+		MinMargin:        0.25,
+		DefinitionalBias: 0.5,
 	}
 }
 
@@ -50,16 +55,13 @@ func (c Config) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"MIN_SCORE", c.MinScore}, {"MIN_GAP", c.MinGap}, {"definitional bias", c.DefinitionalBias}} {
-		if f.v < 0 || f.v != f.v {
-			errs = append(errs, fmt.Errorf("%s %v: want a number >= 0", f.name, f.v))
+	}{{"MIN_COVERAGE", c.MinCoverage}, {"MIN_MARGIN", c.MinMargin}} {
+		if !(f.v >= 0 && f.v <= 1) {
+			errs = append(errs, fmt.Errorf("%s %v: want a share from 0 to 1", f.name, f.v))
 		}
 	}
-	if !(c.MinConf >= 0 && c.MinConf <= 1) {
-		errs = append(errs, fmt.Errorf("MIN_CONF %v: want 0 to 1", c.MinConf))
-	}
-	if c.MinMatchedTerms < 0 {
-		errs = append(errs, fmt.Errorf("MIN_MATCHED_TERMS %d: want >= 0", c.MinMatchedTerms))
+	if !(c.DefinitionalBias >= 0) {
+		errs = append(errs, fmt.Errorf("definitional bias %v: want a number >= 0", c.DefinitionalBias))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("retrieval config: %w", err)
@@ -73,9 +75,7 @@ const (
 	EnvEnabled          = "DOC_RETRIEVAL_ENABLED"
 	EnvPhase            = "DOC_RETRIEVAL_PHASE"
 	EnvTopK             = "DOC_RETRIEVAL_TOP_K"
-	EnvMinScore         = "DOC_RETRIEVAL_MIN_SCORE"
-	EnvMinConf          = "DOC_RETRIEVAL_MIN_CONF"
-	EnvMinGap           = "DOC_RETRIEVAL_MIN_GAP"
-	EnvMinMatchedTerms  = "DOC_RETRIEVAL_MIN_MATCHED_TERMS"
+	EnvMinCoverage      = "DOC_RETRIEVAL_MIN_COVERAGE"
+	EnvMinMargin        = "DOC_RETRIEVAL_MIN_MARGIN"
 	EnvDefinitionalBias = "DOC_RETRIEVAL_DEFINITIONAL_BIAS" // a number; 0 disables
 )

@@ -2,116 +2,142 @@ package retrieval
 
 // Decision rule names, as Result.Rule reports them.
 const (
-	RuleNoTerms      = "no query terms"
-	RuleTopZero      = "top=0"
-	RuleMatched      = "matched_terms<MIN_MATCHED_TERMS"
-	RuleNoFieldHit   = "no title/keyword hit"
-	RuleCrossDoc     = "cross-doc"
-	RuleMinScore     = "top<MIN_SCORE"
-	RuleGap          = "gap<MIN_GAP"
-	RuleConfidence   = "confidence<MIN_CONF"
-	RuleFound        = "found"
-	RuleMulti        = "multi-intent"
-	RuleLookup       = "lookup"
-	RuleFollowUp     = "follow-up"
-	RuleEndOfDoc     = "no further chunk"
-	RuleUnknown      = "unknown resource"
-	RuleDisabled     = "retrieval disabled"
-	RuleGlossary     = "glossary"
-	RuleGeneric      = "generic"
-	RuleNoFollowUpOf = "nothing to continue"
+	RuleNoTerms       = "no query terms"
+	RuleTopZero       = "nothing retrieved"
+	RuleCoverage      = "coverage<MIN_COVERAGE"
+	RuleSecondMeaning = "second meaning"
+	RuleNotNamed      = "not named in title or headings"
+	RuleMentioned     = "only mentioned, in part"
+	RuleContender     = "a close doc names it as well"
+	RuleFound         = "found"
+	RuleMulti         = "multi-intent"
+	RuleLookup        = "lookup"
+	RuleFollowUp      = "follow-up"
+	RuleEndOfDoc      = "no further chunk"
+	RuleUnknown       = "unknown resource"
+	RuleDisabled      = "retrieval disabled"
+	RuleGlossary      = "glossary"
+	RuleGeneric       = "generic"
+	RuleNoFollowUpOf  = "nothing to continue"
 )
 
-// candidate is what the decision policy knows about one ranked result.
+// candidate is what the decision policy knows about one doc: the
+// measures of its best-ranked unit. Every measure is a share or a ratio,
+// so the policy means the same on any corpus and any chunk length.
 type candidate struct {
-	doc      string  // identity of the result's doc
-	score    float64 // match score
-	matched  int     // matched-terms count (an exact title phrase counts as 2)
-	fieldHit bool    // a query term is in the title or keywords
-	phrase   bool    // the whole query is a phrase of the title
+	doc      int32   // index into Engine.docs
+	rank     float64 // rank score: only ever compared as a ratio
+	coverage float64 // share of the question's informative weight its best unit covers
+	naming   float64 // … carried by the doc's title, keywords or headings
 }
 
-// decision is the policy's verdict. rival indexes the ranked slice: the
-// doc offered as the second option, -1 when no other doc scored.
+// decision is the policy's verdict. rival indexes the candidates: the doc
+// offered as the second meaning, -1 when there is none.
 type decision struct {
 	status     Status
 	rule       string
-	confidence float64
+	confidence float64 // relative margin of the top doc over the next
 	rival      int
 }
 
-// thresholds are the policy's configurable limits.
+// thresholds are the policy's configurable limits, both shares.
 type thresholds struct {
-	minScore, minConf, minGap float64
-	minMatched                int
+	minCoverage float64
+	minMargin   float64
 }
 
-// scoreEpsilon absorbs floating-point noise in threshold comparisons: a
-// bias of exactly MIN_GAP must count as MIN_GAP, not 1.9999999999999998.
+// bareTopicKeys is the most informative words a bare topic has: "tokens",
+// "custom emoji". A bare topic says what, not what about it, so every doc
+// that is about it (names its words as strongly) is a meaning the user may
+// have in mind, however the ranking orders them; a longer question says
+// more, and only a close rival is a real alternative. Part of the
+// definition, not a knob: it counts words, the same on any corpus.
+const bareTopicKeys = 2
+
+// scoreEpsilon absorbs floating-point noise in threshold comparisons.
 const scoreEpsilon = 1e-9
 
-// decide applies the policy to results in rank order.
+// decide applies the policy to the candidate docs in rank order. bare says
+// the question is a bare topic (see bareTopicKeys).
 //
-// Each doc is represented by its highest-ranked result, and "second" is
-// the highest-ranked result from a doc other than the top's: two chunks of
-// one doc are not alternatives to choose between, and comparing the top
-// doc's ranked chunk with another doc's ranked chunk keeps the comparison
-// like for like.
-//
-// Rules, in order: top = 0 → no_match; too few matched terms → weak; no
-// title or keyword hit and no exact phrase → weak; top two chunks from one
-// doc with another doc within MIN_GAP → ambiguous between the two docs
-// (the cross-doc override, checked before MIN_SCORE: a close call between
-// two docs is a question to ask, not a weak match); top < MIN_SCORE →
-// weak; gap < MIN_GAP → ambiguous; confidence < MIN_CONF → ambiguous;
-// else found.
-func decide(ranked []candidate, th thresholds) decision {
+// Rules, in order:
+//   - no candidate → no_match;
+//   - the top doc covers less than MIN_COVERAGE of the question's
+//     informative weight → no_match;
+//   - another doc is a second meaning: it covers the question and names it
+//     in its title or headings about as well as the top, and ranks within
+//     MIN_MARGIN of it (any rank, for a bare topic) → ambiguous. Checked
+//     before the weak rules: a close call between two docs is a question
+//     to ask;
+//   - the top doc does not name the question (no word of it in its title,
+//     keywords or headings; for a bare topic, less than MIN_COVERAGE of it)
+//     → weak when its text covers every informative word ("are you asking
+//     about X?"), no_match when it only mentions some of them;
+//   - a doc within MIN_MARGIN names the question as strongly, though it
+//     covers less: the top is not clearly the answer → weak;
+//   - else found.
+func decide(cands []candidate, bare bool, th thresholds) decision {
 	d := decision{rival: -1}
-	if len(ranked) == 0 || !(ranked[0].score > 0) {
+	if len(cands) == 0 || !(cands[0].rank > 0) {
 		d.status, d.rule = StatusNoMatch, RuleTopZero
 		return d
 	}
-	top := ranked[0]
-	for i := 1; i < len(ranked); i++ {
-		if ranked[i].doc != top.doc {
+	top := cands[0]
+	d.confidence = 1
+	if len(cands) > 1 {
+		d.confidence = min(max(1-cands[1].rank/top.rank, 0), 1)
+	}
+	contender := false // a close doc that names the question as strongly
+	for i := 1; i < len(cands); i++ {
+		near := within(cands[i].rank, top.rank, th.minMargin)
+		if !bare && !near {
+			break // candidates are in rank order: none after this is close
+		}
+		if top.secondMeaning(cands[i], th) {
 			d.rival = i
 			break
 		}
+		contender = contender || near && cands[i].naming > 0 && within(cands[i].naming, top.naming, th.minMargin)
 	}
-	second := 0.0
-	if d.rival >= 0 {
-		second = ranked[d.rival].score
+	named := top.naming > 0
+	if bare {
+		named = top.naming >= th.minCoverage-scoreEpsilon
 	}
-	gap := top.score - second
-	d.confidence = min(max(gap/top.score, 0), 1)
-	closeCall := gap < th.minGap-scoreEpsilon
-
 	switch {
-	case top.matched < th.minMatched:
-		d.status, d.rule = StatusWeak, RuleMatched
-	case !top.fieldHit && !top.phrase:
-		d.status, d.rule = StatusWeak, RuleNoFieldHit
-	case len(ranked) > 1 && ranked[1].doc == top.doc && d.rival >= 0 && closeCall:
-		d.status, d.rule = StatusAmbiguous, RuleCrossDoc
-	case top.score < th.minScore-scoreEpsilon:
-		d.status, d.rule = StatusWeak, RuleMinScore
-	case closeCall && d.rival >= 0:
-		d.status, d.rule = StatusAmbiguous, RuleGap
-	case closeCall:
-		// Nothing else scored, yet the top alone is below the gap: there is
-		// no second option to offer, so ask about the one candidate.
-		d.status, d.rule = StatusWeak, RuleGap
-	case d.confidence < th.minConf-scoreEpsilon:
-		d.status, d.rule = StatusAmbiguous, RuleConfidence
+	case top.coverage < th.minCoverage-scoreEpsilon:
+		d.status, d.rule = StatusNoMatch, RuleCoverage
+	case d.rival >= 0:
+		d.status, d.rule = StatusAmbiguous, RuleSecondMeaning
+	case !named && top.coverage >= 1-scoreEpsilon:
+		d.status, d.rule = StatusWeak, RuleNotNamed
+	case !named:
+		d.status, d.rule = StatusNoMatch, RuleMentioned
+	case contender:
+		d.status, d.rule = StatusWeak, RuleContender
 	default:
 		d.status, d.rule = StatusFound, RuleFound
 	}
 	return d
 }
 
-// strong reports whether a doc's best hit is good enough to stand as one
-// part of a multi-intent question: the same guards as a confident answer,
-// without the gap (a part may well name two related docs).
+// within reports whether v is within margin of ref, relatively.
+func within(v, ref, margin float64) bool {
+	return v >= (1-margin)*ref-scoreEpsilon
+}
+
+// secondMeaning reports whether other is a real alternative to c: it
+// covers the question about as well and names the question's words in its
+// title or headings about as strongly. A doc that only mentions the words
+// is no second meaning, nor is one the question's other words rule out.
+func (c candidate) secondMeaning(other candidate, th thresholds) bool {
+	return other.naming > 0 &&
+		within(other.coverage, c.coverage, th.minMargin) &&
+		within(other.naming, c.naming, th.minMargin)
+}
+
+// strong reports whether a doc is good enough to stand as one part of a
+// multi-intent question: covered and named in its title or headings,
+// without the margin (a part may well name two related docs).
 func (c candidate) strong(th thresholds) bool {
-	return c.score >= th.minScore && c.matched >= th.minMatched && (c.fieldHit || c.phrase)
+	return c.coverage >= th.minCoverage-scoreEpsilon && c.naming > 0
 }

@@ -1,70 +1,93 @@
 package retrieval
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestDecide(t *testing.T) {
-	th := thresholds{minScore: 3, minConf: 0.3, minGap: 2, minMatched: 2}
-	strong := func(doc string, score float64) candidate {
-		return candidate{doc: doc, score: score, matched: 2, fieldHit: true}
+	th := thresholds{minCoverage: 0.5, minMargin: 0.25}
+	// c builds a candidate: doc, rank, coverage, naming.
+	c := func(doc int32, rank, coverage, naming float64) candidate {
+		return candidate{doc: doc, rank: rank, coverage: coverage, naming: naming}
 	}
 	tests := []struct {
-		name      string
-		ranked    []candidate
-		status    Status
-		rule      string
-		rival     int
-		wantConf  float64
-		checkConf bool
+		name     string
+		ranked   []candidate
+		bare     bool
+		status   Status
+		rule     string
+		rival    int
+		wantConf float64
 	}{
-		{"no results", nil, StatusNoMatch, RuleTopZero, -1, 0, false},
-		{"top is zero", []candidate{{doc: "a", score: 0}}, StatusNoMatch, RuleTopZero, -1, 0, false},
-		{"one matched term", []candidate{{doc: "a", score: 9, matched: 1, fieldHit: true}}, StatusWeak, RuleMatched, -1, 0, false},
-		{"body-only match", []candidate{{doc: "a", score: 9, matched: 3}}, StatusWeak, RuleNoFieldHit, -1, 0, false},
-		{"exact phrase stands in for a field hit", []candidate{{doc: "a", score: 9, matched: 2, phrase: true}}, StatusFound, RuleFound, -1, 1, true},
-		{"below MIN_SCORE", []candidate{strong("a", 2.5)}, StatusWeak, RuleMinScore, -1, 0, false},
-		{"gap below MIN_GAP", []candidate{strong("a", 5), strong("b", 4)}, StatusAmbiguous, RuleGap, 1, 0.2, true},
-		{"gap of exactly MIN_GAP is enough", []candidate{strong("a", 2+1.7741935483870968), strong("b", 1.7741935483870968)}, StatusFound, RuleFound, 1, 0, false},
-		{"low confidence", []candidate{strong("a", 10), strong("b", 7.5)}, StatusAmbiguous, RuleConfidence, 1, 0.25, true},
-		{"found", []candidate{strong("a", 10), strong("b", 4)}, StatusFound, RuleFound, 1, 0.6, true},
-		{"single result: second is 0", []candidate{strong("a", 4)}, StatusFound, RuleFound, -1, 1, true},
-		{"lone top under MIN_GAP", []candidate{strong("a", 1.5)}, StatusWeak, RuleMinScore, -1, 0, false},
-		{"same-doc chunks do not compete", []candidate{strong("a", 10), strong("a", 9.5), strong("b", 1)}, StatusFound, RuleFound, 2, 0.9, true},
-		{"cross-doc override", []candidate{strong("a", 5), strong("a", 4.9), strong("b", 4)}, StatusAmbiguous, RuleCrossDoc, 2, 0.2, true},
-		{"cross-doc override wins over weak", []candidate{strong("a", 2), strong("a", 1.9), strong("b", 1)}, StatusAmbiguous, RuleCrossDoc, 2, 0.5, true},
-		{"weak matched terms still wins over cross-doc", []candidate{{doc: "a", score: 5, matched: 1, fieldHit: true}, strong("a", 4), strong("b", 4)}, StatusWeak, RuleMatched, 2, 0, false},
-		{"rival ranked first beats a higher-scoring later doc", []candidate{strong("a", 10), strong("b", 1), strong("c", 9)}, StatusFound, RuleFound, 1, 0.9, true},
+		{"nothing retrieved", nil, false, StatusNoMatch, RuleTopZero, -1, 0},
+		{"top is zero", []candidate{c(0, 0, 1, 1)}, false, StatusNoMatch, RuleTopZero, -1, 0},
+		{"less than half the question covered", []candidate{c(0, 9, 0.49, 0.49)}, false, StatusNoMatch, RuleCoverage, -1, 1},
+		{"half is enough", []candidate{c(0, 9, 0.5, 0.2)}, false, StatusFound, RuleFound, -1, 1},
+		{"found with a clear lead", []candidate{c(0, 10, 1, 1), c(1, 5, 1, 1)}, false, StatusFound, RuleFound, -1, 0.5},
+		{"a close doc named as strongly is a second meaning", []candidate{c(0, 10, 1, 1), c(1, 8, 1, 0.8)}, false, StatusAmbiguous, RuleSecondMeaning, 1, 0.2},
+		{"a close doc that covers less is no second meaning", []candidate{c(0, 10, 1, 1), c(1, 9, 0.7, 1)}, false, StatusWeak, RuleContender, -1, 0.1},
+		{"a close doc named less is no second meaning", []candidate{c(0, 10, 1, 1), c(1, 9, 1, 0.7)}, false, StatusFound, RuleFound, -1, 0.1},
+		{"a close doc only mentioning the words is no second meaning", []candidate{c(0, 10, 1, 0.5), c(1, 9.9, 1, 0)}, false, StatusFound, RuleFound, -1, 0.01},
+		{"a far doc is no second meaning for a question", []candidate{c(0, 10, 1, 1), c(1, 7, 1, 1)}, false, StatusFound, RuleFound, -1, 0.3},
+		{"a far doc is one for a bare topic", []candidate{c(0, 10, 1, 1), c(1, 2, 1, 1)}, true, StatusAmbiguous, RuleSecondMeaning, 1, 0.8},
+		{"the first second meaning is the rival", []candidate{c(0, 10, 1, 1), c(1, 9, 0.5, 0), c(2, 8.5, 1, 1)}, false, StatusAmbiguous, RuleSecondMeaning, 2, 0.1},
+		{"ambiguity wins over not named", []candidate{c(0, 10, 1, 0.1), c(1, 9, 1, 0.1)}, true, StatusAmbiguous, RuleSecondMeaning, 1, 0.1},
+		{"body covers all, nothing named: weak", []candidate{c(0, 10, 1, 0)}, false, StatusWeak, RuleNotNamed, -1, 1},
+		{"body covers part, nothing named: no match", []candidate{c(0, 10, 0.8, 0)}, false, StatusNoMatch, RuleMentioned, -1, 1},
+		{"a bare topic must be named for most of its weight", []candidate{c(0, 10, 1, 0.1)}, true, StatusWeak, RuleNotNamed, -1, 1},
+		{"a longer question needs only part named", []candidate{c(0, 10, 1, 0.1)}, false, StatusFound, RuleFound, -1, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := decide(tt.ranked, th)
+			d := decide(tt.ranked, tt.bare, th)
 			if d.status != tt.status || d.rule != tt.rule {
 				t.Errorf("decide = %s (%s), want %s (%s)", d.status, d.rule, tt.status, tt.rule)
 			}
 			if d.rival != tt.rival {
 				t.Errorf("rival = %d, want %d", d.rival, tt.rival)
 			}
-			if tt.checkConf && (d.confidence < tt.wantConf-1e-9 || d.confidence > tt.wantConf+1e-9) {
+			if d.confidence < tt.wantConf-1e-9 || d.confidence > tt.wantConf+1e-9 {
 				t.Errorf("confidence = %v, want %v", d.confidence, tt.wantConf)
 			}
 		})
 	}
 }
 
+// Each limit moves the decision it is named for.
 func TestDecideThresholdsAreConfigurable(t *testing.T) {
-	ranked := []candidate{{doc: "a", score: 4, matched: 2, fieldHit: true}, {doc: "b", score: 1, matched: 2, fieldHit: true}}
-	if d := decide(ranked, thresholds{minScore: 3, minConf: 0.3, minGap: 2, minMatched: 2}); d.status != StatusFound {
-		t.Fatalf("defaults: %s", d.status)
+	ranked := []candidate{{doc: 0, rank: 10, coverage: 0.6, naming: 1}, {doc: 1, rank: 7, coverage: 0.6, naming: 1}}
+	if d := decide(ranked, false, thresholds{minCoverage: 0.5, minMargin: 0.25}); d.status != StatusFound {
+		t.Fatalf("defaults: %s (%s)", d.status, d.rule)
 	}
-	if d := decide(ranked, thresholds{minScore: 5, minConf: 0.3, minGap: 2, minMatched: 2}); d.rule != RuleMinScore {
-		t.Errorf("MIN_SCORE 5: rule %s", d.rule)
+	if d := decide(ranked, false, thresholds{minCoverage: 0.7, minMargin: 0.25}); d.rule != RuleCoverage {
+		t.Errorf("MIN_COVERAGE 0.7: rule %s", d.rule)
 	}
-	if d := decide(ranked, thresholds{minScore: 3, minConf: 0.3, minGap: 4, minMatched: 2}); d.rule != RuleGap {
-		t.Errorf("MIN_GAP 4: rule %s", d.rule)
+	if d := decide(ranked, false, thresholds{minCoverage: 0.5, minMargin: 0.35}); d.rule != RuleSecondMeaning {
+		t.Errorf("MIN_MARGIN 0.35: rule %s", d.rule)
 	}
-	if d := decide(ranked, thresholds{minScore: 3, minConf: 0.8, minGap: 2, minMatched: 2}); d.rule != RuleConfidence {
-		t.Errorf("MIN_CONF 0.8: rule %s", d.rule)
-	}
-	if d := decide(ranked, thresholds{minScore: 3, minConf: 0.3, minGap: 2, minMatched: 3}); d.rule != RuleMatched {
-		t.Errorf("MIN_MATCHED_TERMS 3: rule %s", d.rule)
+}
+
+// The measures are shares and ratios: scaling every rank, as a longer
+// corpus or longer chunks would, changes no decision.
+func TestDecideIsScaleFree(t *testing.T) {
+	th := thresholds{minCoverage: 0.5, minMargin: 0.25}
+	for _, ranked := range [][]candidate{
+		{{doc: 0, rank: 10, coverage: 1, naming: 1}, {doc: 1, rank: 8, coverage: 1, naming: 1}},
+		{{doc: 0, rank: 10, coverage: 1, naming: 1}, {doc: 1, rank: 6, coverage: 1, naming: 1}},
+		{{doc: 0, rank: 10, coverage: 1, naming: 0}},
+		{{doc: 0, rank: 10, coverage: 0.7, naming: 0.4}, {doc: 1, rank: 9, coverage: 0.4, naming: 0.4}},
+	} {
+		want := decide(ranked, false, th)
+		for _, scale := range []float64{0.001, 0.3, 7, 1e6} {
+			scaled := make([]candidate, len(ranked))
+			for i, c := range ranked {
+				c.rank *= scale
+				scaled[i] = c
+			}
+			if got := decide(scaled, false, th); got.status != want.status || got.rule != want.rule || got.rival != want.rival || math.Abs(got.confidence-want.confidence) > 1e-9 {
+				t.Errorf("ranks ×%v: %+v, unscaled %+v", scale, got, want)
+			}
+		}
 	}
 }

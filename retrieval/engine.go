@@ -72,12 +72,12 @@ type Engine struct {
 // strings are sanitized once here so no control sequence from a doc can
 // reach a terminal through a result.
 type docEntry struct {
-	doc        knowledge.Doc
-	slug       string
-	title      string
-	category   string
-	titleTerms []string
-	concept    bool
+	doc       knowledge.Doc
+	slug      string
+	title     string
+	category  string
+	titleKeys int // distinct stem keys of the title: "the doc titled X" has as many as X
+	concept   bool
 }
 
 // New builds the engine's indexes from a knowledge base and its
@@ -92,7 +92,7 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 	docs := b.Docs
 	e := &Engine{
 		cfg:    cfg,
-		th:     thresholds{minScore: cfg.MinScore, minConf: cfg.MinConf, minGap: cfg.MinGap, minMatched: cfg.MinMatchedTerms},
+		th:     thresholds{minCoverage: cfg.MinCoverage, minMargin: cfg.MinMargin},
 		bySlug: make(map[string]int, len(docs)),
 	}
 	for i, d := range docs {
@@ -124,12 +124,12 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 			category, _, _ = strings.Cut(d.Slug, "/")
 		}
 		e.docs[i] = docEntry{
-			doc:        d,
-			slug:       textsafe.Line(d.Slug),
-			title:      textsafe.Line(title),
-			category:   textsafe.Line(category),
-			titleTerms: an.terms(title),
-			concept:    b.IsConcept(d.Slug),
+			doc:       d,
+			slug:      textsafe.Line(d.Slug),
+			title:     textsafe.Line(title),
+			category:  textsafe.Line(category),
+			titleKeys: len(sortedKeys(an.terms(title))),
+			concept:   b.IsConcept(d.Slug),
 		}
 		e.nChunks += len(d.Chunks)
 	}
@@ -145,10 +145,24 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 	return e, nil
 }
 
+// headerSep separates the headings of a chunk's header path.
+const headerSep = " > "
+
+// sortedKeys returns the distinct stem keys of terms, sorted.
+func sortedKeys(terms []string) []string {
+	var keys []string
+	for _, t := range terms {
+		if k := stemKey(t); !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
 // knownTerms collects the words that name things in this knowledge base:
-// titles, keywords and glossary headwords (the names of the product's
-// features are titles). They are never stemmed or rewritten by a synonym
-// and are what typos are corrected to.
+// titles, keywords, headings and glossary headwords. No synonym rewrites
+// them, and they are what typos are corrected to.
 func knownTerms(docs []knowledge.Doc, glossary []glossaryEntry) (words, phrases map[string]bool) {
 	words, phrases = map[string]bool{}, map[string]bool{}
 	add := func(term string) {
@@ -173,6 +187,10 @@ func knownTerms(docs []knowledge.Doc, glossary []glossaryEntry) (words, phrases 
 			for _, k := range c.Keywords {
 				add(k)
 			}
+			for _, h := range strings.Split(c.HeaderPath, headerSep) {
+				add(h)
+			}
+			add(innerHeadings(c.Content))
 		}
 	}
 	for _, g := range glossary {
@@ -202,6 +220,14 @@ func (e *Engine) buildIndexes(an *analyzer) {
 	}
 	if len(chunkUnits) > 0 {
 		e.chunks = buildIndex(chunkUnits, e.chunkFields(chunkUnits), an, defaultBM25F)
+		e.chunks.section = make([][]string, len(chunkUnits))
+		for i, u := range chunkUnits {
+			path := e.docs[u.doc].doc.Chunks[u.chunk].HeaderPath
+			if j := strings.LastIndex(path, headerSep); j >= 0 {
+				path = path[j+len(headerSep):]
+			}
+			e.chunks.section[i] = sortedKeys(an.terms(path))
+		}
 	}
 	// The whole-doc index is built on first use when Phase 2 runs: it is
 	// only a fallback there, and building it doubles the start-up cost.
@@ -238,7 +264,7 @@ func (e *Engine) docFields(units []unit) func(int) fieldText {
 		return fieldText{
 			fieldTitle:    d.Title,
 			fieldKeywords: strings.Join(d.Keywords, ", "),
-			fieldHeader:   strings.Join(headers, " ; "),
+			fieldHeader:   joinNonEmpty(" ; ", strings.Join(headers, " ; "), innerHeadings(d.Content)),
 			fieldBody:     d.Content,
 		}
 	}
@@ -267,7 +293,7 @@ func (e *Engine) chunkFields(units []unit) func(int) fieldText {
 		return fieldText{
 			fieldTitle:    d.Title,
 			fieldKeywords: strings.Join(keywords, ", "),
-			fieldHeader:   c.HeaderPath,
+			fieldHeader:   joinNonEmpty(" ; ", c.HeaderPath, innerHeadings(c.Content)),
 			fieldBody:     body,
 		}
 	}
@@ -282,14 +308,16 @@ func (e *Engine) vocabularyIndex() *index {
 	return e.wholeIndex()
 }
 
+// inVocabulary reports whether the corpus has term or a variant of it
+// ("migrate" when the docs say "migrating"): such a word is no typo.
 func (e *Engine) inVocabulary(term string) bool {
 	ix := e.vocabularyIndex()
-	return ix != nil && ix.df(term) > 0
+	return ix != nil && (ix.df(term) > 0 || ix.df(stemKey(term)) > 0)
 }
 
 func (e *Engine) docFrequency(term string) int {
 	if ix := e.vocabularyIndex(); ix != nil {
-		return ix.df(term)
+		return ix.df(stemPlural(term))
 	}
 	return 0
 }

@@ -34,7 +34,7 @@ func TestAskFound(t *testing.T) {
 	if !slices.Contains(ev.MatchExplain.Fields["title"], "workspace") || !ev.MatchExplain.ExactPhrase {
 		t.Errorf("match_explain = %+v", ev.MatchExplain)
 	}
-	if len(ev.MatchExplain.Biases) != 1 || !strings.HasPrefix(ev.MatchExplain.Biases[0], "definitional +2") {
+	if len(ev.MatchExplain.Biases) != 1 || !strings.HasPrefix(ev.MatchExplain.Biases[0], "definitional ×1.5") {
 		t.Errorf("biases = %v", ev.MatchExplain.Biases)
 	}
 	if strings.Contains(res.Reply, "#") || res.Reply == "" {
@@ -56,7 +56,7 @@ func TestAskReplies(t *testing.T) {
 		reply   string
 		options []string
 	}{
-		{"workspace", StatusAmbiguous, "Do you mean Workspace Actions (actions) or Workspace (concepts)?", []string{"actions/workspaces", "concepts/workspace"}},
+		{"workspace", StatusAmbiguous, "Do you mean Workspace (concepts) or Workspace Actions (actions)?", []string{"concepts/workspace", "actions/workspaces"}},
 		{"tangerine", StatusWeak, "I'm not sure which feature you mean. Are you asking about Recent? If not, tell me the feature name.", []string{"widgets/recent"}},
 		{"calendar", StatusNoMatch, "Which part should I explain?", nil},
 		{"", StatusNoMatch, "Which part should I explain?", nil},
@@ -361,17 +361,6 @@ func TestSearch(t *testing.T) {
 	}
 	if len(e.Search("the", 3)) != 0 || len(e.Search("workspace", 0)) != 0 {
 		t.Error("stopword-only query or zero limit should return nothing")
-	}
-}
-
-func TestConceptWinsScoreTie(t *testing.T) {
-	concept := func(u int32) bool { return u == 1 }
-	a, b := hit{unit: 0, score: 7, rank: 9}, hit{unit: 1, score: 7, rank: 5}
-	if !betterByScore(b, a, concept) || betterByScore(a, b, concept) {
-		t.Error("on equal match scores the concepts doc must win, whatever the rank")
-	}
-	if betterByScore(b, hit{unit: 0, score: 7.5}, concept) {
-		t.Error("a higher score beats the concepts preference")
 	}
 }
 

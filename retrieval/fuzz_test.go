@@ -28,21 +28,20 @@ func FuzzNormalize(f *testing.F) {
 }
 
 func FuzzDecide(f *testing.F) {
-	f.Add(5.0, 4.0, 3.0, uint8(2), uint8(7), false)
-	f.Add(0.0, 0.0, 0.0, uint8(0), uint8(0), true)
-	f.Add(math.Inf(1), math.NaN(), -1.0, uint8(255), uint8(3), true)
-	f.Fuzz(func(t *testing.T, a, b, c float64, matched, shape uint8, phrase bool) {
-		docs := []string{"x", "y"}
+	f.Add(5.0, 4.0, 3.0, 0.5, 0.25, uint8(7), false)
+	f.Add(0.0, 0.0, 0.0, 0.0, 0.0, uint8(0), true)
+	f.Add(math.Inf(1), math.NaN(), -1.0, 2.0, -1.0, uint8(255), true)
+	f.Fuzz(func(t *testing.T, a, b, c, cov, naming float64, shape uint8, bare bool) {
 		ranked := []candidate{
-			{doc: docs[shape&1], score: a, matched: int(matched), fieldHit: shape&2 != 0, phrase: phrase},
-			{doc: docs[(shape>>2)&1], score: b, matched: int(matched), fieldHit: shape&8 != 0},
-			{doc: docs[(shape>>4)&1], score: c, matched: 1, fieldHit: true},
+			{doc: 0, rank: a, coverage: cov, naming: naming},
+			{doc: 1, rank: b, coverage: 1 - cov, naming: float64(shape&3) / 3},
+			{doc: 2, rank: c, coverage: 1, naming: 1},
 		}[:1+int(shape>>6)%3]
-		d := decide(ranked, thresholds{minScore: 3, minConf: 0.3, minGap: 2, minMatched: 2})
+		d := decide(ranked, bare, thresholds{minCoverage: 0.5, minMargin: 0.25})
 		switch d.status {
 		case StatusNoMatch, StatusWeak, StatusFound:
 		case StatusAmbiguous:
-			if d.rival < 0 || d.rival >= len(ranked) || ranked[d.rival].doc == ranked[0].doc {
+			if d.rival <= 0 || d.rival >= len(ranked) {
 				t.Fatalf("ambiguous without a rival from another doc: %+v %+v", d, ranked)
 			}
 		default:
@@ -50,6 +49,9 @@ func FuzzDecide(f *testing.F) {
 		}
 		if d.rule == "" {
 			t.Fatal("no rule recorded")
+		}
+		if !(d.confidence >= 0 && d.confidence <= 1) {
+			t.Fatalf("confidence %v out of [0, 1]", d.confidence)
 		}
 	})
 }
@@ -85,7 +87,7 @@ func FuzzStemKey(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, w := range tokenize(text) {
-			if k := stemKey(w, nil); !strings.HasPrefix(k, "~") || len(k) == 1 {
+			if k := stemKey(w); !strings.HasPrefix(k, "~") || len(k) == 1 {
 				t.Fatalf("stemKey(%q) = %q", w, k)
 			}
 		}

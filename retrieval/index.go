@@ -29,12 +29,11 @@ var fieldNames = [numFields]string{"title", "keywords", "header_path", "body"}
 // title 3, keywords 2, body 1, with the header path (which repeats the
 // title) in between.
 //
-// variants weighs a second body score computed over word stems (see
+// variants weighs a second score per field computed over word stems (see
 // stemKey), so "archiving" in a question also ranks a body that says
-// "archive". It moves only the rank: the match score, the matched-terms
-// count and so every decision read the exact terms alone. At 1 a variant
-// is worth half of what the word itself is (the exact term scores in
-// both), the usual equal weighting of an exact and a stemmed field.
+// "archive" and a title that says "Archived notes". At 1 a variant is
+// worth half of what the word itself is (the exact term scores in both),
+// the usual equal weighting of an exact and a stemmed field.
 type bm25f struct {
 	k1       float64
 	weight   [numFields]float64
@@ -60,9 +59,9 @@ type unit struct {
 	lead bool
 }
 
-// posting is one unit that contains a term. rank is the term's whole BM25F
-// contribution, computed at build time so a query only adds numbers. Under
-// a stem key, flags is 0: the posting ranks but matches nothing.
+// posting is one unit that contains a term (or, under a stem key, a
+// variant of it). rank is the term's whole BM25F contribution, computed at
+// build time so a query only adds numbers.
 type posting struct {
 	unit  int32
 	rank  float32
@@ -73,9 +72,14 @@ type posting struct {
 type index struct {
 	units    []unit
 	postings map[string][]posting
-	idf      map[string]float64
-	known    map[string]bool // terms stemKey leaves whole, as the analyzer does
-	scratch  sync.Pool       // *accumulator
+	idf      map[string]float64 // by term and by stem key
+	// docUnits holds, per doc, the range of its units: units are built
+	// doc by doc, so a doc's are contiguous.
+	docUnits map[int32][2]int32
+	// section holds, per unit, the sorted stem keys of the unit's own
+	// heading (the last of its heading path); nil where there is none.
+	section [][]string
+	scratch sync.Pool // *accumulator
 	// display caches each unit's sanitized content and plain text the
 	// first time a result shows it: converting markdown is the costliest
 	// step of a turn, and popular chunks are shown again and again.
@@ -98,7 +102,15 @@ type buildPosting struct {
 // buildIndex analyzes every unit once and precomputes each posting's rank
 // contribution.
 func buildIndex(units []unit, texts func(i int) fieldText, an *analyzer, p bm25f) *index {
-	ix := &index{units: units, postings: map[string][]posting{}, idf: map[string]float64{}, display: make([]atomic.Pointer[displayText], len(units))}
+	ix := &index{units: units, postings: map[string][]posting{}, idf: map[string]float64{}, docUnits: map[int32][2]int32{}, display: make([]atomic.Pointer[displayText], len(units))}
+	for i, u := range units {
+		r, ok := ix.docUnits[u.doc]
+		if !ok {
+			r[0] = int32(i)
+		}
+		r[1] = int32(i) + 1
+		ix.docUnits[u.doc] = r
+	}
 	table := newTermTable(an)
 	var raw [][]buildPosting // by term id
 	var counts [][numFields]uint16
@@ -162,43 +174,40 @@ func buildIndex(units []unit, texts func(i int) fieldText, an *analyzer, p bm25f
 		ix.postings[t] = out
 		ix.idf[t] = idf
 	}
-	ix.known = an.known
-	if p.variants > 0 {
-		ix.addVariantPostings(table.names, raw, lens, avg, p)
-	}
+	ix.addVariantPostings(table.names, raw, lens, avg, p)
 	return ix
 }
 
 type unitTF struct {
 	unit int32
-	tf   int
+	tf   [numFields]int
 }
 
-// addVariantPostings adds, under each stem key, the body score of every
-// unit that contains any term with that stem: its term frequencies summed,
-// then saturated and length-normalized like the body field itself.
+// addVariantPostings adds, under each stem key, every unit that contains
+// any term with that stem, its term frequencies summed per field, then
+// saturated and length-normalized like the fields themselves (weighted by
+// p.variants), with the fields it occurs in: the decision policy's
+// coverage reads them.
 func (ix *index) addVariantPostings(names []string, raw [][]buildPosting, lens [][numFields]int32, avg [numFields]float64, p bm25f) {
 	groups := map[string][]int{} // stem key → term ids
 	for id, t := range names {
 		if len(raw[id]) > 0 {
-			k := stemKey(t, ix.known)
+			k := stemKey(t)
 			groups[k] = append(groups[k], id)
 		}
 	}
 	n := float64(len(ix.units))
-	b := p.b[fieldBody]
 	var merged []unitTF
 	for key, ids := range groups {
 		merged = merged[:0]
 		for _, id := range ids {
 			for _, bp := range raw[id] {
-				if bp.tf[fieldBody] > 0 {
-					merged = append(merged, unitTF{bp.unit, int(bp.tf[fieldBody])})
+				m := unitTF{unit: bp.unit}
+				for f := range m.tf {
+					m.tf[f] = int(bp.tf[f])
 				}
+				merged = append(merged, m)
 			}
-		}
-		if len(merged) == 0 {
-			continue
 		}
 		// Each term's postings are in unit order already; only a group of
 		// several terms needs sorting and summing.
@@ -207,7 +216,9 @@ func (ix *index) addVariantPostings(names []string, raw [][]buildPosting, lens [
 			j := 0
 			for _, m := range merged[1:] {
 				if m.unit == merged[j].unit {
-					merged[j].tf += m.tf
+					for f := range m.tf {
+						merged[j].tf[f] += m.tf[f]
+					}
 				} else {
 					j++
 					merged[j] = m
@@ -217,15 +228,31 @@ func (ix *index) addVariantPostings(names []string, raw [][]buildPosting, lens [
 		}
 		df := float64(len(merged))
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		w := idf * p.variants * p.weight[fieldBody]
 		out := make([]posting, len(merged))
 		for j, m := range merged {
-			f := float64(m.tf)
-			norm := 1 - b + b*float64(lens[m.unit][fieldBody])/avg[fieldBody]
-			out[j] = posting{unit: m.unit, rank: float32(w * f * (p.k1 + 1) / (f + p.k1*norm))}
+			var rank float64
+			var flags uint8
+			for f := 0; f < numFields; f++ {
+				if m.tf[f] == 0 {
+					continue
+				}
+				flags |= 1 << f
+				tf := float64(m.tf[f])
+				norm := 1 - p.b[f] + p.b[f]*float64(lens[m.unit][f])/avg[f]
+				rank += p.weight[f] * tf * (p.k1 + 1) / (tf + p.k1*norm)
+			}
+			out[j] = posting{unit: m.unit, rank: float32(idf * p.variants * rank), flags: flags}
 		}
 		ix.postings[key] = out
+		ix.idf[key] = idf
 	}
+}
+
+// maxIDF is the idf of a word no unit contains: the most informative
+// word a question can have.
+func (ix *index) maxIDF() float64 {
+	n := float64(len(ix.units))
+	return math.Log(1 + (n+0.5)/0.5)
 }
 
 // fieldFlags returns the fields of unit that contain term (bit f for field
@@ -249,13 +276,19 @@ type accumulator struct {
 	touched []int32
 }
 
+// maxQueryKeys is how many of a question's stem keys coverage tracks, one
+// bit each; a longer question still ranks on every word.
+const maxQueryKeys = 64
+
+// headFields are the fields that name what a unit is about.
+const headFields = 1<<fieldTitle | 1<<fieldKeywords | 1<<fieldHeader
+
 type unitAcc struct {
-	seen    bool
-	rank    float64
-	matched uint16 // query terms found in any field
-	title   uint16 // query terms found in the title
-	kw      uint16 // … in the keywords
-	body    uint16 // … in the body
+	seen  bool
+	rank  float64
+	cov   uint64 // query keys the unit contains, in any field (bit i: key i)
+	head  uint64 // … in its title, keywords or heading path
+	title uint64 // … in its title
 }
 
 func (ix *index) getScratch() *accumulator {
@@ -275,211 +308,157 @@ func (ix *index) putScratch(a *accumulator) {
 
 // hit is one scored unit.
 type hit struct {
-	unit    int32
-	rank    float64 // rank score (BM25F, biased)
-	score   float64 // match score (biased)
-	matched int     // matched-terms count as the decision rules read it
-	title   int     // query terms in the title
-	kw      int     // query terms in the keywords
-	body    int     // query terms in the body
-	phrase  bool    // the whole query is a phrase of the title
-	divisor float64 // the length normalization applied
-	biased  bool    // the definitional bias was added
+	unit  int32
+	rank  float64    // rank score (BM25F, biased)
+	cov   uint64     // query keys covered anywhere (bit i: key i)
+	head  uint64     // … in the title, keywords or heading path
+	title uint64     // … in the title
+	bias  biasReason // why the definitional bias was applied; biasNone when it was not
 }
 
-// fieldHit says whether a title or keyword matched: without one, the unit
-// only mentions the words somewhere and the policy will not be confident.
-func (h hit) fieldHit() bool { return h.title > 0 || h.kw > 0 }
+// biasReason says why a unit got the definitional bias.
+type biasReason uint8
 
-// scoring tells search how to turn accumulated counts into scores.
+const (
+	biasNone    biasReason = iota
+	biasTitle              // its doc's title is the asked-for thing
+	biasSection            // its own heading is the asked-for thing
+	biasConcept            // its doc is a declared concept doc naming the thing
+)
+
+var biasReasons = [...]string{biasTitle: "the doc titled so", biasSection: "the section titled so", biasConcept: "concept doc"}
+
+// scoring tells search how to turn what a unit accumulated into its rank.
 type scoring struct {
-	bias       float64              // added to the match score of biased units
-	rankUnit   float64              // rank units per match-score point (mean idf of the query terms)
-	biasedDoc  func(doc int32) bool // which units get the bias; nil for none
-	titleTerms func(doc int32) []string
-	// rankOnly says the caller reads only the ranked hits, not
-	// bestByScore, so search may skip units that cannot make the top.
+	// ws weighs the query's keys: a unit's rank is multiplied by the
+	// share of the question's weight it covers (a coordination factor), so
+	// a unit that answers the whole question outranks one that matches a
+	// single heavy word, however strongly.
+	ws   weights
+	bias float64 // the rank of a biased unit is multiplied by 1+bias
+	// biased says which units get the bias, and why, given the query keys
+	// in the unit's title and heading fields; nil for none.
+	biased func(unit int32, title, head uint64) biasReason
+	// rankOnly says the caller reads only the best hits by rank, so
+	// search may skip units that cannot make the top.
 	rankOnly bool
 }
 
 // searchResult is what one query produced over one index.
 type searchResult struct {
 	ranked  []hit // best rank first, at most the requested depth
-	touched int   // units with any query term
-	// bestByScore holds, for up to three distinct docs, their best hit by
-	// match score: the rival the decision policy compares the top with
-	// may rank below the returned depth.
-	bestByScore []hit
+	touched int   // units with any query word or variant
+	// sections holds, for each doc of the ranked hits, the query keys its
+	// best-named unit carries in its title, keywords or headings: the
+	// section most about the question, wherever the ranking put it.
+	sections map[int32]uint64
 }
 
 // search scores every unit that contains a query term, or a variant of
-// one, and returns the depth best by rank score. A unit with only variants
-// has matched 0 and a match score of 0. The match score follows the product's formula:
-// exact phrase in title +5, each term in title +3, in keywords +2, in body
-// +1, divided by sqrt(body length), a divisor halved when the phrase is in
-// the title; matched terms count the phrase as at least 2.
-func (ix *index) search(terms []string, depth int, sc scoring) searchResult {
+// one, and returns the depth best by rank score, with the query keys each
+// covers.
+func (ix *index) search(terms, keys []string, depth int, sc scoring) searchResult {
 	a := ix.getScratch()
 	defer ix.putScratch(a)
-	for _, t := range terms {
-		for _, p := range ix.postings[stemKey(t, ix.known)] {
-			u := &a.acc[p.unit]
-			if !u.seen {
-				u.seen = true
-				a.touched = append(a.touched, p.unit)
-			}
-			u.rank += float64(p.rank)
+	touch := func(unit int32) *unitAcc {
+		u := &a.acc[unit]
+		if !u.seen {
+			u.seen = true
+			a.touched = append(a.touched, unit)
 		}
-		for _, p := range ix.postings[t] {
-			u := &a.acc[p.unit]
-			if !u.seen {
-				u.seen = true
-				a.touched = append(a.touched, p.unit)
-			}
+		return u
+	}
+	for i, k := range keys {
+		var bit uint64
+		if i < maxQueryKeys {
+			bit = 1 << i
+		}
+		for _, p := range ix.postings[k] {
+			u := touch(p.unit)
 			u.rank += float64(p.rank)
-			u.matched++
+			u.cov |= bit
+			if p.flags&headFields != 0 {
+				u.head |= bit
+			}
 			if p.flags&(1<<fieldTitle) != 0 {
-				u.title++
+				u.title |= bit
 			}
-			if p.flags&(1<<fieldKeywords) != 0 {
-				u.kw++
-			}
-			if p.flags&(1<<fieldBody) != 0 {
-				u.body++
-			}
+		}
+	}
+	for _, t := range terms {
+		for _, p := range ix.postings[t] {
+			touch(p.unit).rank += float64(p.rank)
 		}
 	}
 	res := searchResult{touched: len(a.touched)}
 	top := topHits{less: rankOrder, depth: depth, items: make([]hit, 0, min(depth, len(a.touched)))}
-	// Without a bias a unit's rank is what it accumulated, and the order
-	// is by rank first: once the top is full, a unit ranking below its
-	// weakest cannot enter, and only bestByScore would still read it.
-	prune := sc.rankOnly && sc.biasedDoc == nil && depth > 0
+	// Without a bias a unit's rank is what it accumulated: once the top
+	// is full, a unit ranking below its weakest cannot enter.
+	// Coordination only lowers a rank (the share is at most 1), so the
+	// comparison with the accumulated rank stays safe.
+	prune := sc.rankOnly && sc.biased == nil && depth > 0
 	for _, id := range a.touched {
 		if prune && len(top.items) == depth && a.acc[id].rank < top.items[0].rank {
 			continue
 		}
-		h := ix.scoreUnit(id, a.acc[id], terms, sc)
-		res.bestByScore = keepBestDocs(res.bestByScore, h, ix.units)
-		top.offer(h)
+		top.offer(ix.scoreUnit(id, a.acc[id], sc))
 	}
 	res.ranked = top.sorted()
+	res.sections = ix.bestSections(res.ranked, a, sc.ws)
 	return res
 }
 
-func (ix *index) scoreUnit(id int32, u unitAcc, terms []string, sc scoring) hit {
+// bestSections finds, for each doc of ranked, the unit whose title,
+// keywords and headings carry the largest share of the question.
+func (ix *index) bestSections(ranked []hit, a *accumulator, ws weights) map[int32]uint64 {
+	out := make(map[int32]uint64, len(ranked))
+	for _, h := range ranked {
+		doc := ix.units[h.unit].doc
+		if _, done := out[doc]; done {
+			continue
+		}
+		r := ix.docUnits[doc]
+		best, bestShare := uint64(0), -1.0
+		for u := r[0]; u < r[1]; u++ {
+			if bits := a.acc[u].head; bits != 0 {
+				if s := ws.share(bits); s > bestShare {
+					best, bestShare = bits, s
+				}
+			}
+		}
+		out[doc] = best
+	}
+	return out
+}
+
+func (ix *index) scoreUnit(id int32, u unitAcc, sc scoring) hit {
 	un := ix.units[id]
-	h := hit{unit: id, rank: u.rank, matched: int(u.matched), title: int(u.title), kw: int(u.kw), body: int(u.body)}
-	if int(u.title) == len(terms) && sc.titleTerms != nil {
-		h.phrase = containsPhrase(sc.titleTerms(un.doc), terms)
+	coord := 1.0
+	if sc.ws.total > 0 {
+		coord = sc.ws.share(u.cov)
 	}
-	raw := 3*float64(h.title) + 2*float64(h.kw) + float64(h.body)
-	div := math.Sqrt(float64(max(un.contentLen, 1)))
-	if h.phrase {
-		raw += 5
-		div /= 2
-		h.matched = max(h.matched, 2)
+	h := hit{unit: id, rank: u.rank * coord, cov: u.cov, head: u.head, title: u.title}
+	// "What is X" is answered by the doc about X, and by its definition,
+	// which docs put first: the biased doc's lead chunk is biased twice,
+	// so it outranks the doc's longer sections, whose bodies repeat the
+	// term more often.
+	if sc.biased != nil {
+		h.bias = sc.biased(id, u.title, u.head)
 	}
-	h.divisor = max(div, 1)
-	h.score = raw / h.divisor
-	// The bias favours the concept doc that is about the term (title or
-	// keyword hit), not every concept doc that mentions it in passing. In
-	// rank units it is worth as many body hits as the match score's bias
-	// (a body hit of term t ranks about idf(t)).
-	if sc.biasedDoc != nil && sc.biasedDoc(un.doc) && h.score > 0 && (h.fieldHit() || h.phrase) {
-		h.rank += sc.bias * sc.rankUnit
-		h.score += sc.bias
-		h.biased = true
-	}
-	// "What is X" is answered by the definition, which docs put first: the
-	// lead chunk of X's doc (a concept doc the bias picked, or the doc
-	// titled exactly X) outranks its longer sections, whose bodies repeat the term
-	// more often. Only the rank moves; the match score, and so the
-	// decision, is the same for every chunk.
-	if sc.biasedDoc != nil && un.lead && (h.biased || h.phrase && slices.Equal(sc.titleTerms(un.doc), terms)) {
-		h.rank += sc.bias * sc.rankUnit
+	if h.bias != biasNone {
+		h.rank *= 1 + sc.bias
+		if un.lead {
+			h.rank *= 1 + sc.bias
+		}
 	}
 	return h
 }
 
-// containsPhrase reports whether terms occur contiguously, in order, in
-// title.
-func containsPhrase(title, terms []string) bool {
-	if len(terms) == 0 || len(terms) > len(title) {
-		return false
-	}
-	for i := 0; i+len(terms) <= len(title); i++ {
-		if slices.Equal(title[i:i+len(terms)], terms) {
-			return true
-		}
-	}
-	return false
-}
-
-// betterByScore orders hits for "the best doc by match score": higher
-// score, then a concepts doc over another (the product's tie rule), then
-// rank.
-func betterByScore(a, b hit, isConcept func(int32) bool) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	if ca, cb := isConcept(a.unit), isConcept(b.unit); ca != cb {
-		return ca
-	}
-	return a.rank > b.rank
-}
-
-// keepBestDocs keeps the best hit by match score of up to three distinct
-// docs. Ties prefer the higher rank; the concepts tie rule is applied later
-// by the caller, which knows the categories.
-func keepBestDocs(best []hit, h hit, units []unit) []hit {
-	doc := units[h.unit].doc
-	for i := range best {
-		if units[best[i].unit].doc == doc {
-			if h.score > best[i].score || h.score == best[i].score && h.rank > best[i].rank {
-				best[i] = h
-				sortByScore(best)
-			}
-			return best
-		}
-	}
-	if len(best) < 3 {
-		best = append(best, h)
-		sortByScore(best)
-		return best
-	}
-	last := len(best) - 1
-	if h.score > best[last].score || h.score == best[last].score && h.rank > best[last].rank {
-		best[last] = h
-		sortByScore(best)
-	}
-	return best
-}
-
-func sortByScore(hs []hit) {
-	slices.SortStableFunc(hs, func(a, b hit) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		case a.rank > b.rank:
-			return -1
-		case a.rank < b.rank:
-			return 1
-		}
-		return 0
-	})
-}
-
-// rankOrder is the result order: rank score, then match score, then index
-// order (earlier docs and chunks first) so equal scores sort stably.
+// rankOrder is the result order: rank score, then index order (earlier
+// docs and chunks first) so equal scores sort stably.
 func rankOrder(a, b hit) bool {
 	if a.rank != b.rank {
 		return a.rank > b.rank
-	}
-	if a.score != b.score {
-		return a.score > b.score
 	}
 	return a.unit < b.unit
 }

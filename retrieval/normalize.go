@@ -9,6 +9,8 @@ import (
 // every rewrite so the evidence can explain itself.
 type normalizedQuery struct {
 	terms        []string // unique, in query order
+	keys         []string // the terms' stem keys, unique, in query order
+	intent       uint64   // keys (bit i: keys[i]) of intent words, which weigh nothing (see intentWords)
 	synonyms     []Rewrite
 	typos        []Rewrite
 	stemmed      []Rewrite
@@ -48,8 +50,22 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 			add(n.fixTerm(t, &q))
 		}
 	}
+	for _, t := range q.terms {
+		if k := stemKey(t); !slices.Contains(q.keys, k) {
+			q.keys = append(q.keys, k)
+			if intentWords[t] {
+				q.intent |= 1 << (len(q.keys) - 1)
+			}
+		}
+	}
 	return q
 }
+
+// intentWords ask for a definition ("the meaning of X", "definition of
+// X") without being what the question is about. Unlike explain or define
+// they are nouns a passage may use to define something, so they rank like
+// any word, but the question's coverage and naming leave them out.
+var intentWords = toSet([]string{"meaning", "definition"})
 
 // rewritePhrases applies multi-word rules on the raw word sequence, longest
 // rule first, never rewriting a phrase that is itself a known term.
@@ -94,10 +110,10 @@ func (n *normalizer) rewriteWord(w string, q *normalizedQuery) []string {
 	return out
 }
 
-// fixTerm stems w and, when the result is not in the vocabulary, tries a
-// typo fix against the known terms.
+// fixTerm stems w and, when neither the result nor a variant of it is in
+// the vocabulary, tries a typo fix against the known terms.
 func (n *normalizer) fixTerm(w string, q *normalizedQuery) string {
-	stem := stemPlural(w, n.an.known)
+	stem := stemPlural(w)
 	if n.inVocabulary(stem) {
 		if stem != w {
 			q.stemmed = append(q.stemmed, Rewrite{From: w, To: stem})
@@ -107,6 +123,7 @@ func (n *normalizer) fixTerm(w string, q *normalizedQuery) string {
 	if n.typos != nil {
 		for _, cand := range []string{w, stem} {
 			if fixed, ok := n.typos.fix(cand); ok {
+				fixed = stemPlural(fixed)
 				q.typos = append(q.typos, Rewrite{From: w, To: fixed})
 				return fixed
 			}
@@ -132,13 +149,13 @@ action actions
 `))
 
 // isDefinitional reports a request for a definition ("what is X", "what are
-// X", "what's X", "explain X", "define X", "tell me about X") that is not
-// about an action.
+// X", "what's X", "explain X", "define X", "meaning of X", "definition of
+// X", "tell me about X") that is not about an action.
 func isDefinitional(words []string) bool {
 	def := false
 	for i, w := range words {
 		switch w {
-		case "explain", "define", "whats":
+		case "explain", "define", "definition", "meaning", "whats":
 			def = true
 		case "what":
 			if i+1 < len(words) && (words[i+1] == "is" || words[i+1] == "are") {
@@ -191,8 +208,13 @@ func splitIntents(text string) []string {
 		lead := len(field) > 0 && strings.ContainsRune("+&,", rune(field[0]))
 		trail := len(field) > 0 && strings.ContainsRune("+&,", rune(field[len(field)-1]))
 		if strings.EqualFold(field, "and") {
-			flush()
-			continue
+			// "between A and B", "both A and B" join two things in one
+			// question: the difference between limiting and suspending
+			// is one intent.
+			if words := tokenize(cur.String()); !slices.ContainsFunc(words, func(w string) bool { return w == "between" || w == "both" }) {
+				flush()
+				continue
+			}
 		}
 		if lead {
 			flush()

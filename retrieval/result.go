@@ -35,7 +35,7 @@ type Evidence struct {
 	Category     string       `json:"category"`
 	Snippet      string       `json:"snippet"`
 	Content      string       `json:"-"`          // the whole chunk, for the evidence pane and the prompt
-	Score        float64      `json:"score"`      // match score: drives the decision rules
+	Score        float64      `json:"score"`      // match score: the share of the question's informative weight the chunk covers
 	RankScore    float64      `json:"rank_score"` // BM25-family score: drives the order
 	HeaderPath   string       `json:"header_path"`
 	ContentHash  string       `json:"content_hash"`
@@ -51,13 +51,12 @@ type Evidence struct {
 
 // MatchExplain records why a piece of evidence matched.
 type MatchExplain struct {
-	Fields        map[string][]string `json:"fields"`                  // field name → query tokens found there
-	ExactPhrase   bool                `json:"exact_phrase"`            // the whole normalized query is in the title
-	Synonyms      []Rewrite           `json:"synonyms,omitempty"`      // rewrites applied to the query
-	TypoFixes     []Rewrite           `json:"typo_fixes,omitempty"`    // typo corrections applied to the query
-	Biases        []string            `json:"biases,omitempty"`        // e.g. "definitional +2 (concept doc)"
-	Stemmed       []Rewrite           `json:"stemmed,omitempty"`       // plural stems applied
-	Normalization float64             `json:"normalization,omitempty"` // the length divisor applied
+	Fields      map[string][]string `json:"fields"`               // field name → query tokens found there
+	ExactPhrase bool                `json:"exact_phrase"`         // every word of the question is in the title
+	Synonyms    []Rewrite           `json:"synonyms,omitempty"`   // rewrites applied to the query
+	TypoFixes   []Rewrite           `json:"typo_fixes,omitempty"` // typo corrections applied to the query
+	Biases      []string            `json:"biases,omitempty"`     // e.g. "definitional ×1.5 (the doc titled so)"
+	Stemmed     []Rewrite           `json:"stemmed,omitempty"`    // plural stems applied
 }
 
 // Rewrite is one change normalization made to the query.
@@ -84,7 +83,7 @@ type Result struct {
 	Options          []Option   `json:"options"`
 	Results          []Evidence `json:"results"`
 	Confidence       float64    `json:"confidence"`
-	Rule             string     `json:"rule"` // the decision rule that set Status, e.g. "gap<MIN_GAP"
+	Rule             string     `json:"rule"` // the decision rule that set Status, e.g. "coverage<MIN_COVERAGE"
 	Metrics          Metrics    `json:"metrics"`
 	Notes            []string   `json:"notes,omitempty"` // e.g. "query truncated to 4000 characters"
 	// Candidates are the docs the decision weighed, best-ranked first, each
@@ -101,8 +100,7 @@ type Candidate struct {
 	DocSlug  string  `json:"doc_slug"`
 	Title    string  `json:"title"`
 	ChunkID  string  `json:"chunk_id,omitempty"`
-	Rank     float64 `json:"rank"`  // rank score of the doc's best chunk
-	Score    float64 `json:"score"` // match score of that chunk
-	Matched  int     `json:"matched"`
-	FieldHit bool    `json:"field_hit"`
+	Rank     float64 `json:"rank"`     // rank score of the doc's best chunk
+	Coverage float64 `json:"coverage"` // share of the question's informative weight that chunk covers
+	Naming   float64 `json:"naming"`   // … that the doc's title, keywords or headings carry
 }

@@ -3,16 +3,14 @@ package retrieval
 import porter "github.com/blevesearch/go-porterstemmer"
 
 // stemKey is the index key under which a term's morphological variants
-// meet for ranking: the Porter stem behind a prefix no analyzed term can
-// start with (terms are letters and digits). Known terms keep their own
-// key, as they escape plural stemming: "notes" the feature is not "note".
+// meet: the Porter stem behind a prefix no analyzed term can start with
+// (terms are letters and digits). "deleting" and "delete", "moving" and
+// "move" share a key.
 //
-// Porter's stemmer conflates more than the conservative plural rule the
-// decisions use ("running", "runs" and "run" meet), which is why its keys
-// only ever add rank.
-func stemKey(term string, known map[string]bool) string {
-	if known[term] {
-		return "~" + term
-	}
+// The keys add rank (a variant is worth half of the word itself, which
+// scores under its own term too) and are what the decision policy's
+// coverage counts: a question about deleting an account is covered by a
+// section titled "Delete your account".
+func stemKey(term string) string {
 	return "~" + porter.StemString(term)
 }

@@ -52,7 +52,7 @@ func compileSynonyms(rules []knowledge.Synonym) synonymTable {
 		// "shortcuts") unless a rule names it; stemmed without the
 		// known-term guard on purpose: this only widens which query words
 		// the rule recognizes.
-		if stem := stemPlural(w, nil); stem != w && !explicit[stem] {
+		if stem := stemPlural(w); stem != w && !explicit[stem] {
 			t.words[stem] = r
 		}
 	}

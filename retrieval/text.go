@@ -239,3 +239,38 @@ func linksOnly(md string) bool {
 	}
 	return links > 0
 }
+
+// innerHeadings returns the ATX headings of a markdown chunk, outside code
+// fences, joined by " ; ": a short section merged into its parent's chunk
+// keeps its heading only in the text, and a heading names what its
+// section is about wherever it ends up. Trailing attribute blocks
+// ("{#anchor}") are dropped.
+func innerHeadings(md string) string {
+	if !strings.Contains(md, "#") {
+		return ""
+	}
+	var out []string
+	inFence := false
+	for _, line := range strings.Split(md, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		if inFence || !strings.HasPrefix(t, "#") {
+			continue
+		}
+		level := len(t) - len(strings.TrimLeft(t, "#"))
+		if level > 6 || level == len(t) || t[level] != ' ' {
+			continue // "#hashtag", "#!" or a bare run of #
+		}
+		h := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t[level:]), "#"))
+		if i := strings.LastIndexByte(h, '{'); i >= 0 && strings.HasSuffix(h, "}") {
+			h = strings.TrimSpace(h[:i])
+		}
+		if h != "" {
+			out = append(out, h)
+		}
+	}
+	return strings.Join(out, " ; ")
+}

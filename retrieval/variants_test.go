@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/docent-sh/docent/knowledge"
@@ -17,7 +18,9 @@ func variantDocs() []knowledge.Doc {
 	}
 }
 
-func TestVariantsRankButNeverMatch(t *testing.T) {
+// A word's variants cover it ("archived" answers "archiving"), so they
+// rank and count towards the decision; the exact word ranks higher.
+func TestVariantsRankAndCover(t *testing.T) {
 	e, err := New(knowledge.Bundle{Docs: variantDocs()}, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -32,40 +35,44 @@ func TestVariantsRankButNeverMatch(t *testing.T) {
 	if len(hits) != 2 || hits[0].DocSlug != "concepts/retention" || hits[1].DocSlug != "actions/archive" {
 		t.Fatalf("Search(archiving) = %v, want concepts/retention then actions/archive", slugs)
 	}
-	if hits[1].Score != 0 {
-		t.Errorf("a variant-only hit has match score %v, want 0: variants must not feed the decision", hits[1].Score)
+	if hits[1].Score != 1 {
+		t.Errorf("a variant-only hit covers %v of the question, want all of it", hits[1].Score)
 	}
-
-	// Ask shows only evidence it can explain: the variant-only doc is not
-	// among its results.
 	res := e.Ask(Query{Text: "archiving"})
-	for _, ev := range res.Results {
-		if ev.DocSlug == "actions/archive" {
-			t.Errorf("Ask(archiving) shows %s, which only has variants of the word", ev.ChunkID)
+	if len(res.Results) < 2 || res.Results[1].DocSlug != "actions/archive" || len(res.Results[1].MatchedTerms) != 1 {
+		t.Errorf("Ask(archiving) should show the variant's doc second, matching the word: %+v", res.Results)
+	}
+}
+
+func TestStemKeys(t *testing.T) {
+	for word, want := range map[string]string{"archiving": "~archiv", "archived": "~archiv", "archive": "~archiv", "running": "~run", "notes": "~note", "callout": "~callout", "callouts": "~callout"} {
+		if got := stemKey(word); got != want {
+			t.Errorf("stemKey(%q) = %q, want %q", word, got, want)
 		}
 	}
 }
 
-func TestVariantsLeaveKnownTermsWhole(t *testing.T) {
-	known := map[string]bool{"notes": true}
-	if got := stemKey("notes", known); got != "~notes" {
-		t.Errorf("stemKey(notes) = %q, want the known term whole", got)
+// A doc titled in the plural is the doc a singular question asks for,
+// and the other way round: titles are words like any other.
+func TestTitlesMeetSingularAndPlural(t *testing.T) {
+	docs := []knowledge.Doc{
+		makeDoc("reference/callouts", "Callouts", nil, "Use a callout to set a paragraph apart.",
+			section{"Kinds", "Five kinds exist: note, tip, info, warning and danger."}),
+		makeDoc("reference/formatting", "Formatting", nil, "Bold, italics and a callout or two make a page easier to scan.",
+			section{"Callout syntax", "Write the kind in brackets at the start of a quote; see the callout page for the list."}),
+		makeDoc("setup/theme", "Theme", nil, "Pick colors and fonts for the whole site."),
 	}
-	for word, want := range map[string]string{"archiving": "~archiv", "archived": "~archiv", "archive": "~archiv", "running": "~run"} {
-		if got := stemKey(word, known); got != want {
-			t.Errorf("stemKey(%q) = %q, want %q", word, got, want)
-		}
-	}
-	// "notes" names a feature here (a keyword): a body that only says
-	// "note" the verb must not rank for it, through variants or otherwise.
-	docs := append(variantDocs(), makeDoc("concepts/memo", "Memo", nil, "Note the time of every call."))
 	e, err := New(knowledge.Bundle{Docs: docs}, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, h := range e.Search("notes", 10) {
-		if h.DocSlug == "concepts/memo" {
-			t.Errorf("Search(notes) ranks concepts/memo, which only says \"note\"")
+	for _, q := range []string{"what is a callout", "callouts", "what are callouts"} {
+		res := e.Ask(Query{Text: q})
+		if len(res.Results) == 0 || res.Results[0].DocSlug != "reference/callouts" {
+			t.Errorf("%q: first result %v, want reference/callouts", q, docsOf(res))
+		}
+		if len(res.Results) > 0 && !slices.Contains(res.Results[0].MatchExplain.Fields["title"], "callout") {
+			t.Errorf("%q: the title match is not explained: %+v", q, res.Results[0].MatchExplain)
 		}
 	}
 }

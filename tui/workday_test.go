@@ -72,7 +72,8 @@ func TestExpandedEvidenceScrollsAt80x24(t *testing.T) {
 	s := start(t, b, st, 80, 24)
 	s.typeText(q)
 	s.enter()
-	s.waitIdle("Pick:")
+	// The steps are the answer (no pills): the docs answer it plainly.
+	s.waitIdle(opening(expectAnswer(t, tui.Request{Query: q}), 3))
 	s.press(tea.KeyF2, 0)
 	s.press(tea.KeyTab, 0)
 	s.enter()

@@ -168,12 +168,9 @@ func (e *env) retrievalConfig() (retrieval.Config, error) {
 	c.Enabled = e.cfg.retrievalEnabled
 	c.Phase = e.cfg.phase
 	c.TopK = e.cfg.topK
-	c.MinScore = e.cfg.minScore
-	c.MinConf = e.cfg.minConf
-	c.MinGap = e.cfg.minGap
-	c.MinMatchedTerms = e.cfg.minMatchedTerms
+	c.MinCoverage = e.cfg.minCoverage
+	c.MinMargin = e.cfg.minMargin
 	c.DefinitionalBias = e.cfg.definitionalBias
-	c.DefinitionalBiasEnabled = e.cfg.definitionalBias > 0
 	if err := c.Validate(); err != nil {
 		return c, usageErrorf("%v", err)
 	}

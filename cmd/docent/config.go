@@ -106,10 +106,8 @@ type config struct {
 	phase            int
 	retrievalEnabled bool
 	topK             int
-	minScore         float64
-	minConf          float64
-	minGap           float64
-	minMatchedTerms  int
+	minCoverage      float64
+	minMargin        float64
 	definitionalBias float64
 
 	provider          string
@@ -161,15 +159,13 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("retrieval", retrieval.EnvEnabled)
 	f.IntVar(&c.topK, "top-k", 5, "evidence chunks kept per query")
 	c.bindEnv("top-k", retrieval.EnvTopK)
-	f.Float64Var(&c.minScore, "min-score", 3, "decision policy: lowest match score for an answer")
-	c.bindEnv("min-score", retrieval.EnvMinScore)
-	f.Float64Var(&c.minConf, "min-conf", 0.3, "decision policy: lowest confidence for an answer")
-	c.bindEnv("min-conf", retrieval.EnvMinConf)
-	f.Float64Var(&c.minGap, "min-gap", 2, "decision policy: lowest score gap between the top two docs")
-	c.bindEnv("min-gap", retrieval.EnvMinGap)
-	f.IntVar(&c.minMatchedTerms, "min-matched-terms", 2, "decision policy: fewest matched query terms")
-	c.bindEnv("min-matched-terms", retrieval.EnvMinMatchedTerms)
-	f.Float64Var(&c.definitionalBias, "definitional-bias", 2, "score bias for concept docs on \"what is X\" questions (0 turns it off)")
+	// The policy's defaults are the engine's, written once there.
+	policy := retrieval.DefaultConfig()
+	f.Float64Var(&c.minCoverage, "min-coverage", policy.MinCoverage, "decision policy: share (0–1) of the question's informative weight the top doc must cover to be an answer; below it, no match")
+	c.bindEnv("min-coverage", retrieval.EnvMinCoverage)
+	f.Float64Var(&c.minMargin, "min-margin", policy.MinMargin, "decision policy: a doc within this share (0–1) of the top doc, in rank and in title/heading match, is a second meaning to ask about")
+	c.bindEnv("min-margin", retrieval.EnvMinMargin)
+	f.Float64Var(&c.definitionalBias, "definitional-bias", policy.DefinitionalBias, "\"what is X\": the rank of the doc about X is multiplied by 1 + this (0 turns it off)")
 	c.bindEnv("definitional-bias", retrieval.EnvDefinitionalBias)
 
 	f.StringVar(&c.provider, "provider", "auto", "answer writer: auto|extractive|openai|ollama|anthropic")

@@ -80,7 +80,8 @@ func TestTopicWords(t *testing.T) {
 func TestAllQuoted(t *testing.T) {
 	ticket := strings.Repeat("> the calendar sync stopped working\n", 100)
 	r := Reduce(ticket, 300)
-	if !strings.HasPrefix(r.Query, "calendar sync stopped working") {
+	// "working" is a vague complaint's word, no topic (retrieval's stopwords).
+	if !strings.HasPrefix(r.Query, "calendar sync stopped") {
 		t.Errorf("query %q", r.Query)
 	}
 }
