@@ -18,17 +18,17 @@ const (
 	perDocCap        = 2
 )
 
-// scoringFor returns how units of ix are scored for q. For a definitional
-// question ("what is X"), the units about X have their rank multiplied by
-// 1 + DEFINITIONAL_BIAS: those of the doc whose title is X (its title's
-// words are the question's, by stem), the section whose own heading is X,
-// and those of a concept doc the knowledge base declares, when X is in its
-// title or headings.
+// scoringFor returns how units of ix are scored for q. The units of the
+// doc about the asked-for thing have their rank multiplied by
+// 1 + DEFINITIONAL_BIAS: the doc whose title is the question (its title's
+// words are the question's, by stem), and for a definitional question
+// ("what is X") also the section whose own heading is X and a concept doc
+// the knowledge base declares, when X is in its title or headings.
 func (e *Engine) scoringFor(ix *index, q normalizedQuery) scoring {
 	// Ranking weighs every word of the question, intent words too: a
 	// passage that says "definition" ranks for "definition of X".
 	sc := scoring{ws: ix.weigh(q.keys, 0)}
-	if !q.definitional || !(e.cfg.DefinitionalBias > 0) || len(q.keys) == 0 {
+	if !(e.cfg.DefinitionalBias > 0) || len(q.keys) == 0 {
 		return sc
 	}
 	// What the question is about: its keys but the intent words'.
@@ -47,11 +47,11 @@ func (e *Engine) scoringFor(ix *index, q normalizedQuery) scoring {
 	sc.biased = func(unit int32, title, head uint64) biasReason {
 		d := &e.docs[ix.units[unit].doc]
 		switch {
-		case d.concept && head != 0:
+		case q.definitional && d.concept && head != 0:
 			return biasConcept
 		case title == all && d.titleKeys == n:
 			return biasTitle
-		case ix.section != nil && slices.Equal(ix.section[unit], sorted):
+		case q.definitional && ix.section != nil && slices.Equal(ix.section[unit], sorted):
 			return biasSection
 		}
 		return biasNone

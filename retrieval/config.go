@@ -22,9 +22,11 @@ type Config struct {
 	// doc, in rank and in how strongly its title or headings carry the
 	// question's words, to be a second meaning worth asking about.
 	MinMargin float64
-	// DefinitionalBias: for "what is X"-style questions without an action
-	// word, the rank of the doc about X (titled X, or a declared concept
-	// doc naming X) is multiplied by 1 + DefinitionalBias; 0 turns it off.
+	// DefinitionalBias: the rank of the doc about the asked-for thing is
+	// multiplied by 1 + DefinitionalBias: the doc titled with the
+	// question's words, and for "what is X"-style questions without an
+	// action word also the section headed X and a declared concept doc
+	// naming X; 0 turns it off.
 	DefinitionalBias float64
 }
 

@@ -394,11 +394,16 @@ func (ix *index) search(terms, keys []string, depth int, sc scoring) searchResul
 	top := topHits{less: rankOrder, depth: depth, items: make([]hit, 0, min(depth, len(a.touched)))}
 	// Without a bias a unit's rank is what it accumulated: once the top
 	// is full, a unit ranking below its weakest cannot enter.
-	// Coordination only lowers a rank (the share is at most 1), so the
-	// comparison with the accumulated rank stays safe.
-	prune := sc.rankOnly && sc.biased == nil && depth > 0
+	// Coordination only lowers a rank (the share is at most 1) and the
+	// bias raises it at most twice, so a unit whose accumulated rank so
+	// raised stays below the weakest kept hit cannot enter.
+	prune := sc.rankOnly && depth > 0
+	boost := 1.0
+	if sc.biased != nil {
+		boost = (1 + sc.bias) * (1 + sc.bias)
+	}
 	for _, id := range a.touched {
-		if prune && len(top.items) == depth && a.acc[id].rank < top.items[0].rank {
+		if prune && len(top.items) == depth && a.acc[id].rank*boost < top.items[0].rank {
 			continue
 		}
 		top.offer(ix.scoreUnit(id, a.acc[id], sc))

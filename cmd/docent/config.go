@@ -165,7 +165,7 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("min-coverage", retrieval.EnvMinCoverage)
 	f.Float64Var(&c.minMargin, "min-margin", policy.MinMargin, "decision policy: a doc within this share (0–1) of the top doc, in rank and in title/heading match, is a second meaning to ask about")
 	c.bindEnv("min-margin", retrieval.EnvMinMargin)
-	f.Float64Var(&c.definitionalBias, "definitional-bias", policy.DefinitionalBias, "\"what is X\": the rank of the doc about X is multiplied by 1 + this (0 turns it off)")
+	f.Float64Var(&c.definitionalBias, "definitional-bias", policy.DefinitionalBias, "the doc about the asked-for thing (titled with the question's words; for \"what is X\" also the section headed X or a declared concept doc) ranks ×(1 + this); 0 turns it off")
 	c.bindEnv("definitional-bias", retrieval.EnvDefinitionalBias)
 
 	f.StringVar(&c.provider, "provider", "auto", "answer writer: auto|extractive|openai|ollama|anthropic")
