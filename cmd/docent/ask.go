@@ -18,18 +18,19 @@ import (
 
 // askOutput is the one object `docent ask --json` prints.
 type askOutput struct {
-	Query            string               `json:"query"`
-	NormalizedTokens []string             `json:"normalized_tokens"`
-	Status           retrieval.Status     `json:"status"`
-	Reply            string               `json:"reply"`
-	Options          []retrieval.Option   `json:"options"`
-	Results          []retrieval.Evidence `json:"results"`
-	Confidence       float64              `json:"confidence"`
-	Rule             string               `json:"rule"`
-	Metrics          askMetrics           `json:"metrics"`
-	LLM              askLLM               `json:"llm"`
-	Context          *askContext          `json:"context,omitempty"`
-	Notes            []string             `json:"notes,omitempty"`
+	Query            string                `json:"query"`
+	NormalizedTokens []string              `json:"normalized_tokens"`
+	Status           retrieval.Status      `json:"status"`
+	Reply            string                `json:"reply"`
+	Options          []retrieval.Option    `json:"options"`
+	Results          []retrieval.Evidence  `json:"results"`
+	Confidence       float64               `json:"confidence"`
+	Rule             string                `json:"rule"`
+	Candidates       []retrieval.Candidate `json:"candidates,omitempty"` // the docs the decision weighed, with its measures
+	Metrics          askMetrics            `json:"metrics"`
+	LLM              askLLM                `json:"llm"`
+	Context          *askContext           `json:"context,omitempty"`
+	Notes            []string              `json:"notes,omitempty"`
 }
 
 type askMetrics struct {
@@ -188,6 +189,7 @@ func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answe
 		Results:          nonNil(res.Results),
 		Confidence:       res.Confidence,
 		Rule:             res.Rule,
+		Candidates:       res.Candidates,
 		Metrics:          askMetrics{Metrics: res.Metrics, Stats: a.session.Stats()},
 		LLM: askLLM{
 			Provider: a.selection.Provider, Model: a.selection.Model, Called: ans.ModelCalled,
