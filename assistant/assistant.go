@@ -5,8 +5,10 @@
 package assistant
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -250,7 +252,8 @@ func NeedsModel(res retrieval.Result) bool {
 
 // Answer writes the answer for a result. Clarifications (weak, ambiguous,
 // no_match) are the engine's reply, streamed as one piece without a model
-// call; found and multi go through the context builder to the writer.
+// call; found goes through the context builder to the writer, and multi
+// too, one part at a time (see writeMulti).
 func (s *Session) Answer(ctx context.Context, res retrieval.Result, emit func(chunk string)) (Answer, error) {
 	if !NeedsModel(res) {
 		if emit != nil && res.Reply != "" {
@@ -260,37 +263,121 @@ func (s *Session) Answer(ctx context.Context, res retrieval.Result, emit func(ch
 		return Answer{Answer: llm.Answer{Text: res.Reply, Provider: "clarification"}}, nil
 	}
 
-	s.mu.Lock()
-	in := promptctx.Input{
-		Question: res.Query,
-		Glossary: s.opts.Glossary,
-		Evidence: res.Results,
-		Session:  promptctx.Session{Corpus: s.opts.Corpus, LastResource: s.lastChunkID, LastPill: s.lastPill},
-		App:      s.app,
-		Recent:   append([]promptctx.Message(nil), s.history...),
-		Role:     s.role,
+	var out Answer
+	var err error
+	if res.Status == retrieval.StatusMulti && len(res.Options) > 1 {
+		out, err = s.writeMulti(ctx, res, emit)
+	} else {
+		prompt := s.opts.Builder.Build(s.input(res.Query, res.Results))
+		var ans llm.Answer
+		ans, err = s.writer.Stream(ctx, prompt, emit)
+		out = Answer{Answer: ans, Context: prompt.Report, ModelCalled: true}
 	}
-	s.mu.Unlock()
-
-	prompt := s.opts.Builder.Build(in)
-	ans, err := s.writer.Stream(ctx, prompt, emit)
-	out := Answer{Answer: ans, Context: prompt.Report, ModelCalled: true}
-	if price, ok := s.opts.Prices[ans.Model]; ok && ans.Usage.Reported {
-		cost := price.Cost(ans.Usage)
+	if price, ok := s.opts.Prices[out.Model]; ok && out.Usage.Reported {
+		cost := price.Cost(out.Usage)
 		out.CostUSD = &cost
 	}
 	s.mu.Lock()
-	s.spend.add(ans.Usage, out.CostUSD)
+	s.spend.add(out.Usage, out.CostUSD)
 	s.mu.Unlock()
 	s.recordAnswered(ctx, res, out)
 	if err != nil {
 		return out, err
 	}
-	if ans.Notice != "" {
-		s.log.Warn("answer fell back", "notice", ans.Notice)
+	if out.Notice != "" {
+		s.log.Warn("answer fell back", "notice", out.Notice)
 	}
-	s.remember(res.Query, ans.Text)
+	s.remember(res.Query, out.Text)
 	return out, nil
+}
+
+// input is the prompt input for a question and its evidence.
+func (s *Session) input(question string, evidence []retrieval.Evidence) promptctx.Input {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return promptctx.Input{
+		Question: question,
+		Glossary: s.opts.Glossary,
+		Evidence: evidence,
+		Session:  promptctx.Session{Corpus: s.opts.Corpus, LastResource: s.lastChunkID, LastPill: s.lastPill},
+		App:      s.app,
+		Recent:   append([]promptctx.Message(nil), s.history...),
+		Role:     s.role,
+	}
+}
+
+// writeMulti writes the answer to a question that asks two things: for
+// each doc the engine picked, a short answer to its part of the question
+// from that doc's evidence alone, under the doc's title; then the engine's
+// question of which to go deeper on. The writer is called once per part,
+// so the reply covers both docs whoever writes it, and the pills stay the
+// docs.
+func (s *Session) writeMulti(ctx context.Context, res retrieval.Result, emit func(string)) (Answer, error) {
+	var text strings.Builder
+	write := func(piece string) {
+		text.WriteString(piece)
+		if emit != nil {
+			emit(piece)
+		}
+	}
+	out := Answer{ModelCalled: true}
+	for i, o := range res.Options {
+		if i > 0 {
+			write("\n\n")
+		}
+		write(o.Label + ": ")
+		var evidence []retrieval.Evidence
+		for _, ev := range res.Results {
+			if ev.DocSlug == o.DocSlug {
+				evidence = append(evidence, ev)
+			}
+		}
+		prompt := s.opts.Builder.Build(s.input(cmp.Or(o.Asked, res.Query), evidence))
+		ans, err := s.writer.Stream(ctx, prompt, write)
+		out.Context = addReport(out.Context, prompt.Report, i == 0)
+		out.Answer = mergeAnswers(out.Answer, ans)
+		if err != nil || ans.Stopped {
+			out.Text = text.String()
+			return out, err
+		}
+	}
+	write("\n\n" + retrieval.ReplyMultiEnd)
+	out.Text = text.String()
+	return out, nil
+}
+
+// mergeAnswers accumulates the answers to the parts of one question: who
+// wrote them and how, with times and counts added up.
+func mergeAnswers(acc, a llm.Answer) llm.Answer {
+	if acc.Provider == "" {
+		acc.Provider, acc.Model, acc.TTFT = a.Provider, a.Model, a.TTFT
+	}
+	if a.Fallback {
+		acc.Fallback, acc.Provider = true, a.Provider
+	}
+	if a.Notice != "" {
+		acc.Notice = a.Notice
+	}
+	acc.Stopped = acc.Stopped || a.Stopped
+	acc.Duration += a.Duration
+	acc.Chunks += a.Chunks
+	acc.TokensPerSec = max(acc.TokensPerSec, a.TokensPerSec)
+	return acc
+}
+
+// addReport adds the tokens and drops of one more prompt to a report.
+func addReport(acc, r promptctx.Report, first bool) promptctx.Report {
+	if first {
+		return r
+	}
+	acc.Tokens.Core += r.Tokens.Core
+	acc.Tokens.Docs += r.Tokens.Docs
+	acc.Tokens.UI += r.Tokens.UI
+	acc.Tokens.Widgets += r.Tokens.Widgets
+	acc.Tokens.Recent += r.Tokens.Recent
+	acc.Tokens.Total += r.Tokens.Total
+	acc.Dropped = append(acc.Dropped, r.Dropped...)
+	return acc
 }
 
 // Flush records the event of a turn whose answer was never asked for (the

@@ -182,3 +182,45 @@ func TestExtractiveResponderEndToEnd(t *testing.T) {
 		t.Errorf("streamed in %d piece(s), want several", pieces)
 	}
 }
+
+// A question that asks two things gets an answer to each part from its
+// own doc, under the doc's title, then the engine's question; the writer
+// is asked each part with that doc's evidence only.
+func TestMultiIntentAnswersEachPartThenAsks(t *testing.T) {
+	w := &recordingWriter{}
+	s, _ := newSession(t, w)
+	ctx := context.Background()
+	res := s.Retrieve(ctx, assistant.Request{Query: "workspace and widgets"})
+	if res.Status != retrieval.StatusMulti || len(res.Options) != 2 {
+		t.Fatalf("status %s with options %+v, want multi with two", res.Status, res.Options)
+	}
+	var streamed strings.Builder
+	ans, err := s.Answer(ctx, res, func(c string) { streamed.WriteString(c) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := res.Options[0].Label + ": Written answer.\n\n" + res.Options[1].Label + ": Written answer.\n\n" + retrieval.ReplyMultiEnd
+	if ans.Text != want || streamed.String() != want {
+		t.Errorf("answer %q, streamed %q, want %q", ans.Text, streamed.String(), want)
+	}
+	if !ans.ModelCalled || ans.Provider != "test" || len(w.prompts) != 2 {
+		t.Fatalf("model called %v by %q with %d prompts, want one per part", ans.ModelCalled, ans.Provider, len(w.prompts))
+	}
+	for i, p := range w.prompts {
+		o := res.Options[i]
+		if got := promptctx.ParseQuestion(p.User); got != o.Asked || o.Asked == "" {
+			t.Errorf("prompt %d asks %q, want the part %q", i, got, o.Asked)
+		}
+		if len(p.Docs) == 0 {
+			t.Errorf("prompt %d has no evidence", i)
+		}
+		for _, d := range p.Docs {
+			if !strings.HasPrefix(d.ID, o.DocSlug+"#") {
+				t.Errorf("prompt %d, for %s, quotes %s", i, o.DocSlug, d.ID)
+			}
+		}
+	}
+	if ans.Context.Tokens.Total <= 0 {
+		t.Errorf("context report %+v, want both prompts counted", ans.Context.Tokens)
+	}
+}

@@ -186,6 +186,7 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 		return Result{}, false
 	}
 	type partPick struct {
+		asked   string
 		best    hit
 		ranking ranking
 	}
@@ -207,7 +208,7 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 		if slices.ContainsFunc(picks, func(pp partPick) bool { return ix.units[pp.best.unit].doc == ix.units[best.unit].doc }) {
 			continue
 		}
-		picks = append(picks, partPick{best: best, ranking: r})
+		picks = append(picks, partPick{asked: textsafe.Line(p), best: best, ranking: r})
 	}
 	if len(picks) < 2 {
 		return Result{}, false
@@ -224,7 +225,9 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 	seen := map[int32]bool{}
 	for _, p := range picks {
 		d := e.docs[ix.units[p.best.unit].doc]
-		res.Options = append(res.Options, optionFor(d))
+		o := optionFor(d)
+		o.Asked = p.asked
+		res.Options = append(res.Options, o)
 		summaries = append(summaries, d.title+": "+e.summaryFor(ix, p.best, multiSoftLimit, 1))
 		if !seen[p.best.unit] {
 			seen[p.best.unit] = true

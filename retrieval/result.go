@@ -25,6 +25,9 @@ type Option struct {
 	Label    string `json:"label"`
 	DocSlug  string `json:"doc_slug"`
 	Category string `json:"category"`
+	// Asked is the part of a multi-intent question this doc answers, so
+	// each part can be answered on its own; "" for other options.
+	Asked string `json:"asked,omitempty"`
 }
 
 // Evidence is one retrieved chunk (Phase 2) or doc (Phase 1) with the
