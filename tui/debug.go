@@ -14,6 +14,10 @@ import (
 // debugTopN is how many rows of the score table the debug pane shows.
 const debugTopN = 8
 
+// debugSlugRunes clips each slug on the compared line, so the line fits an
+// 80-column pane.
+const debugSlugRunes = 18
+
 // debugPane explains the last turn: how the query was normalized, how the
 // evidence scored, which rule decided, and how the answer was produced.
 type debugPane struct {
@@ -77,9 +81,26 @@ func (p *debugPane) rebuild() {
 	kv("query", textsafe.Line(res.Query))
 	kv("tokens", orDash(strings.Join(sanitizeAll(res.NormalizedTokens), " ")))
 	synonyms, typos := rewrites(res.Results)
-	kv("synonyms", orDash(synonyms))
-	kv("typos", orDash(typos))
+	// One line for both kinds of rewrite: most questions have none.
+	var rewritten []string
+	if synonyms != "" {
+		rewritten = append(rewritten, "synonyms "+synonyms)
+	}
+	if typos != "" {
+		rewritten = append(rewritten, "typos "+typos)
+	}
+	kv("rewrites", orDash(strings.Join(rewritten, " · ")))
 	kv("status", fmt.Sprintf("%s · rule %s · confidence %.2f", res.Status, orDash(textsafe.Line(res.Rule)), res.Confidence))
+	// The docs the decision compared, with the measures its rules read:
+	// coverage and naming of the top doc and of the next, and the next
+	// doc's rank as a share of the top's.
+	if c := res.Candidates; len(c) > 0 {
+		line := fmt.Sprintf("%s c%.2f n%.2f", textsafe.Clip(textsafe.Line(c[0].DocSlug), debugSlugRunes), c[0].Coverage, c[0].Naming)
+		if len(c) > 1 && c[0].Rank > 0 {
+			line += fmt.Sprintf(" · %s c%.2f n%.2f ×%.2f", textsafe.Clip(textsafe.Line(c[1].DocSlug), debugSlugRunes), c[1].Coverage, c[1].Naming, c[1].Rank/c[0].Rank)
+		}
+		kv("compared", line)
+	}
 	fallback := res.Metrics.Fallback
 	if fallback == "" {
 		fallback = "none"
