@@ -350,7 +350,12 @@ func (s *Session) writeMulti(ctx context.Context, res retrieval.Result, emit fun
 // wrote them and how, with times and counts added up.
 func mergeAnswers(acc, a llm.Answer) llm.Answer {
 	if acc.Provider == "" {
-		acc.Provider, acc.Model, acc.TTFT = a.Provider, a.Model, a.TTFT
+		acc.Provider, acc.Model, acc.TTFT, acc.Usage = a.Provider, a.Model, a.TTFT, a.Usage
+	} else {
+		// Usage is reported only when every part's was.
+		acc.Usage.PromptTokens += a.Usage.PromptTokens
+		acc.Usage.CompletionTokens += a.Usage.CompletionTokens
+		acc.Usage.Reported = acc.Usage.Reported && a.Usage.Reported
 	}
 	if a.Fallback {
 		acc.Fallback, acc.Provider = true, a.Provider

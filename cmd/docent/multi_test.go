@@ -59,7 +59,7 @@ func TestAskMultiIntentOffline(t *testing.T) {
 // With a model writing, each part is its own request, asking that part with
 // that doc's evidence; the reply keeps both and the question.
 func TestAskMultiIntentWithAProvider(t *testing.T) {
-	srv := llmtest.NewOpenAI(t, llmtest.Script{Chunks: []string{"In ", "short."}})
+	srv := llmtest.NewOpenAI(t, llmtest.Script{Chunks: []string{"In ", "short."}, Usage: llmtest.Usage{PromptTokens: 100, CompletionTokens: 7}})
 	c := newCLI(t, "DOCENT_PROVIDER", "openai", "OPENAI_API_KEY", "test-key", "DOCENT_BASE_URL", srv.BaseURL())
 	o := c.askJSON("workspace and widgets")
 	if o.Status != retrieval.StatusMulti || o.LLM.Provider != "openai" || o.LLM.Fallback {
@@ -68,6 +68,9 @@ func TestAskMultiIntentWithAProvider(t *testing.T) {
 	checkMultiReply(t, o.Reply, o.Options)
 	if !strings.Contains(o.Reply, o.Options[0].Label+": In short.") || !strings.Contains(o.Reply, o.Options[1].Label+": In short.") {
 		t.Errorf("reply %q: want the model's answer under each title", o.Reply)
+	}
+	if u := o.LLM.Usage; !u.Reported || u.PromptTokens != 200 || u.CompletionTokens != 14 {
+		t.Errorf("usage %+v, want both parts' usage added up", u)
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 2 {
