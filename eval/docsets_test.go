@@ -1,0 +1,125 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/retrieval"
+)
+
+// The decision policy is measured on documentation it was not written
+// for: the real sets in ../shared/eval (Mastodon's Hugo docs, Material for
+// MkDocs), which stay outside the repository, and two sets in other
+// conventions written for this repository (testdata/README.md). Each run
+// here fails below its floor, so a change that makes docent decide worse
+// on any of them fails make test.
+
+// envEvalDir names the directory holding the shared evaluation data, for a
+// checkout without shared/ beside it (as in eval/reference).
+const envEvalDir = "DOCENT_EVAL_DIR"
+
+// floor is the least a doc set must reach: cases passed, hit@1 over the
+// questions expected to be found, and the most wrong confident answers.
+type floor struct {
+	passed, hitAt1Found, maxWrongConfident int
+}
+
+// Issue 13's targets for the Mastodon docs, as shares of the cases (and of
+// the found questions for hit@1). The floors below are what the policy
+// reaches now; the test reports the distance to these targets.
+const (
+	targetAccuracy       = 0.90
+	targetWrongConfident = 0.03
+	targetHitAt1         = 0.90
+)
+
+// sharedSet locates a data set under the shared evaluation directory, or
+// skips (fails under CI=true, or when DOCENT_EVAL_DIR was set) when it is
+// not there.
+func sharedSet(t *testing.T, name string) string {
+	t.Helper()
+	root, explicit := os.Getenv(envEvalDir), true
+	if root == "" {
+		// go test runs in repo/eval; shared/eval lies beside the repository.
+		root, explicit = filepath.Join("..", "..", "shared", "eval"), false
+	}
+	dir := filepath.Join(root, name)
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case explicit:
+			t.Fatalf("%s not found: %s=%s but %s does not exist", name, envEvalDir, root, dir)
+		case os.Getenv("CI") == "true":
+			t.Fatalf("%s not found at %s: CI must check out shared/ beside the repository (or set %s)", name, dir, envEvalDir)
+		default:
+			t.Skipf("%s not found at %s; put shared/eval beside the repository or set %s", name, dir, envEvalDir)
+		}
+	}
+	return dir
+}
+
+// runDocSet runs dir/cases.jsonl over dir/docs as docent eval decisions
+// does, with the default configuration.
+func runDocSet(t *testing.T, dir string) DecisionReport {
+	t.Helper()
+	docs := filepath.Join(dir, "docs")
+	b, _, err := ingest.LoadBundle(context.Background(), os.DirFS(docs), docs)
+	if err != nil {
+		t.Fatalf("load %s: %v", docs, err)
+	}
+	e, err := retrieval.New(b, retrieval.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return RunDecisions(e, readCasesFile(t, filepath.Join(dir, "cases.jsonl")))
+}
+
+// checkFloor fails when the report is below f, printing the report.
+func checkFloor(t *testing.T, r DecisionReport, f floor) {
+	t.Helper()
+	hits := int(math.Round(r.HitAt1 * float64(r.Ranked)))
+	t.Logf("%d of %d passed (%.1f%%), %d wrong confident, hit@1 %d of %d (%.1f%%), MRR %.3f",
+		r.Passed, r.Cases, 100*r.Accuracy, r.WrongConfident, hits, r.Ranked, 100*r.HitAt1, r.MRR)
+	if r.Passed < f.passed || hits < f.hitAt1Found || r.WrongConfident > f.maxWrongConfident {
+		var buf bytes.Buffer
+		r.WriteText(&buf, true)
+		t.Fatalf("below the floor (%d passed, hit@1 on %d found questions, at most %d wrong confident):\n%s",
+			f.passed, f.hitAt1Found, f.maxWrongConfident, buf.String())
+	}
+}
+
+func TestDecisionsMastodonDocs(t *testing.T) {
+	r := runDocSet(t, sharedSet(t, "mastodon-docs"))
+	checkFloor(t, r, floor{passed: 69, hitAt1Found: 46, maxWrongConfident: 4})
+	if r.Accuracy < targetAccuracy || float64(r.WrongConfident) > targetWrongConfident*float64(r.Cases) || r.HitAt1 < targetHitAt1 {
+		t.Logf("issue 13's targets not reached: accuracy %.1f%% (target %.0f%%), wrong confident %.1f%% (at most %.0f%%), hit@1 %.1f%% (target %.0f%%)",
+			100*r.Accuracy, 100*targetAccuracy, 100*float64(r.WrongConfident)/float64(r.Cases), 100*targetWrongConfident, 100*r.HitAt1, 100*targetHitAt1)
+	}
+}
+
+func TestDecisionsMkDocsMaterial(t *testing.T) {
+	checkFloor(t, runDocSet(t, sharedSet(t, "mkdocs-material")), floor{passed: 38, hitAt1Found: 27, maxWrongConfident: 2})
+}
+
+// The two sets written for this repository, in conventions the shared
+// sets do not have: a Docusaurus-style site and a flat wiki export.
+func TestDecisionsOwnDocSets(t *testing.T) {
+	for _, tc := range []struct {
+		dir string
+		f   floor
+	}{
+		{"testdata/beacon", floor{passed: 30, hitAt1Found: 21, maxWrongConfident: 5}},
+		{"testdata/itwiki", floor{passed: 33, hitAt1Found: 25, maxWrongConfident: 2}},
+	} {
+		t.Run(filepath.Base(tc.dir), func(t *testing.T) { checkFloor(t, runDocSet(t, tc.dir), tc.f) })
+	}
+}
