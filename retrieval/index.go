@@ -48,6 +48,23 @@ var defaultBM25F = bm25f{
 	variants: 1.0,
 }
 
+// bm25fScore is the BM25F sum over the fields of one unit's term frequencies
+// (before idf), and the fields the term occurs in (bit f for field f).
+func bm25fScore[T uint16 | int](p bm25f, tf [numFields]T, lens [numFields]int32, avg [numFields]float64) (float64, uint8) {
+	var rank float64
+	var flags uint8
+	for f := 0; f < numFields; f++ {
+		if tf[f] == 0 {
+			continue
+		}
+		flags |= 1 << f
+		t := float64(tf[f])
+		norm := 1 - p.b[f] + p.b[f]*float64(lens[f])/avg[f]
+		rank += p.weight[f] * t * (p.k1 + 1) / (t + p.k1*norm)
+	}
+	return rank, flags
+}
+
 // unit is what the index retrieves: a chunk in Phase 2, a whole doc in
 // Phase 1.
 type unit struct {
@@ -158,17 +175,7 @@ func buildIndex(units []unit, texts func(i int) fieldText, an *analyzer, p bm25f
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		out := make([]posting, len(list))
 		for j, bp := range list {
-			var rank float64
-			var flags uint8
-			for f := 0; f < numFields; f++ {
-				if bp.tf[f] == 0 {
-					continue
-				}
-				flags |= 1 << f
-				tf := float64(bp.tf[f])
-				norm := 1 - p.b[f] + p.b[f]*float64(lens[bp.unit][f])/avg[f]
-				rank += p.weight[f] * tf * (p.k1 + 1) / (tf + p.k1*norm)
-			}
+			rank, flags := bm25fScore(p, bp.tf, lens[bp.unit], avg)
 			out[j] = posting{unit: bp.unit, rank: float32(idf * rank), flags: flags}
 		}
 		ix.postings[t] = out
@@ -230,17 +237,7 @@ func (ix *index) addVariantPostings(names []string, raw [][]buildPosting, lens [
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		out := make([]posting, len(merged))
 		for j, m := range merged {
-			var rank float64
-			var flags uint8
-			for f := 0; f < numFields; f++ {
-				if m.tf[f] == 0 {
-					continue
-				}
-				flags |= 1 << f
-				tf := float64(m.tf[f])
-				norm := 1 - p.b[f] + p.b[f]*float64(lens[m.unit][f])/avg[f]
-				rank += p.weight[f] * tf * (p.k1 + 1) / (tf + p.k1*norm)
-			}
+			rank, flags := bm25fScore(p, m.tf, lens[m.unit], avg)
 			out[j] = posting{unit: m.unit, rank: float32(idf * p.variants * rank), flags: flags}
 		}
 		ix.postings[key] = out

@@ -25,14 +25,8 @@ var (
 func plainText(md string) string {
 	var b strings.Builder
 	b.Grow(len(md))
-	inFence := false
-	for _, line := range strings.Split(md, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			inFence = !inFence
-			continue
-		}
-		if inFence || trimmed == "" || trimmed[0] == '#' || isTableRule(trimmed) {
+	for _, trimmed := range linesOutsideFences(md) {
+		if trimmed == "" || trimmed[0] == '#' || isTableRule(trimmed) {
 			continue
 		}
 		trimmed = stripListMarker(strings.TrimLeft(trimmed, "> "))
@@ -250,14 +244,8 @@ func innerHeadings(md string) string {
 		return ""
 	}
 	var out []string
-	inFence := false
-	for _, line := range strings.Split(md, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
-			continue
-		}
-		if inFence || !strings.HasPrefix(t, "#") {
+	for _, t := range linesOutsideFences(md) {
+		if !strings.HasPrefix(t, "#") {
 			continue
 		}
 		level := len(t) - len(strings.TrimLeft(t, "#"))
@@ -273,4 +261,22 @@ func innerHeadings(md string) string {
 		}
 	}
 	return strings.Join(out, " ; ")
+}
+
+// linesOutsideFences returns the lines of markdown outside code fences,
+// trimmed, the fence lines themselves left out.
+func linesOutsideFences(md string) []string {
+	var out []string
+	inFence := false
+	for _, line := range strings.Split(md, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		if !inFence {
+			out = append(out, t)
+		}
+	}
+	return out
 }
