@@ -3,27 +3,22 @@ package eval
 import (
 	"bytes"
 	"context"
-	"errors"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/internal/evaldata"
 	"github.com/docent-sh/docent/retrieval"
 )
 
 // The decision policy is measured on documentation it was not written
-// for: the real sets in ../shared/eval (Mastodon's Hugo docs, Material for
-// MkDocs), which stay outside the repository, and two sets in other
+// for: the real sets in shared/eval beside the repository (Mastodon's Hugo
+// docs, Material for MkDocs; see evaldata.Dir), and two sets in other
 // conventions written for this repository (testdata/README.md). Each run
 // here fails below its floor, so a change that makes docent decide worse
 // on any of them fails make test.
-
-// envEvalDir names the directory holding the shared evaluation data, for a
-// checkout without shared/ beside it (as in eval/reference).
-const envEvalDir = "DOCENT_EVAL_DIR"
 
 // floor is the least a doc set must reach: cases passed, hit@1 over the
 // questions expected to be found, and the most wrong confident answers.
@@ -39,33 +34,6 @@ const (
 	targetWrongConfident = 0.03
 	targetHitAt1         = 0.90
 )
-
-// sharedSet locates a data set under the shared evaluation directory, or
-// skips (fails under CI=true, or when DOCENT_EVAL_DIR was set) when it is
-// not there.
-func sharedSet(t *testing.T, name string) string {
-	t.Helper()
-	root, explicit := os.Getenv(envEvalDir), true
-	if root == "" {
-		// go test runs in repo/eval; shared/eval lies beside the repository.
-		root, explicit = filepath.Join("..", "..", "shared", "eval"), false
-	}
-	dir := filepath.Join(root, name)
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		switch {
-		case explicit:
-			t.Fatalf("%s not found: %s=%s but %s does not exist", name, envEvalDir, root, dir)
-		case os.Getenv("CI") == "true":
-			t.Fatalf("%s not found at %s: CI must check out shared/ beside the repository (or set %s)", name, dir, envEvalDir)
-		default:
-			t.Skipf("%s not found at %s; put shared/eval beside the repository or set %s", name, dir, envEvalDir)
-		}
-	}
-	return dir
-}
 
 // runDocSet runs dir/cases.jsonl over dir/docs as docent eval decisions
 // does, with the default configuration.
@@ -98,7 +66,7 @@ func checkFloor(t *testing.T, r DecisionReport, f floor) {
 }
 
 func TestDecisionsMastodonDocs(t *testing.T) {
-	r := runDocSet(t, sharedSet(t, "mastodon-docs"))
+	r := runDocSet(t, evaldata.Dir(t, "mastodon-docs"))
 	checkFloor(t, r, floor{passed: 69, hitAt1Found: 46, maxWrongConfident: 4})
 	if r.Accuracy < targetAccuracy || float64(r.WrongConfident) > targetWrongConfident*float64(r.Cases) || r.HitAt1 < targetHitAt1 {
 		t.Logf("issue 13's targets not reached: accuracy %.1f%% (target %.0f%%), wrong confident %.1f%% (at most %.0f%%), hit@1 %.1f%% (target %.0f%%)",
@@ -107,7 +75,7 @@ func TestDecisionsMastodonDocs(t *testing.T) {
 }
 
 func TestDecisionsMkDocsMaterial(t *testing.T) {
-	checkFloor(t, runDocSet(t, sharedSet(t, "mkdocs-material")), floor{passed: 38, hitAt1Found: 27, maxWrongConfident: 2})
+	checkFloor(t, runDocSet(t, evaldata.Dir(t, "mkdocs-material")), floor{passed: 38, hitAt1Found: 27, maxWrongConfident: 2})
 }
 
 // The two sets written for this repository, in conventions the shared

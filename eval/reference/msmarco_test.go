@@ -3,11 +3,7 @@ package reference_test
 import (
 	"cmp"
 	"context"
-	"errors"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +11,7 @@ import (
 
 	"github.com/docent-sh/docent/eval"
 	"github.com/docent-sh/docent/eval/reference"
+	"github.com/docent-sh/docent/internal/evaldata"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/store/postgres"
 	"github.com/docent-sh/docent/store/postgres/pgtest"
@@ -23,10 +20,6 @@ import (
 // The msmarco-5k benchmark (../shared/eval/README.md) measures ranking on
 // real web passages and questions, where the demo KB is too small for term
 // statistics to matter. The data stays outside the repository.
-
-// envEvalDir names the directory holding the benchmark data sets
-// (msmarco-5k/ among them), for a checkout without shared/ beside it.
-const envEvalDir = "DOCENT_EVAL_DIR"
 
 const (
 	msmarcoPassages       = 5000 // README: a 5,000-passage subset
@@ -39,30 +32,11 @@ const (
 )
 
 // requireMSMarco loads the benchmark or, when it is not there, skips the
-// test (locally) or fails it (under CI=true, where shared/ is checked out
-// beside the clone, and whenever DOCENT_EVAL_DIR was set explicitly).
+// test (locally) or fails it (under CI=true, and whenever DOCENT_EVAL_DIR
+// was set explicitly): see evaldata.Dir.
 func requireMSMarco(tb testing.TB) *eval.Dataset {
 	tb.Helper()
-	root, explicit := os.Getenv(envEvalDir), true
-	if root == "" {
-		// go test runs in the package directory, repo/eval/reference; the
-		// data lives in shared/eval beside the repository.
-		root, explicit = filepath.Join("..", "..", "..", "shared", "eval"), false
-	}
-	dir := filepath.Join(root, "msmarco-5k")
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		switch {
-		case explicit:
-			tb.Fatalf("msmarco-5k benchmark data not found: %s=%s but %s does not exist", envEvalDir, root, dir)
-		case os.Getenv("CI") == "true":
-			tb.Fatalf("msmarco-5k benchmark data not found at %s: CI must check out shared/ beside the repository (or set %s to the directory holding msmarco-5k/)", dir, envEvalDir)
-		default:
-			tb.Skipf("msmarco-5k benchmark data not found at %s; put shared/eval beside the repository or set %s to the directory holding msmarco-5k/", dir, envEvalDir)
-		}
-	}
+	dir := evaldata.Dir(tb, "msmarco-5k")
 	ds, err := eval.LoadDataset(dir)
 	if err != nil {
 		tb.Fatalf("load msmarco-5k: %v", err)
