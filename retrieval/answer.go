@@ -495,7 +495,6 @@ func (e *Engine) Search(text string, limit int) []Hit {
 		return nil
 	}
 	sc := e.scoringFor(ix, q)
-	sc.rankOnly = true
 	sr := ix.search(q.terms, q.keys, limit, sc)
 	ws := sc.ws
 	out := make([]Hit, len(sr.ranked))

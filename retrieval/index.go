@@ -336,9 +336,6 @@ type scoring struct {
 	// biased says which units get the bias, and why, given the query keys
 	// in the unit's title and heading fields; nil for none.
 	biased func(unit int32, title, head uint64) biasReason
-	// rankOnly says the caller reads only the best hits by rank, so
-	// search may skip units that cannot make the top.
-	rankOnly bool
 }
 
 // searchResult is what one query produced over one index.
@@ -391,10 +388,12 @@ func (ix *index) search(terms, keys []string, depth int, sc scoring) searchResul
 	top := topHits{less: rankOrder, depth: depth, items: make([]hit, 0, min(depth, len(a.touched)))}
 	// Without a bias a unit's rank is what it accumulated: once the top
 	// is full, a unit ranking below its weakest cannot enter.
-	// Coordination only lowers a rank (the share is at most 1) and the
-	// bias raises it at most twice, so a unit whose accumulated rank so
+	// Callers read only the best hits by rank (and, for their docs, the
+	// accumulated sections), so a unit that cannot make the top is not
+	// scored. Coordination only lowers a rank (the share is at most 1) and
+	// the bias raises it at most twice, so a unit whose accumulated rank so
 	// raised stays below the weakest kept hit cannot enter.
-	prune := sc.rankOnly && depth > 0
+	prune := depth > 0
 	boost := 1.0
 	if sc.biased != nil {
 		boost = (1 + sc.bias) * (1 + sc.bias)

@@ -7,7 +7,14 @@ import "math"
 type weights struct {
 	idf   []float64
 	total float64
+	// shares holds share(bits) for every bit set of a short question,
+	// which search reads for each unit it scores.
+	shares []float64
 }
+
+// sharesTableKeys is the longest question whose shares are tabled: 2^8
+// entries cost less to fill than a few hundred units cost to sum.
+const sharesTableKeys = 8
 
 // weigh measures the question's keys. A key no unit contains gets the
 // largest idf: it is the most informative word of the question, and
@@ -26,6 +33,12 @@ func (ix *index) weigh(keys []string, intent uint64) weights {
 		ws.idf[i] = idf
 		ws.total += idf
 	}
+	if n <= sharesTableKeys && ws.total > 0 {
+		ws.shares = make([]float64, 1<<n)
+		for bits := range ws.shares {
+			ws.shares[bits] = ws.sum(uint64(bits))
+		}
+	}
 	return ws
 }
 
@@ -35,6 +48,13 @@ func (ws weights) share(bits uint64) float64 {
 	if ws.total <= 0 {
 		return 0
 	}
+	if ws.shares != nil {
+		return ws.shares[bits&uint64(len(ws.shares)-1)]
+	}
+	return ws.sum(bits)
+}
+
+func (ws weights) sum(bits uint64) float64 {
 	var sum float64
 	for i, w := range ws.idf {
 		if bits&(1<<i) != 0 {
