@@ -2,8 +2,6 @@ package ingest
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 
+	"github.com/docent-sh/docent/internal/evaldata"
 	"github.com/docent-sh/docent/knowledge"
 )
 
@@ -20,36 +19,13 @@ import (
 // conventions of site generators go in whole and come out as prose. The
 // data stays outside the repository.
 
-// envEvalDir names the directory holding the evaluation data sets, for a
-// checkout without shared/ beside it.
-const envEvalDir = "DOCENT_EVAL_DIR"
-
 // requireEvalDocs returns the docs folder of an evaluation data set or,
 // when it is not there, skips the test (locally) or fails it (under
-// CI=true, and whenever DOCENT_EVAL_DIR was set explicitly).
+// CI=true, and whenever DOCENT_EVAL_DIR was set explicitly): see
+// evaldata.Dir.
 func requireEvalDocs(tb testing.TB, name string) string {
 	tb.Helper()
-	root, explicit := os.Getenv(envEvalDir), true
-	if root == "" {
-		// go test runs in repo/ingest; the data lives in shared/eval
-		// beside the repository.
-		root, explicit = filepath.Join("..", "..", "shared", "eval"), false
-	}
-	dir := filepath.Join(root, name, "docs")
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		switch {
-		case explicit:
-			tb.Fatalf("%s not found: %s=%s but %s does not exist", name, envEvalDir, root, dir)
-		case os.Getenv("CI") == "true":
-			tb.Fatalf("%s not found at %s: CI must check out shared/ beside the repository (or set %s)", name, dir, envEvalDir)
-		default:
-			tb.Skipf("%s not found at %s; put shared/eval beside the repository or set %s", name, dir, envEvalDir)
-		}
-	}
-	return dir
+	return filepath.Join(evaldata.Dir(tb, name), "docs")
 }
 
 // htmlTag matches what looks like an HTML tag in plain text.
