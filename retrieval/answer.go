@@ -42,7 +42,7 @@ func (e *Engine) scoringFor(ix *index, q normalizedQuery) scoring {
 		return sc
 	}
 	all, n := allKeys(len(q.keys))&^q.intent, len(topic)
-	sorted := slices.Sorted(slices.Values(topic))
+	topicHash := keySetHash(slices.Sorted(slices.Values(topic)))
 	sc.bias = e.cfg.DefinitionalBias
 	sc.biased = func(unit int32, title, head uint64) biasReason {
 		d := &e.docs[ix.units[unit].doc]
@@ -51,7 +51,7 @@ func (e *Engine) scoringFor(ix *index, q normalizedQuery) scoring {
 			return biasConcept
 		case title == all && d.titleKeys == n:
 			return biasTitle
-		case q.definitional && ix.section != nil && slices.Equal(ix.section[unit], sorted):
+		case q.definitional && ix.section != nil && ix.section[unit] == topicHash:
 			return biasSection
 		}
 		return biasNone

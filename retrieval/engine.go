@@ -8,6 +8,7 @@ package retrieval
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strconv"
 	"strings"
@@ -106,7 +107,7 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 	}
 
 	entries := parseGlossary(b.Glossary, &analyzer{})
-	known, knownPhrases := knownTerms(docs, entries)
+	known, knownPhrases, naming := knownTerms(docs, entries)
 	an := &analyzer{known: known}
 	for i := range entries {
 		entries[i].terms = an.terms(entries[i].term)
@@ -140,13 +141,27 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 		knownPhrases: knownPhrases,
 		inVocabulary: e.inVocabulary,
 		synonyms:     compileSynonyms(b.Synonyms),
-		typos:        newTypoFixer(known, e.docFrequency),
+		typos:        newTypoFixer(naming, e.docFrequency),
 	}
 	return e, nil
 }
 
 // headerSep separates the headings of a chunk's header path.
 const headerSep = " > "
+
+// keySetHash identifies a sorted set of keys (FNV-1a over the keys, each
+// ended by a 0 byte, which no key contains); 0 for the empty set.
+func keySetHash(sorted []string) uint64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	h := fnv.New64a()
+	for _, k := range sorted {
+		h.Write([]byte(k))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
 
 // sortedKeys returns the distinct stem keys of terms, sorted.
 func sortedKeys(terms []string) []string {
@@ -161,23 +176,27 @@ func sortedKeys(terms []string) []string {
 }
 
 // knownTerms collects the words that name things in this knowledge base:
-// titles, keywords, headings and glossary headwords. No synonym rewrites
-// them, and they are what typos are corrected to.
-func knownTerms(docs []knowledge.Doc, glossary []glossaryEntry) (words, phrases map[string]bool) {
-	words, phrases = map[string]bool{}, map[string]bool{}
-	add := func(term string) {
-		toks := tokenize(term)
-		kept := toks[:0]
+// titles, keywords and glossary headwords are known terms, which no
+// synonym rewrites; those and the words of every heading make the naming
+// vocabulary, which typos are corrected to (with keywords only declared
+// ones, a feature's name is often only in a heading).
+func knownTerms(docs []knowledge.Doc, glossary []glossaryEntry) (known, phrases, naming map[string]bool) {
+	known, phrases, naming = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	addWords := func(set map[string]bool, text string) []string {
+		toks := tokenize(text)
 		for _, t := range toks {
 			if !isStopword(t) {
-				kept = append(kept, t)
-				words[t] = true
+				set[t] = true
 			}
 		}
-		if len(toks) > 0 {
-			phrases[strings.Join(tokenize(term), " ")] = true
+		return toks
+	}
+	add := func(term string) {
+		if toks := addWords(known, term); len(toks) > 0 {
+			phrases[strings.Join(toks, " ")] = true
 		}
 	}
+	seen := map[string]bool{} // header paths repeat chunk after chunk
 	for _, d := range docs {
 		add(d.Title)
 		for _, k := range d.Keywords {
@@ -187,16 +206,20 @@ func knownTerms(docs []knowledge.Doc, glossary []glossaryEntry) (words, phrases 
 			for _, k := range c.Keywords {
 				add(k)
 			}
-			for _, h := range strings.Split(c.HeaderPath, headerSep) {
-				add(h)
+			if !seen[c.HeaderPath] {
+				seen[c.HeaderPath] = true
+				addWords(naming, c.HeaderPath)
 			}
-			add(innerHeadings(c.Content))
+			addWords(naming, innerHeadings(c.Content))
 		}
 	}
 	for _, g := range glossary {
 		add(g.term)
 	}
-	return words, phrases
+	for w := range known {
+		naming[w] = true
+	}
+	return known, phrases, naming
 }
 
 func (e *Engine) buildIndexes(an *analyzer) {
@@ -220,13 +243,21 @@ func (e *Engine) buildIndexes(an *analyzer) {
 	}
 	if len(chunkUnits) > 0 {
 		e.chunks = buildIndex(chunkUnits, e.chunkFields(chunkUnits), an, defaultBM25F)
-		e.chunks.section = make([][]string, len(chunkUnits))
+		// Section headings repeat chunk after chunk in a long doc, and
+		// their stems are costly: each heading is hashed once.
+		e.chunks.section = make([]uint64, len(chunkUnits))
+		hashes := map[string]uint64{}
 		for i, u := range chunkUnits {
 			path := e.docs[u.doc].doc.Chunks[u.chunk].HeaderPath
 			if j := strings.LastIndex(path, headerSep); j >= 0 {
 				path = path[j+len(headerSep):]
 			}
-			e.chunks.section[i] = sortedKeys(an.terms(path))
+			h, ok := hashes[path]
+			if !ok {
+				h = keySetHash(sortedKeys(an.terms(path)))
+				hashes[path] = h
+			}
+			e.chunks.section[i] = h
 		}
 	}
 	// The whole-doc index is built on first use when Phase 2 runs: it is

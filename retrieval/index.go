@@ -93,9 +93,10 @@ type index struct {
 	// docUnits holds, per doc, the range of its units: units are built
 	// doc by doc, so a doc's are contiguous.
 	docUnits map[int32][2]int32
-	// section holds, per unit, the sorted stem keys of the unit's own
-	// heading (the last of its heading path); nil where there is none.
-	section [][]string
+	// section identifies, per unit, the set of stem keys of the unit's
+	// own heading (the last of its heading path; see keySetHash); nil
+	// for whole docs.
+	section []uint64
 	scratch sync.Pool // *accumulator
 	// display caches each unit's sanitized content and plain text the
 	// first time a result shows it: converting markdown is the costliest

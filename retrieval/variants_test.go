@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/docent-sh/docent/knowledge"
@@ -74,5 +75,28 @@ func TestTitlesMeetSingularAndPlural(t *testing.T) {
 		if len(res.Results) > 0 && !slices.Contains(res.Results[0].MatchExplain.Fields["title"], "callout") {
 			t.Errorf("%q: the title match is not explained: %+v", q, res.Results[0].MatchExplain)
 		}
+	}
+}
+
+// "What is X" is answered by the section headed "What is X?" too, in a
+// doc titled something else, ahead of the sections that use X most.
+func TestDefinitionalQuestionFindsTheSectionHeadedSo(t *testing.T) {
+	docs := []knowledge.Doc{
+		makeDoc("intro", "What is Relay?", nil, "Relay forwards events between services.",
+			section{"What is federation?", "Federation lets two Relay servers exchange events."},
+			section{"Scaling", "Federation traffic grows with every server: federation queues, federation retries and federation limits all need tuning."}),
+		makeDoc("admin/config", "Configuration", nil, "Environment variables.",
+			section{"FEDERATION_MODE", "Sets how federation works: federation on, federation off, federation limited."}),
+	}
+	e, err := New(knowledge.Bundle{Docs: docs}, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := e.Ask(Query{Text: "what is federation?"})
+	if len(res.Results) == 0 || res.Results[0].HeaderPath != "What is Relay? > What is federation?" {
+		t.Fatalf("first result %+v, want the section headed \"What is federation?\"", res.Results)
+	}
+	if b := res.Results[0].MatchExplain.Biases; len(b) != 1 || !strings.Contains(b[0], "section titled so") {
+		t.Errorf("biases %v, want the section bias explained", b)
 	}
 }
