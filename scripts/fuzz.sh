@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every fuzz target in the module for a short fixed time each, as CI does:
 # `go test -list` finds them, so a target added to any package is picked up
-# without touching this script. FUZZTIME sets the time per target (default 10s),
+# without touching this script. FUZZTIME sets the time per target (default 10s)
+# or, as Nx, the number of inputs (CI uses a count: a duration can end in a
+# spurious "context deadline exceeded" on go1.26, go.dev/issue/75804);
 # PKGS the packages (default ./...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
