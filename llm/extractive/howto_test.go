@@ -26,13 +26,12 @@ func TestHowTo(t *testing.T) {
 		{
 			name: "the procedure whose heading names the action and object, from its first step",
 			user: userMessage("how do I rename a workspace?", toc, noteSteps, steps),
-			want: "Choose More > Workspace settings and change Name. [actions/workspaces#chunk-3] " +
-				"Links to its notes keep working. [actions/workspaces#chunk-3]",
+			want: "Choose More > Workspace settings and change Name. Links to its notes keep working. [actions/workspaces#chunk-3]",
 		},
 		{
 			name: "numbered steps in order",
 			user: userMessage("create a workspace", toc, steps),
-			want: "Press Ctrl+Alt+N to start. [actions/workspaces#chunk-3] Type a name of up to 80 characters. [actions/workspaces#chunk-3]",
+			want: "1. Press Ctrl+Alt+N to start.\n2. Type a name of up to 80 characters. [actions/workspaces#chunk-3]",
 		},
 		{
 			name: "an action without its own heading: the step that names it",
@@ -42,8 +41,7 @@ func TestHowTo(t *testing.T) {
 		{
 			name: "a list item with its continuation, not the doc's lead",
 			user: userMessage("how do I pin a note to quick links", lead, widget),
-			want: "Pin the note you are reading: press Ctrl+Shift+P. [widgets/quick-links#chunk-3] " +
-				"The link goes to the first Quick Links widget. [widgets/quick-links#chunk-3]",
+			want: "Pin the note you are reading: press Ctrl+Shift+P. The link goes to the first Quick Links widget. [widgets/quick-links#chunk-3]",
 		},
 	}
 	for _, tt := range tests {

@@ -21,8 +21,11 @@ type sentence struct {
 	para    int      // paragraph or list item within the block
 	pos     int      // position within the block
 	heading string   // the heading it sits under, in its block or its path
+	section string   // the headings above it below its doc's title: its block's path, then its chunk's
+	label   string   // the heading an answer quotes it under, if any
 	context string   // its heading, its block's title and its block's path
 	item    bool     // in a list item
+	number  int      // its item's number in a numbered list, else 0
 	command bool     // an imperative: "Press F2", "To undo it, click Undo"
 	inLead  bool     // in a lead block: the doc's opening chunk or its Overview
 	lead    bool     // the first sentence of a lead block
@@ -75,13 +78,15 @@ func gather(blocks []promptctx.DocBlock) []sentence {
 		}
 		lead := isLeadBlock(b)
 		pathHeading := lastPathPart(b.Path)
+		belowTitle := pathBelowTitle(b.Path)
 		for pi, p := range passagesOf(b.Content) {
 			raw := wordsOf(p.text)
 			out = append(out, sentence{
 				text: p.text, raw: raw, words: normalize(slices.Clone(raw)), block: bi, doc: docRank[slug], chunk: chunk,
 				para: p.para, pos: pi, heading: cmp.Or(p.heading, pathHeading),
+				section: strings.Trim(belowTitle+" > "+p.section, " >"),
 				context: p.heading + " " + b.Title + " " + b.Path,
-				item:    p.item, command: isInstruction(p.text, raw), inLead: lead, lead: lead && pi == 0,
+				item:    p.item, number: p.number, command: isInstruction(p.text, raw), inLead: lead, lead: lead && pi == 0,
 			})
 		}
 	}
@@ -118,6 +123,16 @@ func isLeadBlock(b promptctx.DocBlock) bool {
 		return true
 	}
 	return strings.EqualFold(lastPathPart(b.Path), "overview")
+}
+
+// pathBelowTitle is a header path without its first part, the doc's
+// title: the sections a chunk sits in.
+func pathBelowTitle(path string) string {
+	_, rest, ok := strings.Cut(path, ">")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(rest)
 }
 
 func lastPathPart(path string) string {
