@@ -209,6 +209,13 @@ func continueAnswer(blocks []promptctx.DocBlock, earlier []string) string {
 	if len(rest) == 0 {
 		return NothingMoreAnswer
 	}
+	// One kind at a time: prose up to the list after it, or the list.
+	for i := 1; i < len(rest); i++ {
+		if rest[i].item != rest[0].item {
+			rest = rest[:i]
+			break
+		}
+	}
 	r := takeSection(rest, maxAnswerSentences)
 	if len(r.chosen) == 0 {
 		r.chosen = rest[:1]
