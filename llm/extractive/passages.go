@@ -53,6 +53,7 @@ func passagesOf(content string) []passage {
 		section string
 		item    bool
 		number  int
+		cont    bool // an indented paragraph that goes on with the list item before it
 	}
 	type level struct {
 		depth int
@@ -61,7 +62,11 @@ func passagesOf(content string) []passage {
 	var paragraphs []paragraph
 	var para []string
 	var headings []level // the open headings, outermost first
-	heading, item, number := "", false, 0
+	heading, item, number, cont := "", false, 0, false
+	// afterItem holds while indented paragraphs may still belong to the
+	// list item before them ("5. Create an alias …" then an indented
+	// warning, then "6. …"): one item, so the list stays whole.
+	afterItem, lastNumber := false, 0
 	section := func() string {
 		parts := make([]string, len(headings))
 		for i, h := range headings {
@@ -71,10 +76,13 @@ func passagesOf(content string) []passage {
 	}
 	flush := func() {
 		if len(para) > 0 {
-			paragraphs = append(paragraphs, paragraph{strings.Join(para, " "), heading, section(), item, number})
+			paragraphs = append(paragraphs, paragraph{strings.Join(para, " "), heading, section(), item, number, cont})
 			para = para[:0]
+			if item {
+				afterItem, lastNumber = true, number
+			}
 		}
-		item, number = false, 0
+		item, number, cont = false, 0, false
 	}
 	fence := ""
 	for _, raw := range strings.Split(content, "\n") {
@@ -92,6 +100,7 @@ func passagesOf(content string) []passage {
 			continue
 		case headingLine.MatchString(line):
 			flush()
+			afterItem = false
 			depth := len(line) - len(strings.TrimLeft(line, "#"))
 			heading = cleanInline(strings.TrimLeft(line, "# "))
 			for len(headings) > 0 && headings[len(headings)-1].depth >= depth {
@@ -105,6 +114,13 @@ func passagesOf(content string) []passage {
 		}
 		for strings.HasPrefix(line, ">") {
 			line = strings.TrimSpace(strings.TrimPrefix(line, ">"))
+		}
+		if len(para) == 0 && !listMarker.MatchString(line) {
+			if afterItem && (strings.HasPrefix(raw, "  ") || strings.HasPrefix(raw, "\t")) {
+				item, number, cont = true, lastNumber, true
+			} else {
+				afterItem = false
+			}
 		}
 		if m := listMarker.FindString(line); m != "" {
 			flush()
@@ -121,7 +137,11 @@ func passagesOf(content string) []passage {
 	flush()
 
 	var out []passage
-	for pi, p := range paragraphs {
+	pi := -1
+	for _, p := range paragraphs {
+		if !p.cont || pi < 0 {
+			pi++
+		}
 		for _, s := range splitSentences(cleanInline(p.text)) {
 			// A step is kept however short: "Click Done." ends a procedure.
 			if len(strings.Fields(s)) >= minSentenceWords || (p.item && s != "") {

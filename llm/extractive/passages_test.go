@@ -23,3 +23,18 @@ func TestPassagesOf(t *testing.T) {
 		t.Errorf("passagesOf =\n%+v\nwant\n%+v", got, want)
 	}
 }
+
+// An indented paragraph after a list item goes on with that item, so the
+// list around it stays one list; an unindented one ends the list.
+func TestPassagesOfItemContinuation(t *testing.T) {
+	content := "## Steps\n\n1. Make an alias first.\n\n   You have only prepared so far.\n\n2. Redirect the old account.\n\nThat is all for now."
+	want := []passage{
+		{text: "Make an alias first.", heading: "Steps", section: "Steps", para: 0, item: true, number: 1},
+		{text: "You have only prepared so far.", heading: "Steps", section: "Steps", para: 0, item: true, number: 1},
+		{text: "Redirect the old account.", heading: "Steps", section: "Steps", para: 1, item: true, number: 2},
+		{text: "That is all for now.", heading: "Steps", section: "Steps", para: 2},
+	}
+	if got := passagesOf(content); !slices.Equal(got, want) {
+		t.Errorf("passagesOf =\n%+v\nwant\n%+v", got, want)
+	}
+}
