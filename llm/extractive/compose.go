@@ -217,8 +217,8 @@ func bestMatching(in intent, candidates []sentence) reply {
 		}
 		return reply{chosen: chosen}
 	}
-	if best.number > 0 {
-		return takeSection(wholeList(candidates, best.sentence), maxAnswerSentences)
+	if list := wholeList(candidates, best.sentence); best.number > 0 && answeredByList(in, candidates, list, best.sentence) {
+		return takeSection(list, maxAnswerSentences)
 	}
 	chosen = append(chosen, best.sentence)
 	blocksUsed := map[int]bool{best.block: true}

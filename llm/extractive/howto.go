@@ -88,9 +88,10 @@ func howTo(in intent, candidates []sentence) reply {
 		}
 		return takeSection(section, maxAnswerSentences)
 	}
-	if top.number > 0 {
-		// A step of a numbered procedure: the procedure, whole and in order.
-		return takeSection(wholeList(candidates, top), maxAnswerSentences)
+	if list := wholeList(candidates, top); top.number > 0 && answeredByList(in, candidates, list, top) {
+		// A step of the numbered procedure that answers: the procedure,
+		// whole and in order.
+		return takeSection(list, maxAnswerSentences)
 	}
 	var chosen []sentence
 	chosen = append(chosen, top)

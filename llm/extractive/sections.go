@@ -140,6 +140,27 @@ func wholeList(candidates []sentence, s sentence) []sentence {
 	return slices.Clone(candidates[from : to+1])
 }
 
+// answeredByList reports whether the numbered list around the step s
+// answers the question better than the step's own item: its steps
+// together hold question words that the item alone does not ("how do I
+// move my account to another server": one step makes the account on the
+// other server, another moves it). A question one step answers whole
+// ("export the people I follow") gets that step.
+func answeredByList(in intent, candidates []sentence, list []sentence, s sentence) bool {
+	weights := termWeights(in, candidates)
+	covered := func(ss []sentence) float64 {
+		v := 0.0
+		for t, w := range weights {
+			if slices.ContainsFunc(ss, func(x sentence) bool { return x.has(t) }) {
+				v += w
+			}
+		}
+		return v
+	}
+	item := slices.DeleteFunc(slices.Clone(list), func(x sentence) bool { return x.para != s.para })
+	return len(item) < len(list) && covered(list) > covered(item)
+}
+
 // nearDuplicate reports whether s says what one of chosen already says:
 // nearly all the informative words of the shorter are in the longer ("To
 // create a note, press Ctrl+N" and "Press Ctrl+N to create a note").
