@@ -96,34 +96,42 @@ func composeAnswer(in intent, blocks []promptctx.DocBlock) string {
 // sentence of each run from that block: a citation per sentence would
 // bury the answer.
 func render(r reply, blocks []promptctx.DocBlock) string {
-	numbered := 0
+	items := 0
 	for i, s := range r.chosen {
-		if s.number > 0 && (i == 0 || r.chosen[i-1].para != s.para || r.chosen[i-1].block != s.block) {
-			numbered++
+		if s.item && (i == 0 || r.chosen[i-1].para != s.para || r.chosen[i-1].block != s.block) {
+			items++
 		}
 	}
-	asList := numbered >= 2
+	asList := items >= 2
 	var out strings.Builder
 	for i, s := range r.chosen {
-		step := asList && s.number > 0
+		step := asList && s.item
 		newItem := step && (i == 0 || r.chosen[i-1].para != s.para || r.chosen[i-1].block != s.block)
+		afterStep := i > 0 && asList && r.chosen[i-1].item
 		switch {
-		case newItem && i > 0 && !(r.chosen[i-1].number > 0):
+		case newItem && i > 0 && !afterStep:
 			out.WriteString("\n\n")
 		case newItem && i > 0:
 			out.WriteString("\n")
-		case i > 0 && asList && r.chosen[i-1].number > 0 && !step:
+		case afterStep && !step:
 			out.WriteString("\n\n")
 		case i > 0:
 			out.WriteString(" ")
 		}
-		if newItem {
+		switch {
+		case newItem && s.number > 0:
 			fmt.Fprintf(&out, "%d. ", s.number)
+		case newItem:
+			out.WriteString("- ")
 		}
 		if s.label != "" {
 			out.WriteString(strings.TrimRight(s.label, ":") + ": ")
 		}
-		out.WriteString(finishSentence(s.text))
+		if s.trailing() && asList && i+1 < len(r.chosen) && r.chosen[i+1].item {
+			out.WriteString(strings.TrimSpace(s.text)) // the list it opens follows
+		} else {
+			out.WriteString(finishSentence(s.text))
+		}
 		if i == len(r.chosen)-1 || r.chosen[i+1].block != s.block {
 			out.WriteString(" [")
 			out.WriteString(textsafe.Clip(blocks[s.block].ID, maxCitedIDRunes))
@@ -219,6 +227,12 @@ func bestMatching(in intent, candidates []sentence) reply {
 	}
 	if list := wholeList(candidates, best.sentence); best.number > 0 && answeredByList(in, candidates, list, best.sentence) {
 		return takeSection(list, maxAnswerSentences)
+	}
+	if list := introducedList(candidates, best.sentence); len(list) > 0 {
+		// "Things that need to be backed up:" is answered by its list.
+		r := takeSection(list, maxAnswerSentences)
+		r.chosen = append([]sentence{best.sentence}, r.chosen...)
+		return r
 	}
 	chosen = append(chosen, best.sentence)
 	blocksUsed := map[int]bool{best.block: true}

@@ -12,6 +12,10 @@ const (
 	definesOutright = 2 // "A workspace is …", "The Quick Links widget holds …"
 )
 
+// maxAsClauseWords is the longest "as …" clause read between a subject
+// and its copula.
+const maxAsClauseWords = 6
+
 // copulas say what the subject is.
 var copulas = map[string]bool{
 	"is": true, "are": true, "means": true, "mean": true, "refers": true, "refer": true, "stands": true,
@@ -67,6 +71,15 @@ func definitionStrength(s sentence, subject []string) int {
 	}
 	if hedges[raw[j]] && j+1 < len(raw) {
 		j++
+	}
+	// "WebFinger as described in RFC 7033 is a spec …": a short "as"
+	// clause may stand between the subject and what it is.
+	if raw[j] == "as" {
+		for k := j + 1; k < len(raw)-1 && k <= j+maxAsClauseWords; k++ {
+			if copulas[raw[k]] && articles[raw[k+1]] {
+				return definesOutright
+			}
+		}
 	}
 	verb := raw[j]
 	negated := j+1 < len(raw) && (raw[j+1] == "not" || raw[j+1] == "never")

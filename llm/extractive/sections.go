@@ -140,6 +140,30 @@ func wholeList(candidates []sentence, s sentence) []sentence {
 	return slices.Clone(candidates[from : to+1])
 }
 
+// introducedList is the list a sentence opens ("… in order of
+// importance:"): the items right after it in its block.
+func introducedList(candidates []sentence, s sentence) []sentence {
+	if !s.trailing() || s.item {
+		return nil
+	}
+	at := slices.IndexFunc(candidates, func(c sentence) bool { return c.block == s.block && c.pos == s.pos })
+	if at < 0 || at+1 == len(candidates) {
+		return nil
+	}
+	first := candidates[at+1]
+	if first.block != s.block || !first.item || first.para != s.para+1 {
+		return nil
+	}
+	var list []sentence
+	for _, c := range candidates[at+1:] {
+		if c.block != s.block || !c.item || (len(list) > 0 && c.para-list[len(list)-1].para > 1) {
+			break
+		}
+		list = append(list, c)
+	}
+	return list
+}
+
 // answeredByList reports whether the numbered list around the step s
 // answers the question better than the step's own item: its steps
 // together hold question words that the item alone does not ("how do I

@@ -164,3 +164,27 @@ func TestNearDuplicatesDropped(t *testing.T) {
 		t.Errorf("answer repeats itself:\n%s", got)
 	}
 }
+
+// A sentence that opens a list answers with the list.
+func TestLeadInAnswersWithItsList(t *testing.T) {
+	b := block("admin/backups#chunk-1", "Backups", "Backups > Overview",
+		"## Overview\n\nThings that need to be backed up in order of importance:\n\n1. PostgreSQL database\n2. Application secrets\n3. Redis database\n\n"+
+			"Backups are best kept off the server.")
+	got := Answer(userMessage("what needs to be backed up", b))
+	want := "Things that need to be backed up in order of importance:\n\n1. PostgreSQL database.\n2. Application secrets.\n3. Redis database. [admin/backups#chunk-1]"
+	if got != want {
+		t.Errorf("answer =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// "X as described in … is a …" defines X: it leads the answer over a
+// section whose heading merely asks what X is.
+func TestDefinitionWithAnAsClause(t *testing.T) {
+	b := block("spec/webfinger#chunk-0", "WebFinger", "WebFinger > What is WebFinger?",
+		"## What is WebFinger?\n\nProfiles can live on other servers. "+
+			"WebFinger as described in RFC 7033 is a spec that resolves links to a resource.")
+	got, _ := firstSentence(Answer(userMessage("what is webfinger", b)))
+	if !strings.HasPrefix(got, "WebFinger as described in RFC 7033 is a spec") {
+		t.Errorf("answer opens with %q", got)
+	}
+}
