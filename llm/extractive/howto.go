@@ -46,7 +46,9 @@ func howTo(in intent, candidates []sentence) reply {
 			v++
 		default:
 			v += headOnly
-			if h.otherAction {
+			// Under another action's heading, a sentence that does not
+			// itself do what was asked is that other procedure.
+			if h.otherAction && (in.action == "" || !s.has(in.action)) {
 				v -= 3
 			}
 		}

@@ -52,3 +52,16 @@ func TestHowTo(t *testing.T) {
 		})
 	}
 }
+
+// Under a heading that names the action in other words ("Add Role"), the
+// sentence that does what was asked still answers.
+func TestHowToUnderAnotherActionsHeading(t *testing.T) {
+	defaults := block("admin/roles#chunk-1", "Roles", "Roles > Default roles",
+		"## Default roles\n\nNo role can be created above the owner role, as its priority is the highest.")
+	add := block("admin/roles#chunk-2", "Roles", "Roles > Add Role",
+		"## Add Role\n\nThe new role page allows for the creation of a custom role.")
+	got, cited := firstSentence(Answer(userMessage("how do I create a custom role?", defaults, add)))
+	if got != "The new role page allows for the creation of a custom role." || cited != "admin/roles#chunk-2" {
+		t.Errorf("answer opens with %q [%s]", got, cited)
+	}
+}
