@@ -246,7 +246,10 @@ func bestMatching(in intent, candidates []sentence) reply {
 		if s.matched == 0 || 2*score(s) < score(best) || nearDuplicate(s.sentence, chosen) {
 			continue
 		}
-		if !blocksUsed[s.block] && (len(blocksUsed) == 2 || score(s) < score(best)) {
+		// Another block must add a question word the answer lacks: the
+		// same words in another doc are usually about something else ("the
+		// character limit" of a post, and of a profile field's name).
+		if !blocksUsed[s.block] && (len(blocksUsed) == 2 || score(s) < score(best) || !addsTerm(in, s.sentence, chosen)) {
 			continue
 		}
 		blocksUsed[s.block] = true
@@ -257,6 +260,16 @@ func bestMatching(in intent, candidates []sentence) reply {
 		return cmp.Or(cmp.Compare(a.block, b.block), cmp.Compare(a.pos, b.pos))
 	})
 	return reply{chosen: chosen}
+}
+
+// addsTerm reports whether s holds a question term none of chosen does.
+func addsTerm(in intent, s sentence, chosen []sentence) bool {
+	for t := range in.terms {
+		if s.has(t) && !slices.ContainsFunc(chosen, func(c sentence) bool { return c.has(t) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // finishSentence gives a sentence its final punctuation: list items and

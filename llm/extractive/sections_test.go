@@ -188,3 +188,13 @@ func TestDefinitionWithAnAsClause(t *testing.T) {
 		t.Errorf("answer opens with %q", got)
 	}
 }
+
+// A sentence of another block joins the answer only when it adds a
+// question word: the same words elsewhere are about something else.
+func TestOtherBlockMustAddAWord(t *testing.T) {
+	post := block("user/posting#chunk-1", "Posting", "Posting > Text", "## Text\n\nThe default character limit of a post is 500 characters.")
+	field := block("methods/accounts#chunk-7", "Accounts", "Accounts > Fields", "## Fields\n\nBy default, the character limit of a field name is 255.")
+	if got := Answer(userMessage("character limit", post, field)); strings.Contains(got, "255") {
+		t.Errorf("answer adds the other block's limit:\n%s", got)
+	}
+}
