@@ -77,6 +77,11 @@ func DescribeURL(url string) string {
 // Close closes every connection.
 func (s *Store) Close() { s.pool.Close() }
 
+// Pool is the store's connection pool, for a caller that runs its own SQL
+// on the same database without touching the schema: the evaluation
+// harness's full-text reference engine, which lives outside the product.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
 // fail wraps an operation's error with the database it ran against, with
 // any secret masked. When ctx ended, the error also matches ctx.Err(): a
 // cancel request surfaces from the server as "canceling statement due to
