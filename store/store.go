@@ -5,9 +5,33 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"time"
+
+	"github.com/docent-sh/docent/knowledge"
 )
+
+// Store is the contract every knowledge store keeps, the embedded one
+// (store/memory) and PostgreSQL (store/postgres): the commands open one
+// and store/storetest holds both to it. A use-case that needs less
+// declares the smaller interface it uses, as assistant does.
+type Store interface {
+	// Seed makes the stored knowledge base the given docs (and vocabulary,
+	// when opts carries one), as Plan decides, in one transaction.
+	Seed(ctx context.Context, docs []knowledge.Doc, opts SeedOptions) (SeedReport, error)
+	ListDocs(ctx context.Context) ([]knowledge.DocSummary, error)
+	// Corpus is every stored doc with its chunks, for building the index.
+	Corpus(ctx context.Context) ([]knowledge.Doc, error)
+	Vocabulary(ctx context.Context) (knowledge.Vocabulary, error)
+	// Generation changes whenever a seed changes what Corpus returns, so a
+	// reader knows when to rebuild its index.
+	Generation(ctx context.Context) (int64, error)
+	RecordRetrieval(ctx context.Context, ev RetrievalEvent) error
+	// Describe names the store for the status bar, never with credentials.
+	Describe() string
+	Close()
+}
 
 // Counts tallies what a seed did to one kind of row.
 type Counts struct {

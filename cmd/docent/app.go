@@ -15,6 +15,7 @@ import (
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/extractive"
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/tokens"
 )
 
@@ -22,7 +23,7 @@ import (
 // engine is built from what the store holds. Both the TUI and `docent ask`
 // start one.
 type app struct {
-	store     docStore
+	store     store.Store
 	session   *assistant.Session
 	selection llm.Selection
 	docs      int // at start-up; the session rebuilds its engine when a seed changes the store

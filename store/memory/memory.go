@@ -48,6 +48,9 @@ type Store struct {
 	eventsMu sync.Mutex // keeps appended lines whole
 }
 
+// Store keeps the contract the commands rely on.
+var _ store.Store = (*Store)(nil)
+
 // snapshot is one immutable state of the knowledge base.
 type snapshot struct {
 	docs  map[string]*entry

@@ -16,12 +16,12 @@ import (
 
 func TestConformance(t *testing.T) {
 	storetest.Run(t,
-		func(t *testing.T) storetest.Store {
+		func(t *testing.T) store.Store {
 			s := New(Options{EventsPath: filepath.Join(t.TempDir(), "state", "docent", "events.jsonl")})
 			t.Cleanup(s.Close)
 			return s
 		},
-		func(t *testing.T, s storetest.Store) []store.RetrievalEvent {
+		func(t *testing.T, s store.Store) []store.RetrievalEvent {
 			return readEvents(t, s.(*Store).opts.EventsPath)
 		})
 }

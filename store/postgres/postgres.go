@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/docent-sh/docent/internal/redact"
+	"github.com/docent-sh/docent/store"
 )
 
 // Options configures Open.
@@ -35,6 +36,9 @@ type Store struct {
 	redact   *redact.Redactor
 	lockWait time.Duration
 }
+
+// Store keeps the contract the commands rely on.
+var _ store.Store = (*Store)(nil)
 
 // Open connects to the database at url (a postgres:// URL or keyword/value
 // string) and checks it answers, within 2 seconds unless the URL sets

@@ -12,8 +12,8 @@ import (
 func TestConformance(t *testing.T) {
 	adminURL(t)
 	storetest.Run(t,
-		func(t *testing.T) storetest.Store { return openStore(t, newDatabase(t)) },
-		func(t *testing.T, s storetest.Store) []store.RetrievalEvent {
+		func(t *testing.T) store.Store { return openStore(t, newDatabase(t)) },
+		func(t *testing.T, s store.Store) []store.RetrievalEvent {
 			rows, err := s.(*Store).pool.Query(t.Context(), `SELECT created_at, query, normalized_tokens, top_results,
 				action, confidence, latency_ms, phase, prompt_tokens, completion_tokens, cost_usd
 				FROM retrieval_events ORDER BY id`)
