@@ -164,19 +164,7 @@ func newEngine(b knowledge.Bundle, rcfg retrieval.Config) (*retrieval.Engine, er
 	return engine, nil
 }
 
-func (e *env) retrievalConfig() (retrieval.Config, error) {
-	c := retrieval.DefaultConfig()
-	c.Enabled = e.cfg.retrievalEnabled
-	c.Phase = e.cfg.phase
-	c.TopK = e.cfg.topK
-	c.MinCoverage = e.cfg.minCoverage
-	c.MinMargin = e.cfg.minMargin
-	c.DefinitionalBias = e.cfg.definitionalBias
-	if err := c.Validate(); err != nil {
-		return c, usageErrorf("%v", err)
-	}
-	return c, nil
-}
+func (e *env) retrievalConfig() (retrieval.Config, error) { return e.cfg.retrievalConfig() }
 
 // synonymsFile reads the --synonyms file, nil without one. Its rules go
 // after the knowledge base's own, so a rule for the same words replaces
