@@ -14,9 +14,9 @@ import (
 	"time"
 
 	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
-	"github.com/docent-sh/docent/store"
 )
 
 // Engine is the retrieval the session needs.
@@ -30,7 +30,7 @@ type Engine interface {
 
 // EventSink records one retrieval event per turn.
 type EventSink interface {
-	RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error
+	RecordRetrieval(ctx context.Context, ev knowledge.RetrievalEvent) error
 }
 
 // Writer writes and streams an answer from a prompt.
@@ -98,7 +98,7 @@ type Session struct {
 	// pending is the event of a turn whose answer is still to be written:
 	// it is recorded with the answer's usage, or as it is when the next
 	// turn starts first.
-	pending *store.RetrievalEvent
+	pending *knowledge.RetrievalEvent
 }
 
 // New starts a session.
@@ -187,8 +187,8 @@ func answeredChunk(res retrieval.Result) string {
 }
 
 // event is the retrieval event of a turn, without the answer's usage.
-func (s *Session) event(res retrieval.Result) store.RetrievalEvent {
-	ev := store.RetrievalEvent{
+func (s *Session) event(res retrieval.Result) knowledge.RetrievalEvent {
+	ev := knowledge.RetrievalEvent{
 		Time:             s.opts.Now(),
 		Query:            res.Query,
 		NormalizedTokens: res.NormalizedTokens,
@@ -198,7 +198,7 @@ func (s *Session) event(res retrieval.Result) store.RetrievalEvent {
 		Phase:            res.Metrics.Phase,
 	}
 	for _, r := range res.Results {
-		ev.TopResults = append(ev.TopResults, store.TopResult{
+		ev.TopResults = append(ev.TopResults, knowledge.TopResult{
 			Slug: r.DocSlug, ChunkIndex: r.ChunkIndex, Score: r.Score, MatchedTerms: r.MatchedTerms,
 		})
 	}
@@ -214,7 +214,7 @@ func (s *Session) event(res retrieval.Result) store.RetrievalEvent {
 // still worth keeping.
 const recordTimeout = 5 * time.Second
 
-func (s *Session) record(ctx context.Context, ev store.RetrievalEvent) {
+func (s *Session) record(ctx context.Context, ev knowledge.RetrievalEvent) {
 	if s.opts.Events == nil {
 		return
 	}

@@ -10,9 +10,9 @@ import (
 	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
-	"github.com/docent-sh/docent/store"
 )
 
 // recordingWriter stands in for a model: it keeps the prompts it was given
@@ -33,10 +33,10 @@ func (w *recordingWriter) Stream(_ context.Context, p promptctx.Prompt, emit fun
 
 type eventSink struct {
 	mu     sync.Mutex
-	events []store.RetrievalEvent
+	events []knowledge.RetrievalEvent
 }
 
-func (s *eventSink) RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error {
+func (s *eventSink) RecordRetrieval(ctx context.Context, ev knowledge.RetrievalEvent) error {
 	if err := ctx.Err(); err != nil {
 		return err // as a database would
 	}

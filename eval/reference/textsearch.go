@@ -36,7 +36,7 @@ type TextDoc struct{ ID, Title, Text string }
 type TextSearch struct {
 	where string // the database, for errors
 	mu    sync.Mutex
-	conn *pgxpool.Conn // nil once closed
+	conn  *pgxpool.Conn // nil once closed
 }
 
 // NewTextSearch builds the index over docs in the database of pool, named

@@ -22,7 +22,7 @@ import (
 // ReadEvents returns every retrieval event s recorded, oldest first. Each
 // store keeps events its own way (a JSONL file, a table), so the caller
 // supplies the reader.
-type ReadEvents func(t *testing.T, s store.Store) []store.RetrievalEvent
+type ReadEvents func(t *testing.T, s store.Store) []knowledge.RetrievalEvent
 
 // Run runs the conformance suite. newStore must return an empty store of
 // its own (subtests run in parallel) and arrange its cleanup with t.Cleanup.
@@ -631,11 +631,11 @@ func testGeneration(t *testing.T, s store.Store) {
 func testRetrievalEvents(t *testing.T, s store.Store, readEvents ReadEvents) {
 	// Microseconds: the precision PostgreSQL keeps.
 	at := time.Date(2025, 3, 14, 9, 26, 53, 589793000, time.UTC)
-	full := store.RetrievalEvent{
+	full := knowledge.RetrievalEvent{
 		Time:             at,
 		Query:            "How do I reset my password? «urgent»",
 		NormalizedTokens: []string{"reset", "password"},
-		TopResults: []store.TopResult{
+		TopResults: []knowledge.TopResult{
 			{Slug: "guides/reset-password", ChunkIndex: 0, Score: 7.25, MatchedTerms: []string{"reset", "password"}},
 			{Slug: "concepts/workspace", ChunkIndex: 2, Score: 1.5, MatchedTerms: []string{}},
 		},
@@ -647,10 +647,10 @@ func testRetrievalEvents(t *testing.T, s store.Store, readEvents ReadEvents) {
 		CompletionTokens: ptr(61),
 		CostUSD:          ptr(0.0002514),
 	}
-	sparse := store.RetrievalEvent{Query: "refund", Action: "no_match", Phase: 1}
+	sparse := knowledge.RetrievalEvent{Query: "refund", Action: "no_match", Phase: 1}
 
 	before := time.Now()
-	for _, ev := range []store.RetrievalEvent{full, sparse} {
+	for _, ev := range []knowledge.RetrievalEvent{full, sparse} {
 		if err := s.RecordRetrieval(t.Context(), ev); err != nil {
 			t.Fatalf("RecordRetrieval(%q): %v", ev.Query, err)
 		}
