@@ -385,14 +385,10 @@ func (e *Engine) Ask(q Query) Result {
 	return e.finish(res, start)
 }
 
-// Lookup answers from a doc chosen by slug (what picking a pill does): its
-// first chunk that is not heading-only.
-func (e *Engine) Lookup(slug string) Result {
-	start := time.Now()
-	res := e.lookup(slug)
-	res.Query = textsafe.Line(slug)
-	return e.finish(res, start)
-}
+// Lookup answers from a doc chosen by slug without a question: its
+// overview, the first chunk that is not heading-only. Pick with the
+// question is what picking a pill does.
+func (e *Engine) Lookup(slug string) Result { return e.Pick(slug, "") }
 
 // Continue answers with the chunk after chunkID in the same doc that is
 // neither heading-only nor already shown.
