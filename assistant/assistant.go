@@ -22,7 +22,7 @@ import (
 // Engine is the retrieval the session needs.
 type Engine interface {
 	Ask(q retrieval.Query) retrieval.Result
-	Lookup(slug string) retrieval.Result
+	Pick(slug, question string) retrieval.Result
 	Continue(chunkID string, shown []string) retrieval.Result
 	Stats() retrieval.Stats
 	Size() (docs, chunks int)
@@ -38,8 +38,9 @@ type Writer interface {
 	Stream(ctx context.Context, p promptctx.Prompt, emit func(chunk string)) (llm.Answer, error)
 }
 
-// Request is one turn: a question, a picked option (DocSlug) or an
-// explicit continuation of a chunk (AfterChunkID).
+// Request is one turn: a question, a picked option (DocSlug, with the
+// question that offered it in Query, if any) or an explicit continuation
+// of a chunk (AfterChunkID).
 type Request struct {
 	Query        string
 	DocSlug      string
@@ -143,7 +144,7 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	var res retrieval.Result
 	switch {
 	case req.DocSlug != "":
-		res = engine.Lookup(req.DocSlug)
+		res = engine.Pick(req.DocSlug, req.Query)
 		s.lastPill = req.DocSlug
 	case req.AfterChunkID != "":
 		res = engine.Continue(req.AfterChunkID, append([]string(nil), s.shown...))

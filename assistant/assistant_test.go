@@ -224,3 +224,46 @@ func TestMultiIntentAnswersEachPartThenAsks(t *testing.T) {
 		t.Errorf("context report %+v, want both prompts counted", ans.Context.Tokens)
 	}
 }
+
+// A picked pill keeps the question that offered it: the prompt asks it,
+// over the picked doc's chunks that match it, best first.
+func TestPickKeepsTheQuestion(t *testing.T) {
+	w := &recordingWriter{}
+	s, sink := newSession(t, w)
+	ctx := context.Background()
+	const question, slug = "how do I create a workspace", "actions/workspaces"
+	res := s.Retrieve(ctx, assistant.Request{Query: question, DocSlug: slug})
+	if res.Status != retrieval.StatusFound || res.Query != question {
+		t.Fatalf("pick: %s, query %q", res.Status, res.Query)
+	}
+	if _, err := s.Answer(ctx, res, func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.prompts) != 1 {
+		t.Fatalf("%d prompts, want 1", len(w.prompts))
+	}
+	p := w.prompts[0]
+	if got := promptctx.ParseQuestion(p.User); got != question {
+		t.Errorf("prompt question %q, want %q", got, question)
+	}
+	if len(p.Docs) < 2 {
+		t.Fatalf("prompt has %d doc blocks, want the doc's matching chunks", len(p.Docs))
+	}
+	for _, b := range p.Docs {
+		if !strings.HasPrefix(b.ID, slug+"#") {
+			t.Errorf("block %s is not from the picked doc", b.ID)
+		}
+	}
+	if !strings.Contains(p.Docs[0].Content, "### Create a workspace") {
+		t.Errorf("first block %s (%s) is not the one with the Create steps", p.Docs[0].ID, p.Docs[0].Path)
+	}
+	if n := len(sink.events); n != 1 || sink.events[0].Query != question {
+		t.Errorf("events %+v, want one with the question", sink.events)
+	}
+
+	// A bare pick answers from the doc's overview, as before.
+	bare := s.Retrieve(ctx, assistant.Request{DocSlug: slug})
+	if bare.Rule != retrieval.RuleLookup || len(bare.Results) != 1 {
+		t.Errorf("bare pick: %s %+v", bare.Rule, bare.Results)
+	}
+}

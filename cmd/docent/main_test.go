@@ -201,7 +201,8 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 	}{
 		{"empty question", []string{"ask", ""}, "needs a question"},
 		{"punctuation only", []string{"ask", "?!..."}, "no words"},
-		{"question and --doc", []string{"ask", "--doc", "concepts/home", "home"}, "not several"},
+		{"question and --after", []string{"ask", "--after", "concepts/home#chunk-0", "home"}, "--after alone"},
+		{"--doc and --after", []string{"ask", "--doc", "concepts/home", "--after", "concepts/home#chunk-0"}, "--after alone"},
 		{"bad phase", []string{"ask", "--phase", "3", "home"}, "phase 3: want 1 or 2"},
 		{"top-k out of range", []string{"ask", "--top-k", "101", "home"}, "top-k 101: want 1 to 100"},
 		{"missing docs folder", []string{"seed", "--docs", filepath.Join(emptyDir, "nope")}, "nope"},
