@@ -117,8 +117,8 @@ func TestPillsKeys(t *testing.T) {
 		}
 		h.key(tea.KeyEnter, 0)
 		last := b.requests[len(b.requests)-1]
-		if last != (Request{DocSlug: "actions/workspaces"}) {
-			t.Errorf("picked request = %+v, want the second option's slug", last)
+		if last != (Request{Query: "workspace", DocSlug: "actions/workspaces"}) {
+			t.Errorf("picked request = %+v, want the second option's slug with the question", last)
 		}
 		if h.m.pills.active {
 			t.Error("pills still active after picking")
