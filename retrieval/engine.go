@@ -25,6 +25,8 @@ import (
 const MaxQueryChars = 4000
 
 // Replies the engine gives without a language model, word for word.
+// ReplyNoMatch answers a question with no topic word in it ("how do I do
+// it"); one whose words the docs do not cover is told so by name.
 const (
 	ReplyNoMatch  = "Which part should I explain?"
 	ReplyMultiEnd = "Which one should I go deeper on?"
@@ -367,6 +369,7 @@ func (e *Engine) Stats() Stats { return e.stats.snapshot() }
 func (e *Engine) Ask(q Query) Result {
 	start := time.Now()
 	text, notes := truncateQuery(q.Text)
+	reply, talk := smallTalkReply(text)
 	var res Result
 	switch {
 	case isFollowUp(text) && q.LastChunkID != "":
@@ -374,6 +377,9 @@ func (e *Engine) Ask(q Query) Result {
 	case isFollowUp(text):
 		res = e.noMatch(RuleNoFollowUpOf)
 		res.Notes = append(res.Notes, "nothing to continue: no earlier answer in this session")
+	case talk:
+		res = e.noMatch(RuleSmallTalk)
+		res.Reply = reply
 	case !e.cfg.Enabled:
 		res = e.noMatch(RuleDisabled)
 		res.Notes = append(res.Notes, "retrieval is disabled")

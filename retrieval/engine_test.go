@@ -58,7 +58,7 @@ func TestAskReplies(t *testing.T) {
 	}{
 		{"workspace", StatusAmbiguous, "Do you mean Workspace (concepts) or Workspace Actions (actions)?", []string{"concepts/workspace", "actions/workspaces"}},
 		{"tangerine", StatusWeak, "I'm not sure which feature you mean. Are you asking about Recent? If not, tell me the feature name.", []string{"widgets/recent"}},
-		{"calendar", StatusNoMatch, "Which part should I explain?", nil},
+		{"calendar", StatusNoMatch, "I couldn't find anything about calendar in these docs.", nil},
 		{"", StatusNoMatch, "Which part should I explain?", nil},
 		{"?!…", StatusNoMatch, "Which part should I explain?", nil},
 		{"how do I do it", StatusNoMatch, "Which part should I explain?", nil},

@@ -121,3 +121,20 @@ func resultChunks(o askOutput) []string {
 	}
 	return out
 }
+
+// A question the docs do not cover is told so by name, and the docs whose
+// titles share one of its words are offered as commands that pick them
+// for the same question.
+func TestAskNoMatchOffersTitlesThatShareAWord(t *testing.T) {
+	const question = "how do I print notes"
+	out, errOut, code := newCLI(t).run("ask", question)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "I couldn't find anything about print notes in these docs.") {
+		t.Errorf("no plain no-match reply in:\n%s", out)
+	}
+	if !strings.Contains(out, "--doc actions/notes '"+question+"'") {
+		t.Errorf("no command picking a notes doc for the question in:\n%s", out)
+	}
+}
