@@ -65,10 +65,6 @@ type Engine struct {
 	norm       *normalizer
 	stats      statsKeeper
 	nChunks    int
-
-	// Test seams: a phase that fails for reasons the pure index cannot
-	// produce on demand (a corrupt build, a bug) must still fall back.
-	phaseHook func(phase int) error
 }
 
 // docEntry is a doc with what the engine precomputes for it. Display
@@ -466,19 +462,10 @@ func (e *Engine) search(text string) Result {
 	return res
 }
 
-// runPhase answers from one index. A panic inside is turned into an error
-// so one bad doc degrades to the fallback instead of killing the session.
-func (e *Engine) runPhase(phase int, text string, q normalizedQuery) (res Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error: %v", r)
-		}
-	}()
-	if e.phaseHook != nil {
-		if err := e.phaseHook(phase); err != nil {
-			return Result{}, err
-		}
-	}
+// runPhase answers from one index, or fails with errNoUnits when the
+// knowledge base gives that phase nothing to rank: no answerable chunk for
+// Phase 2 (docs that are all headings or links), no doc for Phase 1.
+func (e *Engine) runPhase(phase int, text string, q normalizedQuery) (Result, error) {
 	ix := e.chunks
 	if phase == 1 {
 		ix = e.wholeIndex()
@@ -486,7 +473,7 @@ func (e *Engine) runPhase(phase int, text string, q normalizedQuery) (res Result
 	if ix == nil {
 		return Result{}, errNoUnits
 	}
-	res = e.answer(ix, text, q)
+	res := e.answer(ix, text, q)
 	res.Metrics.Phase = phase
 	return res, nil
 }
