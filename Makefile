@@ -25,9 +25,12 @@ bench:
 # PostgreSQL full-text search may use: the index lives in a temporary table.
 EVAL_DIR ?= ../shared/eval
 EVAL_DB  ?= $(or $(DOCENT_DB),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable)
+# The reference engines live in their own binary, so docent links none of them.
+EVAL_BIN ?= bin/docent-eval
 eval: build
+	$(GO) build -o $(EVAL_BIN) ./cmd/docent-eval
 	@if [ -d "$(EVAL_DIR)/msmarco-5k" ]; then \
-		./$(BIN) eval retrieval --dataset "$(EVAL_DIR)/msmarco-5k" --engines docent,bleve,postgres --db "$(EVAL_DB)"; \
+		./$(EVAL_BIN) retrieval --dataset "$(EVAL_DIR)/msmarco-5k" --engines docent,bleve,postgres --db "$(EVAL_DB)"; \
 	else \
 		echo "make eval: no benchmark data at $(EVAL_DIR)/msmarco-5k (set EVAL_DIR); skipping retrieval"; \
 	fi

@@ -16,15 +16,15 @@ import (
 
 	"github.com/docent-sh/docent/cite"
 	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
-	"github.com/docent-sh/docent/store"
 )
 
 // Engine is the retrieval the session needs.
 type Engine interface {
 	Ask(q retrieval.Query) retrieval.Result
-	Lookup(slug string) retrieval.Result
+	Pick(slug, question string) retrieval.Result
 	Continue(chunkID string, shown []string) retrieval.Result
 	Stats() retrieval.Stats
 	Size() (docs, chunks int)
@@ -32,7 +32,7 @@ type Engine interface {
 
 // EventSink records one retrieval event per turn.
 type EventSink interface {
-	RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error
+	RecordRetrieval(ctx context.Context, ev knowledge.RetrievalEvent) error
 }
 
 // Writer writes and streams an answer from a prompt.
@@ -40,8 +40,9 @@ type Writer interface {
 	Stream(ctx context.Context, p promptctx.Prompt, emit func(chunk string)) (llm.Answer, error)
 }
 
-// Request is one turn: a question, a picked option (DocSlug) or an
-// explicit continuation of a chunk (AfterChunkID).
+// Request is one turn: a question, a picked option (DocSlug, with the
+// question that offered it in Query, if any) or an explicit continuation
+// of a chunk (AfterChunkID).
 type Request struct {
 	Query        string
 	DocSlug      string
@@ -107,7 +108,7 @@ type Session struct {
 	// pending is the event of a turn whose answer is still to be written:
 	// it is recorded with the answer's usage, or as it is when the next
 	// turn starts first.
-	pending *store.RetrievalEvent
+	pending *knowledge.RetrievalEvent
 }
 
 // New starts a session.
@@ -152,7 +153,7 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	var res retrieval.Result
 	switch {
 	case req.DocSlug != "":
-		res = engine.Lookup(req.DocSlug)
+		res = engine.Pick(req.DocSlug, req.Query)
 		s.lastPill = req.DocSlug
 	case req.AfterChunkID != "":
 		res = engine.Continue(req.AfterChunkID, append([]string(nil), s.shown...))
@@ -244,8 +245,8 @@ func answeredChunk(res retrieval.Result) string {
 }
 
 // event is the retrieval event of a turn, without the answer's usage.
-func (s *Session) event(res retrieval.Result) store.RetrievalEvent {
-	ev := store.RetrievalEvent{
+func (s *Session) event(res retrieval.Result) knowledge.RetrievalEvent {
+	ev := knowledge.RetrievalEvent{
 		Time:             s.opts.Now(),
 		Query:            res.Query,
 		NormalizedTokens: res.NormalizedTokens,
@@ -255,7 +256,7 @@ func (s *Session) event(res retrieval.Result) store.RetrievalEvent {
 		Phase:            res.Metrics.Phase,
 	}
 	for _, r := range res.Results {
-		ev.TopResults = append(ev.TopResults, store.TopResult{
+		ev.TopResults = append(ev.TopResults, knowledge.TopResult{
 			Slug: r.DocSlug, ChunkIndex: r.ChunkIndex, Score: r.Score, MatchedTerms: r.MatchedTerms,
 		})
 	}
@@ -271,7 +272,7 @@ func (s *Session) event(res retrieval.Result) store.RetrievalEvent {
 // still worth keeping.
 const recordTimeout = 5 * time.Second
 
-func (s *Session) record(ctx context.Context, ev store.RetrievalEvent) {
+func (s *Session) record(ctx context.Context, ev knowledge.RetrievalEvent) {
 	if s.opts.Events == nil {
 		return
 	}

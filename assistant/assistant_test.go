@@ -13,9 +13,9 @@ import (
 	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
-	"github.com/docent-sh/docent/store"
 )
 
 // recordingWriter stands in for a model: it keeps the prompts it was given
@@ -36,10 +36,10 @@ func (w *recordingWriter) Stream(_ context.Context, p promptctx.Prompt, emit fun
 
 type eventSink struct {
 	mu     sync.Mutex
-	events []store.RetrievalEvent
+	events []knowledge.RetrievalEvent
 }
 
-func (s *eventSink) RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error {
+func (s *eventSink) RecordRetrieval(ctx context.Context, ev knowledge.RetrievalEvent) error {
 	if err := ctx.Err(); err != nil {
 		return err // as a database would
 	}
@@ -295,4 +295,47 @@ func chunkIndex(t *testing.T, id string) int {
 		t.Fatalf("citation %q", id)
 	}
 	return v
+}
+
+// A picked pill keeps the question that offered it: the prompt asks it,
+// over the picked doc's chunks that match it, best first.
+func TestPickKeepsTheQuestion(t *testing.T) {
+	w := &recordingWriter{}
+	s, sink := newSession(t, w)
+	ctx := context.Background()
+	const question, slug = "how do I create a workspace", "actions/workspaces"
+	res := s.Retrieve(ctx, assistant.Request{Query: question, DocSlug: slug})
+	if res.Status != retrieval.StatusFound || res.Query != question {
+		t.Fatalf("pick: %s, query %q", res.Status, res.Query)
+	}
+	if _, err := s.Answer(ctx, res, func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.prompts) != 1 {
+		t.Fatalf("%d prompts, want 1", len(w.prompts))
+	}
+	p := w.prompts[0]
+	if got := promptctx.ParseQuestion(p.User); got != question {
+		t.Errorf("prompt question %q, want %q", got, question)
+	}
+	if len(p.Docs) < 2 {
+		t.Fatalf("prompt has %d doc blocks, want the doc's matching chunks", len(p.Docs))
+	}
+	for _, b := range p.Docs {
+		if !strings.HasPrefix(b.ID, slug+"#") {
+			t.Errorf("block %s is not from the picked doc", b.ID)
+		}
+	}
+	if !strings.Contains(p.Docs[0].Content, "### Create a workspace") {
+		t.Errorf("first block %s (%s) is not the one with the Create steps", p.Docs[0].ID, p.Docs[0].Path)
+	}
+	if n := len(sink.events); n != 1 || sink.events[0].Query != question {
+		t.Errorf("events %+v, want one with the question", sink.events)
+	}
+
+	// A bare pick answers from the doc's overview, as before.
+	bare := s.Retrieve(ctx, assistant.Request{DocSlug: slug})
+	if bare.Rule != retrieval.RuleLookup || len(bare.Results) != 1 {
+		t.Errorf("bare pick: %s %+v", bare.Rule, bare.Results)
+	}
 }

@@ -282,8 +282,13 @@ type docCandidate struct {
 	tokens int // of the rendered block and the blank line after it
 }
 
-// docs renders the chunks in score order within the docs budget, dropping
-// the lowest-scored first and cutting a lone chunk that is too long.
+// docs renders the chunks in rank order within the docs budget. The
+// budget is filled greedily: a chunk that does not fit in what is left is
+// skipped, with its size and the room left in the report, and the next one
+// is tried, so a long chunk never leaves the budget mostly empty. A top
+// chunk too long for the whole budget is cut to fit it instead. A
+// heading-only chunk never takes a place: it has nothing to cite, and its
+// heading is already in the path of the chunks under it.
 func (bl *build) docs(evidence []retrieval.Evidence) ([]DocBlock, string, int) {
 	candidates := make([]docCandidate, 0, len(evidence))
 	for i, ev := range evidence {
@@ -293,11 +298,14 @@ func (bl *build) docs(evidence []retrieval.Evidence) ([]DocBlock, string, int) {
 			Path:    textsafe.Line(ev.HeaderPath),
 			Content: strings.TrimSpace(textsafe.String(cmp.Or(ev.Content, ev.Snippet))),
 		}
-		if block.ID == "" {
+		switch {
+		case block.ID == "":
 			bl.drop("docs", fmt.Sprintf("evidence %d", i+1), "no chunk id to cite")
 			continue
-		}
-		if block.Content == "" {
+		case ev.HeadingOnly:
+			bl.drop("docs", block.ID, "heading only: its heading is in the path of the chunks under it")
+			continue
+		case block.Content == "":
 			bl.drop("docs", block.ID, "no content")
 			continue
 		}
@@ -310,46 +318,47 @@ func (bl *build) docs(evidence []retrieval.Evidence) ([]DocBlock, string, int) {
 		return cmp.Or(cmp.Compare(b.rank, a.rank), cmp.Compare(b.score, a.score), cmp.Compare(a.order, b.order))
 	})
 	seen := make(map[string]bool, len(candidates))
-	kept := candidates[:0]
+	ranked := candidates[:0]
 	for _, c := range candidates {
 		if seen[c.block.ID] {
 			bl.drop("docs", c.block.ID, "duplicate of a higher-scored chunk")
 			continue
 		}
 		seen[c.block.ID] = true
-		kept = append(kept, c)
+		ranked = append(ranked, c)
 	}
 
-	// Count in score order only until the budget overflows: everything
-	// after that is dropped anyway, lowest score first.
 	budget := bl.budgets.Docs
-	total, fit := 0, len(kept)
-	for i := range kept {
-		kept[i].tokens = bl.count(renderDocPiece(kept[i].block))
-		if total+kept[i].tokens > budget {
-			fit = i
-			break
+	if len(ranked) == 0 {
+		return []DocBlock{}, "", 0
+	}
+	for i := range ranked {
+		ranked[i].tokens = bl.count(renderDocPiece(ranked[i].block))
+	}
+	// The best chunk alone over the budget is cut to fit it: the strongest
+	// evidence, shortened, is worth more than the rest whole.
+	if top := ranked[0]; top.tokens > budget {
+		for _, c := range ranked[1:] {
+			bl.drop("docs", c.block.ID, overBudget("docs", budget)+": the top chunk, cut, fills it")
 		}
-		total += kept[i].tokens
-	}
-	// A top chunk that alone exceeds the budget stays, to be cut.
-	keep := max(fit, 1)
-	for i := len(kept) - 1; i >= keep; i-- {
-		bl.drop("docs", kept[i].block.ID, overBudget("docs", budget))
-	}
-	kept = kept[:min(keep, len(kept))]
-	if fit == 0 && len(kept) == 1 {
-		total = kept[0].tokens
-	}
-	if len(kept) == 1 && total > budget {
-		block, n, how, ok := bl.cutDoc(kept[0].block, budget)
+		block, n, how, ok := bl.cutDoc(top.block, budget)
 		if !ok {
-			bl.drop("docs", kept[0].block.ID, overBudget("docs", budget)+"; too long to cut")
-			kept, total = kept[:0], 0
-		} else {
-			bl.drop("docs", block.ID, fmt.Sprintf("cut at a %s boundary to fit the docs budget (%d): %d → %d tokens", how, budget, kept[0].tokens, n))
-			kept[0].block, kept[0].tokens, total = block, n, n
+			bl.drop("docs", top.block.ID, overBudget("docs", budget)+"; too long to cut")
+			return []DocBlock{}, "", 0
 		}
+		bl.drop("docs", block.ID, fmt.Sprintf("cut at a %s boundary to fit the docs budget (%d): %d → %d tokens", how, budget, top.tokens, n))
+		top.block, top.tokens = block, n
+		ranked = []docCandidate{top}
+	}
+	total := 0
+	kept := ranked[:0]
+	for _, c := range ranked {
+		if total+c.tokens > budget {
+			bl.drop("docs", c.block.ID, fmt.Sprintf("%s: %d tokens, %d left", overBudget("docs", budget), c.tokens, budget-total))
+			continue
+		}
+		total += c.tokens
+		kept = append(kept, c)
 	}
 
 	var sb strings.Builder

@@ -1,6 +1,7 @@
 package promptctx
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -29,6 +30,11 @@ func evidence(id string, score float64, content string) retrieval.Evidence {
 		DocSlug: slug, ChunkID: id, Title: "Title of " + slug, HeaderPath: "Title > " + id,
 		Content: content, Score: score, RankScore: score,
 	}
+}
+
+func headingOnly(e retrieval.Evidence) retrieval.Evidence {
+	e.HeadingOnly = true
+	return e
 }
 
 func withRank(e retrieval.Evidence, rank float64) retrieval.Evidence {
@@ -199,7 +205,7 @@ func TestBuildEnforcesEachBudget(t *testing.T) {
 	}
 }
 
-func TestBuildDropsLowestScoredFirst(t *testing.T) {
+func TestBuildFillsTheDocsBudgetByRank(t *testing.T) {
 	chunk := prose("x", 280)
 	// The exact size of one rendered chunk, to set a budget between two
 	// chunks and two chunks plus a small one.
@@ -222,7 +228,28 @@ func TestBuildDropsLowestScoredFirst(t *testing.T) {
 			},
 			docs:        700,
 			wantKept:    []string{"top#chunk-0", "high#chunk-0"},
-			wantDropped: []string{"low#chunk-0", "mid#chunk-0"},
+			wantDropped: []string{"mid#chunk-0", "low#chunk-0"},
+		},
+		{
+			// A chunk that does not fit what is left is skipped, and the
+			// ones after it still get their chance.
+			name: "a chunk too big for what is left is skipped, smaller ones after it fit",
+			evidence: []retrieval.Evidence{
+				evidence("small#chunk-0", 9, "A short first answer."), evidence("big#chunk-0", 8, chunk),
+				evidence("also#chunk-0", 7, "Another short one."), evidence("last#chunk-0", 6, "And a third."),
+			},
+			docs:        200,
+			wantKept:    []string{"small#chunk-0", "also#chunk-0", "last#chunk-0"},
+			wantDropped: []string{"big#chunk-0"},
+		},
+		{
+			name: "heading-only chunks never take a place",
+			evidence: []retrieval.Evidence{
+				headingOnly(evidence("head#chunk-0", 9, "## Steps")), evidence("body#chunk-1", 8, "Press Create."),
+			},
+			docs:        1500,
+			wantKept:    []string{"body#chunk-1"},
+			wantDropped: []string{"head#chunk-0"},
 		},
 		{
 			name: "a small low-scored chunk goes before a big high-scored one",
@@ -284,11 +311,30 @@ func TestBuildDropsLowestScoredFirst(t *testing.T) {
 			if got := droppedItems(p.Report, "docs"); !reflect.DeepEqual(got, tt.wantDropped) {
 				t.Errorf("dropped %q, want %q (%+v)", got, tt.wantDropped, p.Report.Dropped)
 			}
+			// A chunk left out for its size says how big it was and how
+			// much room the better-ranked chunks had left it.
+			byRank := slices.Clone(tt.evidence)
+			slices.SortStableFunc(byRank, func(a, b retrieval.Evidence) int { return cmp.Compare(b.RankScore, a.RankScore) })
+			rank := map[string]int{} // place in the ranking, best 0
+			for i, ev := range byRank {
+				if _, ok := rank[ev.ChunkID]; !ok {
+					rank[ev.ChunkID] = i
+				}
+			}
 			for _, d := range p.Report.Dropped {
-				if strings.HasPrefix(d.Item, "low") || strings.HasPrefix(d.Item, "mid") || strings.HasPrefix(d.Item, "third") {
-					if want := fmt.Sprintf("over docs budget (%d)", tt.docs); d.Reason != want {
-						t.Errorf("reason %q, want %q", d.Reason, want)
+				if slices.Contains([]string{"low", "mid", "third", "big", "lowrank"}, strings.Split(d.Item, "#")[0]) {
+					left := tt.docs
+					for _, b := range p.Docs {
+						if rank[b.ID] < rank[d.Item] {
+							left -= tokens.Default().Count(renderDocPiece(b))
+						}
 					}
+					if want := fmt.Sprintf("over docs budget (%d): %d tokens, %d left", tt.docs, pieceTokens(d.Item), left); d.Reason != want {
+						t.Errorf("%s: reason %q, want %q", d.Item, d.Reason, want)
+					}
+				}
+				if d.Item == "head#chunk-0" && !strings.HasPrefix(d.Reason, "heading only") {
+					t.Errorf("%s: reason %q, want it to say heading only", d.Item, d.Reason)
 				}
 			}
 		})

@@ -26,7 +26,7 @@ type Tokens struct {
 }
 
 // Dropped is one thing left out of the prompt or cut to fit, e.g.
-// {"docs", "actions/notes#chunk-3", "over docs budget (1500)"}.
+// {"docs", "actions/notes#chunk-3", "over docs budget (1500): 412 tokens, 96 left"}.
 type Dropped struct {
 	Component string `json:"component"`
 	Item      string `json:"item"`

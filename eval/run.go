@@ -24,7 +24,7 @@ type Options struct {
 }
 
 // RetrievalReport is the outcome of one run; it marshals to the JSON that
-// `docent eval retrieval --json` prints.
+// `docent-eval retrieval --json` prints.
 type RetrievalReport struct {
 	Dataset   string         `json:"dataset"`
 	Documents int            `json:"documents"`

@@ -88,7 +88,7 @@ func TestAcceptance(t *testing.T) {
 	}{
 		{"explain workspace", []check{headerPath}},
 		{"shortcuts", []check{first("widgets/quick-links")}},
-		{"explain calendar", []check{reply("Which part should I explain?")}},
+		{"explain calendar", []check{reply("I couldn't find anything about calendar in these docs.")}},
 		{"workspace and widgets", []check{multiOf()}},
 		{"open notes + quick links", []check{multiOf([]string{"concepts/notes", "actions/notes"}, []string{"widgets/quick-links"})}},
 	}

@@ -142,8 +142,9 @@ func (e *Engine) answer(ix *index, text string, q normalizedQuery) Result {
 	}
 	switch d.status {
 	case StatusNoMatch:
-		res.Reply = ReplyNoMatch
+		res.Reply = notFoundReply(text)
 		res.Results = nil // not evidence of anything: the question is not covered
+		res.Options = e.nearDocs(ix, r.docs, q)
 	case StatusWeak:
 		top := optionFor(e.docs[cands[0].doc])
 		res.Reply = fmt.Sprintf("I'm not sure which feature you mean. Are you asking about %s? If not, tell me the feature name.", top.Label)

@@ -30,10 +30,10 @@ type Config struct {
 	DefinitionalBias float64
 }
 
-// DefaultConfig returns the product defaults: retrieval on, Phase 2, top 5,
-// MIN_COVERAGE 0.5, MIN_MARGIN 0.25, definitional bias 0.5. Synonyms, the
-// glossary and concept docs come with the knowledge base
-// (knowledge.Bundle), never from here.
+// DefaultConfig returns the product defaults, the one place they are
+// written: the CLI's flags take theirs from here. Synonyms, the glossary
+// and concept docs come with the knowledge base (knowledge.Bundle), never
+// from here.
 func DefaultConfig() Config {
 	return Config{
 		Enabled:          true,
@@ -45,39 +45,29 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports the first setting out of range, by name.
+// Validate reports every setting out of range, by the name the
+// configuration file and the flags give it.
 func (c Config) Validate() error {
 	var errs []error
 	if c.Phase != 1 && c.Phase != 2 {
 		errs = append(errs, fmt.Errorf("phase %d: want 1 or 2", c.Phase))
 	}
 	if c.TopK < 1 || c.TopK > 100 {
-		errs = append(errs, fmt.Errorf("top K %d: want 1 to 100", c.TopK))
+		errs = append(errs, fmt.Errorf("top-k %d: want 1 to 100", c.TopK))
 	}
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"MIN_COVERAGE", c.MinCoverage}, {"MIN_MARGIN", c.MinMargin}} {
+	}{{"min-coverage", c.MinCoverage}, {"min-margin", c.MinMargin}} {
 		if !(f.v >= 0 && f.v <= 1) {
 			errs = append(errs, fmt.Errorf("%s %v: want a share from 0 to 1", f.name, f.v))
 		}
 	}
 	if !(c.DefinitionalBias >= 0) {
-		errs = append(errs, fmt.Errorf("definitional bias %v: want a number >= 0", c.DefinitionalBias))
+		errs = append(errs, fmt.Errorf("definitional-bias %v: want a number >= 0", c.DefinitionalBias))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("retrieval config: %w", err)
 	}
 	return nil
 }
-
-// The environment variables that set the engine's configuration; the CLI
-// binds them to its flags (the engine itself reads no environment).
-const (
-	EnvEnabled          = "DOC_RETRIEVAL_ENABLED"
-	EnvPhase            = "DOC_RETRIEVAL_PHASE"
-	EnvTopK             = "DOC_RETRIEVAL_TOP_K"
-	EnvMinCoverage      = "DOC_RETRIEVAL_MIN_COVERAGE"
-	EnvMinMargin        = "DOC_RETRIEVAL_MIN_MARGIN"
-	EnvDefinitionalBias = "DOC_RETRIEVAL_DEFINITIONAL_BIAS" // a number; 0 disables
-)

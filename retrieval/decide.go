@@ -85,7 +85,7 @@ func decide(cands []candidate, bare bool, th thresholds) decision {
 	top := cands[0]
 	d.confidence = 1
 	if len(cands) > 1 {
-		d.confidence = min(max(1-cands[1].rank/top.rank, 0), 1)
+		d.confidence = margin(top.rank, cands[1].rank)
 	}
 	contender := false // a close doc that names the question as strongly
 	for i := 1; i < len(cands); i++ {
@@ -118,6 +118,20 @@ func decide(cands []candidate, bare bool, th thresholds) decision {
 		d.status, d.rule = StatusFound, RuleFound
 	}
 	return d
+}
+
+// margin is how far next falls below top, relatively, in [0, 1]. A ratio
+// that is not a number (both infinite, or a NaN score) gives no margin:
+// the builtin min and max would pass the NaN on.
+func margin(top, next float64) float64 {
+	m := 1 - next/top
+	switch {
+	case !(m >= 0):
+		return 0
+	case m > 1:
+		return 1
+	}
+	return m
 }
 
 // within reports whether v is within margin of ref, relatively.

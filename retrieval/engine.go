@@ -25,6 +25,8 @@ import (
 const MaxQueryChars = 4000
 
 // Replies the engine gives without a language model, word for word.
+// ReplyNoMatch answers a question with no topic word in it ("how do I do
+// it"); one whose words the docs do not cover is told so by name.
 const (
 	ReplyNoMatch  = "Which part should I explain?"
 	ReplyMultiEnd = "Which one should I go deeper on?"
@@ -63,10 +65,6 @@ type Engine struct {
 	norm       *normalizer
 	stats      statsKeeper
 	nChunks    int
-
-	// Test seams: a phase that fails for reasons the pure index cannot
-	// produce on demand (a corrupt build, a bug) must still fall back.
-	phaseHook func(phase int) error
 }
 
 // docEntry is a doc with what the engine precomputes for it. Display
@@ -367,6 +365,7 @@ func (e *Engine) Stats() Stats { return e.stats.snapshot() }
 func (e *Engine) Ask(q Query) Result {
 	start := time.Now()
 	text, notes := truncateQuery(q.Text)
+	reply, talk := smallTalkReply(text)
 	var res Result
 	switch {
 	case isFollowUp(text) && q.LastChunkID != "":
@@ -374,6 +373,9 @@ func (e *Engine) Ask(q Query) Result {
 	case isFollowUp(text):
 		res = e.noMatch(RuleNoFollowUpOf)
 		res.Notes = append(res.Notes, "nothing to continue: no earlier answer in this session")
+	case talk:
+		res = e.noMatch(RuleSmallTalk)
+		res.Reply = reply
 	case !e.cfg.Enabled:
 		res = e.noMatch(RuleDisabled)
 		res.Notes = append(res.Notes, "retrieval is disabled")
@@ -385,14 +387,10 @@ func (e *Engine) Ask(q Query) Result {
 	return e.finish(res, start)
 }
 
-// Lookup answers from a doc chosen by slug (what picking a pill does): its
-// first chunk that is not heading-only.
-func (e *Engine) Lookup(slug string) Result {
-	start := time.Now()
-	res := e.lookup(slug)
-	res.Query = textsafe.Line(slug)
-	return e.finish(res, start)
-}
+// Lookup answers from a doc chosen by slug without a question: its
+// overview, the first chunk that is not heading-only. Pick with the
+// question is what picking a pill does.
+func (e *Engine) Lookup(slug string) Result { return e.Pick(slug, "") }
 
 // Continue answers with the chunk after chunkID in the same doc that is
 // neither heading-only nor already shown.
@@ -464,19 +462,10 @@ func (e *Engine) search(text string) Result {
 	return res
 }
 
-// runPhase answers from one index. A panic inside is turned into an error
-// so one bad doc degrades to the fallback instead of killing the session.
-func (e *Engine) runPhase(phase int, text string, q normalizedQuery) (res Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error: %v", r)
-		}
-	}()
-	if e.phaseHook != nil {
-		if err := e.phaseHook(phase); err != nil {
-			return Result{}, err
-		}
-	}
+// runPhase answers from one index, or fails with errNoUnits when the
+// knowledge base gives that phase nothing to rank: no answerable chunk for
+// Phase 2 (docs that are all headings or links), no doc for Phase 1.
+func (e *Engine) runPhase(phase int, text string, q normalizedQuery) (Result, error) {
 	ix := e.chunks
 	if phase == 1 {
 		ix = e.wholeIndex()
@@ -484,7 +473,7 @@ func (e *Engine) runPhase(phase int, text string, q normalizedQuery) (res Result
 	if ix == nil {
 		return Result{}, errNoUnits
 	}
-	res = e.answer(ix, text, q)
+	res := e.answer(ix, text, q)
 	res.Metrics.Phase = phase
 	return res, nil
 }

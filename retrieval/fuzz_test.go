@@ -76,6 +76,17 @@ func FuzzAsk(f *testing.F) {
 		}
 		e.Lookup(text)
 		e.Continue(text, nil)
+		for _, slug := range []string{last, "actions/workspaces"} {
+			pick := e.Pick(slug, text)
+			if len(pick.Results) > e.cfg.TopK || pick.Status == "" {
+				t.Fatalf("Pick(%q, %q): %s with %d results", slug, text, pick.Status, len(pick.Results))
+			}
+			for _, s := range append([]string{pick.Reply, pick.Query}, evidenceStrings(pick)...) {
+				if strings.ContainsRune(s, 0x1b) {
+					t.Fatalf("escape in output %q", s)
+				}
+			}
+		}
 	})
 }
 

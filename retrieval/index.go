@@ -355,36 +355,7 @@ type searchResult struct {
 func (ix *index) search(terms, keys []string, depth int, sc scoring) searchResult {
 	a := ix.getScratch()
 	defer ix.putScratch(a)
-	touch := func(unit int32) *unitAcc {
-		u := &a.acc[unit]
-		if !u.seen {
-			u.seen = true
-			a.touched = append(a.touched, unit)
-		}
-		return u
-	}
-	for i, k := range keys {
-		var bit uint64
-		if i < maxQueryKeys {
-			bit = 1 << i
-		}
-		for _, p := range ix.postings[k] {
-			u := touch(p.unit)
-			u.rank += float64(p.rank)
-			u.cov |= bit
-			if p.flags&headFields != 0 {
-				u.head |= bit
-			}
-			if p.flags&(1<<fieldTitle) != 0 {
-				u.title |= bit
-			}
-		}
-	}
-	for _, t := range terms {
-		for _, p := range ix.postings[t] {
-			touch(p.unit).rank += float64(p.rank)
-		}
-	}
+	ix.accumulate(a, terms, keys, 0, int32(len(ix.units)))
 	res := searchResult{touched: len(a.touched)}
 	top := topHits{less: rankOrder, depth: depth, items: make([]hit, 0, min(depth, len(a.touched)))}
 	// Without a bias a unit's rank is what it accumulated: once the top
@@ -408,6 +379,70 @@ func (ix *index) search(terms, keys []string, depth int, sc scoring) searchResul
 	res.ranked = top.sorted()
 	res.sections = ix.bestSections(res.ranked, a, sc.ws)
 	return res
+}
+
+// accumulate adds up, in a, what each unit numbered from lo up to hi
+// holds of the query: its rank contributions and the keys it covers.
+func (ix *index) accumulate(a *accumulator, terms, keys []string, lo, hi int32) {
+	touch := func(unit int32) *unitAcc {
+		u := &a.acc[unit]
+		if !u.seen {
+			u.seen = true
+			a.touched = append(a.touched, unit)
+		}
+		return u
+	}
+	for i, k := range keys {
+		var bit uint64
+		if i < maxQueryKeys {
+			bit = 1 << i
+		}
+		for _, p := range ix.postings[k] {
+			if p.unit < lo || p.unit >= hi {
+				continue
+			}
+			u := touch(p.unit)
+			u.rank += float64(p.rank)
+			u.cov |= bit
+			if p.flags&headFields != 0 {
+				u.head |= bit
+			}
+			if p.flags&(1<<fieldTitle) != 0 {
+				u.title |= bit
+			}
+		}
+	}
+	for _, t := range terms {
+		for _, p := range ix.postings[t] {
+			if p.unit >= lo && p.unit < hi {
+				touch(p.unit).rank += float64(p.rank)
+			}
+		}
+	}
+}
+
+// searchDoc scores the units of one doc that contain a query term, or a
+// variant of one, best rank first: a picked doc answers from its own
+// sections that match the question.
+func (ix *index) searchDoc(terms, keys []string, doc int32, sc scoring) []hit {
+	r, ok := ix.docUnits[doc]
+	if !ok {
+		return nil
+	}
+	a := ix.getScratch()
+	defer ix.putScratch(a)
+	ix.accumulate(a, terms, keys, r[0], r[1])
+	hits := make([]hit, 0, len(a.touched))
+	for _, id := range a.touched {
+		hits = append(hits, ix.scoreUnit(id, a.acc[id], sc))
+	}
+	slices.SortFunc(hits, func(x, y hit) int {
+		if rankOrder(x, y) {
+			return -1
+		}
+		return 1
+	})
+	return hits
 }
 
 // bestSections finds, for each doc of ranked, the unit whose title,

@@ -1,13 +1,38 @@
-// Package store holds what docent's knowledge stores share: the seed
-// report, the retrieval event they record and the pure seed planner. The
-// stores themselves live in store/memory and store/postgres; both apply the
-// same Plan so they agree on what a seed changes.
+// Package store holds what docent's knowledge stores share: the Store
+// contract, the seed report and the pure seed planner (the retrieval event
+// they record is a domain type, in knowledge). The stores themselves live
+// in store/memory and store/postgres; both apply the same Plan so they
+// agree on what a seed changes.
 package store
 
 import (
+	"context"
 	"fmt"
 	"time"
+
+	"github.com/docent-sh/docent/knowledge"
 )
+
+// Store is the contract every knowledge store keeps, the embedded one
+// (store/memory) and PostgreSQL (store/postgres): the commands open one
+// and store/storetest holds both to it. A use-case that needs less
+// declares the smaller interface it uses, as assistant does.
+type Store interface {
+	// Seed makes the stored knowledge base the given docs (and vocabulary,
+	// when opts carries one), as Plan decides, in one transaction.
+	Seed(ctx context.Context, docs []knowledge.Doc, opts SeedOptions) (SeedReport, error)
+	ListDocs(ctx context.Context) ([]knowledge.DocSummary, error)
+	// Corpus is every stored doc with its chunks, for building the index.
+	Corpus(ctx context.Context) ([]knowledge.Doc, error)
+	Vocabulary(ctx context.Context) (knowledge.Vocabulary, error)
+	// Generation changes whenever a seed changes what Corpus returns, so a
+	// reader knows when to rebuild its index.
+	Generation(ctx context.Context) (int64, error)
+	RecordRetrieval(ctx context.Context, ev knowledge.RetrievalEvent) error
+	// Describe names the store for the status bar, never with credentials.
+	Describe() string
+	Close()
+}
 
 // Counts tallies what a seed did to one kind of row.
 type Counts struct {
@@ -63,32 +88,4 @@ func roundDuration(d time.Duration) time.Duration {
 		return d.Round(time.Millisecond)
 	}
 	return d.Round(time.Microsecond)
-}
-
-// RetrievalEvent is one answered question, recorded so retrieval can be
-// tuned from real traffic.
-type RetrievalEvent struct {
-	Time             time.Time   `json:"time"`
-	Query            string      `json:"query"`
-	NormalizedTokens []string    `json:"normalized_tokens"`
-	TopResults       []TopResult `json:"top_results"`
-	Action           string      `json:"action"`
-	Confidence       float64     `json:"confidence"`
-	LatencyMS        float64     `json:"latency_ms"`
-	Phase            int         `json:"phase"`
-	// The tokens the provider reported for the written answer and what
-	// they cost by the configured price table; nil when there is nothing
-	// to say (a clarification, the offline answer, a server that reports
-	// no usage, a model without a price).
-	PromptTokens     *int     `json:"prompt_tokens,omitempty"`
-	CompletionTokens *int     `json:"completion_tokens,omitempty"`
-	CostUSD          *float64 `json:"cost_usd,omitempty"`
-}
-
-// TopResult is one of the best-ranked chunks of a retrieval event.
-type TopResult struct {
-	Slug         string   `json:"slug"`
-	ChunkIndex   int      `json:"chunk_index"`
-	Score        float64  `json:"score"`
-	MatchedTerms []string `json:"matched_terms"`
 }

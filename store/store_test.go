@@ -342,7 +342,7 @@ func TestValidateSnapshotTruncatesLongLists(t *testing.T) {
 
 func TestPrepareEvent(t *testing.T) {
 	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
-	in := store.RetrievalEvent{Query: "q", TopResults: []store.TopResult{{Slug: "a/b"}}}
+	in := knowledge.RetrievalEvent{Query: "q", TopResults: []knowledge.TopResult{{Slug: "a/b"}}}
 	got, err := store.PrepareEvent(in, now)
 	if err != nil {
 		t.Fatal(err)
@@ -359,10 +359,10 @@ func TestPrepareEvent(t *testing.T) {
 		t.Errorf("time = %v, want the event's own %v", got.Time, stamped.Time)
 	}
 
-	for name, ev := range map[string]store.RetrievalEvent{
+	for name, ev := range map[string]knowledge.RetrievalEvent{
 		"confidence":         {Confidence: math.NaN()},
 		"latency":            {LatencyMS: math.Inf(1)},
-		"top result 0 score": {TopResults: []store.TopResult{{Score: math.NaN()}}},
+		"top result 0 score": {TopResults: []knowledge.TopResult{{Score: math.NaN()}}},
 		"query":              {Query: "a\x00b"},
 		"normalized tokens":  {NormalizedTokens: []string{"\xfe"}},
 	} {

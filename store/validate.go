@@ -140,7 +140,7 @@ func listProblem(items []string) string {
 // has no time, with empty lists instead of nil ones, and checked for what
 // neither JSON nor PostgreSQL can hold (NaN or infinite numbers, invalid
 // UTF-8, NUL bytes).
-func PrepareEvent(ev RetrievalEvent, now time.Time) (RetrievalEvent, error) {
+func PrepareEvent(ev knowledge.RetrievalEvent, now time.Time) (knowledge.RetrievalEvent, error) {
 	var problems []string
 	check := func(field, msg string) {
 		if msg != "" {
@@ -167,7 +167,7 @@ func PrepareEvent(ev RetrievalEvent, now time.Time) (RetrievalEvent, error) {
 		check(field+" matched terms", listProblem(r.MatchedTerms))
 	}
 	if len(problems) > 0 {
-		return RetrievalEvent{}, fmt.Errorf("invalid retrieval event: %s", strings.Join(problems, "; "))
+		return knowledge.RetrievalEvent{}, fmt.Errorf("invalid retrieval event: %s", strings.Join(problems, "; "))
 	}
 
 	if ev.Time.IsZero() {
@@ -176,7 +176,7 @@ func PrepareEvent(ev RetrievalEvent, now time.Time) (RetrievalEvent, error) {
 	if ev.NormalizedTokens == nil {
 		ev.NormalizedTokens = []string{}
 	}
-	results := make([]TopResult, len(ev.TopResults))
+	results := make([]knowledge.TopResult, len(ev.TopResults))
 	for i, r := range ev.TopResults {
 		if r.MatchedTerms == nil {
 			r.MatchedTerms = []string{}

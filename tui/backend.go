@@ -14,7 +14,8 @@ import (
 
 // Request is one turn: a typed question (including follow-ups such as
 // "tell me more", which the backend understands) or a picked pill, which
-// carries the doc to look up instead of a query.
+// carries the doc to answer from with the question the pill was offered
+// for.
 type Request struct {
 	Query   string
 	DocSlug string

@@ -118,8 +118,8 @@ func TestPillsKeys(t *testing.T) {
 		}
 		h.key(tea.KeyEnter, 0)
 		last := b.requests[len(b.requests)-1]
-		if last != (Request{DocSlug: "actions/workspaces"}) {
-			t.Errorf("picked request = %+v, want the second option's slug", last)
+		if last != (Request{Query: "workspace", DocSlug: "actions/workspaces"}) {
+			t.Errorf("picked request = %+v, want the second option's slug with the question", last)
 		}
 		if h.m.pills.active {
 			t.Error("pills still active after picking")
@@ -144,6 +144,21 @@ func TestPillsKeys(t *testing.T) {
 		h.typeText("7")
 		if len(b.requests) != 1 || !h.m.pills.active {
 			t.Errorf("7 with 2 options: requests %+v, pills active %v", b.requests, h.m.pills.active)
+		}
+	})
+	t.Run("a multi-intent pill sends its own part of the question", func(t *testing.T) {
+		b := cannedBackend()
+		opts := []retrieval.Option{
+			{Label: "Workspace", DocSlug: "concepts/workspace", Category: "concepts", Asked: "what is a workspace"},
+			{Label: "Workspace Actions", DocSlug: "actions/workspaces", Category: "actions", Asked: "how do I create one"},
+		}
+		b.results["what is a workspace and how do I create one"] = retrieval.Result{Query: "what is a workspace and how do I create one",
+			Status: retrieval.StatusMulti, Options: opts, Results: []retrieval.Evidence{workspaceEvidence, actionsEvidence}}
+		h := newHarness(t, b, 80, 24)
+		h.ask("what is a workspace and how do I create one")
+		h.typeText("2")
+		if last := b.requests[len(b.requests)-1]; last != (Request{Query: "how do I create one", DocSlug: "actions/workspaces"}) {
+			t.Errorf("2 sent %+v, want the second part of the question with its doc", last)
 		}
 	})
 	t.Run("esc dismisses", func(t *testing.T) {

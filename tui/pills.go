@@ -19,7 +19,8 @@ type pills struct {
 	options  []retrieval.Option
 	selected int
 	active   bool
-	asked    int // the transcript message that offered them
+	asked    int    // the transcript message that offered them
+	question string // the question they were offered for: a pick answers it
 }
 
 func newPills(opts []retrieval.Option) pills {

@@ -366,7 +366,7 @@ func workspaceOptions(t *testing.T) []retrieval.Option {
 
 func TestWorkspacePillsArrowThenEnterPicksSecond(t *testing.T) {
 	opts := workspaceOptions(t)
-	second := expectAnswer(t, tui.Request{DocSlug: opts[1].DocSlug})
+	second := expectAnswer(t, tui.Request{Query: "workspace", DocSlug: opts[1].DocSlug})
 	b, st := newDemoBackend(t)
 	s := start(t, b, st, 80, 24)
 	s.typeText("workspace")
@@ -387,7 +387,7 @@ func TestWorkspacePillsArrowThenEnterPicksSecond(t *testing.T) {
 
 func TestWorkspacePillsDigitPicksSecond(t *testing.T) {
 	opts := workspaceOptions(t)
-	second := expectAnswer(t, tui.Request{DocSlug: opts[1].DocSlug})
+	second := expectAnswer(t, tui.Request{Query: "workspace", DocSlug: opts[1].DocSlug})
 	b, st := newDemoBackend(t)
 	s := start(t, b, st, 80, 24)
 	s.typeText("workspace")

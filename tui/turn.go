@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -52,15 +53,18 @@ func (m *Model) send(q string) tea.Cmd {
 	return m.startTurn(Request{Query: q})
 }
 
-// pick runs the lookup for a chosen pill.
+// pick runs the lookup for a chosen pill, for the question that offered
+// it (a multi-intent option's own part of it): the doc answers that
+// question, not with its overview.
 func (m *Model) pick(o retrieval.Option) tea.Cmd {
+	question := cmp.Or(o.Asked, m.pills.question)
 	m.pills = pills{}
 	label := o.Label
 	if o.Category != "" {
 		label += " (" + o.Category + ")"
 	}
 	m.transcript.append(&message{role: roleUser, text: "→ " + label})
-	return m.startTurn(Request{DocSlug: o.DocSlug})
+	return m.startTurn(Request{Query: question, DocSlug: o.DocSlug})
 }
 
 func (m *Model) startTurn(req Request) tea.Cmd {
@@ -199,6 +203,9 @@ func answerFooter(info AnswerInfo, err error) string {
 func (m *Model) showPills(opts []retrieval.Option) {
 	m.pills = newPills(opts)
 	m.pills.asked = len(m.transcript.msgs) - 1
+	if m.lastResult != nil {
+		m.pills.question = m.lastResult.Query
+	}
 }
 
 // dismissPills takes the options away unpicked and says so under the

@@ -15,6 +15,7 @@ import (
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/extractive"
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/tokens"
 )
 
@@ -22,7 +23,7 @@ import (
 // engine is built from what the store holds. Both the TUI and `docent ask`
 // start one.
 type app struct {
-	store     docStore
+	store     store.Store
 	session   *assistant.Session
 	selection llm.Selection
 	docs      int // at start-up; the session rebuilds its engine when a seed changes the store
@@ -163,19 +164,7 @@ func newEngine(b knowledge.Bundle, rcfg retrieval.Config) (*retrieval.Engine, er
 	return engine, nil
 }
 
-func (e *env) retrievalConfig() (retrieval.Config, error) {
-	c := retrieval.DefaultConfig()
-	c.Enabled = e.cfg.retrievalEnabled
-	c.Phase = e.cfg.phase
-	c.TopK = e.cfg.topK
-	c.MinCoverage = e.cfg.minCoverage
-	c.MinMargin = e.cfg.minMargin
-	c.DefinitionalBias = e.cfg.definitionalBias
-	if err := c.Validate(); err != nil {
-		return c, usageErrorf("%v", err)
-	}
-	return c, nil
-}
+func (e *env) retrievalConfig() (retrieval.Config, error) { return e.cfg.retrievalConfig() }
 
 // synonymsFile reads the --synonyms file, nil without one. Its rules go
 // after the knowledge base's own, so a rule for the same words replaces

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -77,15 +79,16 @@ func newAskCmd(e *env) *cobra.Command {
 		after   string
 	)
 	cmd := &cobra.Command{
-		Use:   "ask [--json] [--doc SLUG | --after CHUNK_ID | QUESTION | -]",
+		Use:   "ask [--json] [--doc SLUG] [--after CHUNK_ID | QUESTION | -]",
 		Short: "Answer one question without the TUI",
 		Long: "ask runs one turn: retrieval, the decision, and (for found and multi) the written answer,\n" +
-			"streamed to stdout. --doc answers from one doc (what picking a pill does); --after continues\n" +
-			"a resource from the given chunk (\"tell me more\"). --json prints one object instead.\n" +
+			"streamed to stdout. --doc answers the question from one doc's best-matching sections (what\n" +
+			"picking a pill does), or without a question gives the doc's overview; --after continues a\n" +
+			"resource from the given chunk (\"tell me more\"). --json prints one object instead.\n" +
 			"Without a question, and with -, the question (or a whole customer ticket) is read from stdin;\n" +
 			"one longer than the engine reads is answered from its informative words, with a note saying so.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			question, err := askQuestion(cmd.InOrStdin(), args, docSlug != "" || after != "")
+			question, err := askQuestion(cmd.InOrStdin(), args, docSlug != "", after != "")
 			if err != nil {
 				return err
 			}
@@ -150,14 +153,15 @@ const maxStdinBytes = 1 << 20
 // askQuestion is the question of `docent ask`: its arguments, or stdin
 // when the only argument is "-", or when there is none (and no --doc or
 // --after) and stdin is not a terminal, so `cat ticket.txt | docent ask`
-// answers the ticket.
-func askQuestion(stdin io.Reader, args []string, lookup bool) (string, error) {
+// answers the ticket. With --doc the question is optional: a bare --doc
+// never waits on stdin.
+func askQuestion(stdin io.Reader, args []string, doc, after bool) (string, error) {
 	explicit := len(args) == 1 && args[0] == "-"
-	if !explicit && (len(args) > 0 || lookup || isTerminal(stdin)) {
+	if !explicit && (len(args) > 0 || doc || after || isTerminal(stdin)) {
 		return strings.Join(args, " "), nil
 	}
-	if explicit && lookup {
-		return "", usageErrorf("ask takes one of a question, --doc or --after, not several")
+	if explicit && after {
+		return "", usageErrorf("ask takes --after or a question, not both")
 	}
 	data, err := io.ReadAll(io.LimitReader(stdin, maxStdinBytes+1))
 	if err != nil {
@@ -172,20 +176,15 @@ func askQuestion(stdin io.Reader, args []string, lookup bool) (string, error) {
 	return string(data), nil
 }
 
-// validateAsk rejects turns with nothing to look up: exactly one of a
-// question, --doc or --after, and a question must have a letter or digit.
+// validateAsk rejects turns with nothing to look up: a question, --doc
+// (with or without a question) or --after alone, and a question must have
+// a letter or digit.
 func validateAsk(req assistant.Request) error {
-	given := 0
-	for _, s := range []string{req.Query, req.DocSlug, req.AfterChunkID} {
-		if s != "" {
-			given++
-		}
-	}
 	switch {
-	case given == 0:
+	case req.Query == "" && req.DocSlug == "" && req.AfterChunkID == "":
 		return usageErrorf("ask needs a question (or --doc SLUG, or --after CHUNK_ID)")
-	case given > 1:
-		return usageErrorf("ask takes one of a question, --doc or --after, not several")
+	case req.AfterChunkID != "" && (req.Query != "" || req.DocSlug != ""):
+		return usageErrorf("ask takes --after alone, without --doc or a question")
 	case req.Query != "" && !strings.ContainsFunc(req.Query, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }):
 		return usageErrorf("ask: the question %q has no words in it", textsafe.Clip(req.Query, 80))
 	}
@@ -239,7 +238,7 @@ func writeAskText(w, errOut io.Writer, e *env, res retrieval.Result, ans assista
 		fmt.Fprintln(w)
 		for i, o := range res.Options {
 			fmt.Fprintf(w, "  %d) %s (%s)  → %s\n", i+1, textsafe.Line(o.Label), textsafe.Line(o.Category),
-				e.command("ask", "--doc", o.DocSlug))
+				e.command("ask", pickArgs(o, res)...))
 		}
 	}
 	// The sources are the chunks the answer cites, by footnote number.
@@ -250,6 +249,27 @@ func writeAskText(w, errOut io.Writer, e *env, res retrieval.Result, ans assista
 		}
 	}
 }
+
+// pickArgs are the arguments of the command that picks option o of res:
+// the doc, and the question (a multi-intent option's own part of it) so
+// the pick answers it from that doc. A question too long to paste (a
+// ticket) is given as the words the engine read from it.
+func pickArgs(o retrieval.Option, res retrieval.Result) []string {
+	args := []string{"--doc", o.DocSlug}
+	q := cmp.Or(o.Asked, res.Query)
+	if utf8.RuneCountInString(q) > maxSuggestedQuestion {
+		q = strings.Join(res.NormalizedTokens, " ")
+	}
+	// A leading dash would read as a flag; such a question is left out.
+	if q = strings.TrimSpace(q); q != "" && !strings.HasPrefix(q, "-") {
+		args = append(args, q)
+	}
+	return args
+}
+
+// maxSuggestedQuestion is the longest question, in characters, a
+// suggested command repeats as typed.
+const maxSuggestedQuestion = 200
 
 // nonNil keeps JSON arrays as [] rather than null, so consumers can
 // iterate without a check.

@@ -153,20 +153,21 @@ func (c *config) register(cmd *cobra.Command) {
 
 	f.StringVar(&c.synonymsPath, "synonyms", "", "synonyms file (one rewrite a line: from => to), applied after the knowledge base's own")
 	c.bindEnv("synonyms", "DOCENT_SYNONYMS")
-	f.IntVar(&c.phase, "phase", 2, "retrieval phase: 1 scores whole docs, 2 scores chunks")
-	c.bindEnv("phase", retrieval.EnvPhase)
-	f.BoolVar(&c.retrievalEnabled, "retrieval", true, "use retrieval (false answers from the glossary only)")
-	c.bindEnv("retrieval", retrieval.EnvEnabled)
-	f.IntVar(&c.topK, "top-k", 5, "evidence chunks kept per query")
-	c.bindEnv("top-k", retrieval.EnvTopK)
-	// The policy's defaults are the engine's, written once there.
+	// The engine's defaults are written once, in retrieval.DefaultConfig,
+	// and its ranges checked once, by retrieval.Config.Validate.
 	policy := retrieval.DefaultConfig()
+	f.IntVar(&c.phase, "phase", policy.Phase, "retrieval phase: 1 scores whole docs, 2 scores chunks")
+	c.bindEnv("phase", "DOC_RETRIEVAL_PHASE")
+	f.BoolVar(&c.retrievalEnabled, "retrieval", policy.Enabled, "use retrieval (false answers from the glossary only)")
+	c.bindEnv("retrieval", "DOC_RETRIEVAL_ENABLED")
+	f.IntVar(&c.topK, "top-k", policy.TopK, "evidence chunks kept per query (1 to 100)")
+	c.bindEnv("top-k", "DOC_RETRIEVAL_TOP_K")
 	f.Float64Var(&c.minCoverage, "min-coverage", policy.MinCoverage, "decision policy: share (0–1) of the question's informative weight the top doc must cover to be an answer; below it, no match")
-	c.bindEnv("min-coverage", retrieval.EnvMinCoverage)
+	c.bindEnv("min-coverage", "DOC_RETRIEVAL_MIN_COVERAGE")
 	f.Float64Var(&c.minMargin, "min-margin", policy.MinMargin, "decision policy: a doc within this share (0–1) of the top doc, in rank and in title/heading match, is a second meaning to ask about")
-	c.bindEnv("min-margin", retrieval.EnvMinMargin)
+	c.bindEnv("min-margin", "DOC_RETRIEVAL_MIN_MARGIN")
 	f.Float64Var(&c.definitionalBias, "definitional-bias", policy.DefinitionalBias, "the doc about the asked-for thing (titled with the question's words; for \"what is X\" also the section headed X or a declared concept doc) ranks ×(1 + this); 0 turns it off")
-	c.bindEnv("definitional-bias", retrieval.EnvDefinitionalBias)
+	c.bindEnv("definitional-bias", "DOC_RETRIEVAL_DEFINITIONAL_BIAS")
 
 	f.StringVar(&c.provider, "provider", "auto", "answer writer: auto|extractive|openai|ollama|anthropic")
 	c.bindEnv("provider", "DOCENT_PROVIDER")
@@ -244,6 +245,22 @@ func (c *config) llmConfig() llm.Config {
 	}
 }
 
+// retrievalConfig is the engine's configuration from the flags, checked
+// by the engine's own Validate.
+func (c *config) retrievalConfig() (retrieval.Config, error) {
+	r := retrieval.DefaultConfig()
+	r.Enabled = c.retrievalEnabled
+	r.Phase = c.phase
+	r.TopK = c.topK
+	r.MinCoverage = c.minCoverage
+	r.MinMargin = c.minMargin
+	r.DefinitionalBias = c.definitionalBias
+	if err := r.Validate(); err != nil {
+		return r, usageErrorf("%v", err)
+	}
+	return r, nil
+}
+
 func (c *config) validate() error {
 	if c.lockWait <= 0 {
 		return usageErrorf("--lock-wait must be positive, not %s", c.lockWait)
@@ -251,11 +268,8 @@ func (c *config) validate() error {
 	if c.maxDeleteShare < 0 || c.maxDeleteShare > 1 || math.IsNaN(c.maxDeleteShare) {
 		return usageErrorf("--max-delete-share must be between 0 and 1, not %v", c.maxDeleteShare)
 	}
-	if c.phase != 1 && c.phase != 2 {
-		return usageErrorf("--phase must be 1 or 2, not %d", c.phase)
-	}
-	if c.topK < 1 {
-		return usageErrorf("--top-k must be at least 1, not %d", c.topK)
+	if _, err := c.retrievalConfig(); err != nil {
+		return err
 	}
 	if c.maxRetries < 0 {
 		return usageErrorf("--max-retries must not be negative, not %d", c.maxRetries)

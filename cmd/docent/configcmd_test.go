@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/docent-sh/docent/internal/configfile"
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm/llmtest"
-	"github.com/docent-sh/docent/store"
 )
 
 // withConfig gives the cli a configuration file with text, at the default
@@ -307,7 +307,7 @@ func TestAskCostFromThePriceTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ev store.RetrievalEvent
+	var ev knowledge.RetrievalEvent
 	if err := json.Unmarshal([]byte(strings.TrimSpace(string(data))), &ev); err != nil {
 		t.Fatal(err)
 	}

@@ -3,14 +3,11 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/docent-sh/docent/eval"
 )
-
-const tinyDataset = "../../eval/testdata/tiny"
 
 func TestEvalDecisionsAcceptance(t *testing.T) {
 	out, errOut, code := newCLI(t).run("eval", "decisions", "--cases", acceptanceCases, "--json")
@@ -72,12 +69,6 @@ func TestEvalUsageErrors(t *testing.T) {
 		{[]string{"eval", "decisions"}, "needs --cases"},
 		{[]string{"eval", "decisions", "--cases", "nope.jsonl"}, "nope.jsonl"},
 		{[]string{"eval", "decisions", "--cases", badCases}, "bad.jsonl line 2: expect_status \"sure\""},
-		{[]string{"eval", "retrieval"}, "needs --dataset"},
-		{[]string{"eval", "retrieval", "--dataset", "nope", "--engines", "docent"}, "nope"},
-		{[]string{"eval", "retrieval", "--dataset", tinyDataset, "--engines", "docent,lucene"}, `unknown engine "lucene"`},
-		{[]string{"eval", "retrieval", "--dataset", tinyDataset, "--engines", "docent,docent"}, "docent given twice"},
-		{[]string{"eval", "retrieval", "--dataset", tinyDataset, "--engines", "postgres"}, "engine postgres needs a database"},
-		{[]string{"eval", "retrieval", "--dataset", tinyDataset, "--rounds", "0"}, "--rounds must be at least 1"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, errOut, code := newCLI(t).run(tc.args...)
@@ -85,35 +76,5 @@ func TestEvalUsageErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, tc.want)
 			}
 		})
-	}
-}
-
-func TestEvalRetrieval(t *testing.T) {
-	out, errOut, code := newCLI(t).run("eval", "retrieval", "--dataset", tinyDataset, "--engines", "bleve,docent", "--rounds", "2", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var r eval.RetrievalReport
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("not one JSON object: %v\n%s", err, out)
-	}
-	var names []string
-	for _, e := range r.Engines {
-		names = append(names, e.Name)
-		if e.MRR10 != 1 || e.NDCG10 <= 0 {
-			t.Errorf("%s: %+v", e.Name, e)
-		}
-	}
-	// Report order is fixed, whatever order --engines gives.
-	if r.Dataset != "tiny" || r.Queries != 2 || !slices.Equal(names, []string{"docent", "bleve"}) {
-		t.Fatalf("report %+v", r)
-	}
-	if !strings.Contains(errOut, "eval: docent: indexing 4 documents") {
-		t.Errorf("progress should go to stderr: %q", errOut)
-	}
-
-	out, _, code = newCLI(t).run("eval", "retrieval", "--dataset", tinyDataset, "--engines", "docent")
-	if code != 0 || !strings.Contains(out, "nDCG@10") || !strings.Contains(out, "docent") {
-		t.Fatalf("table, exit %d:\n%s", code, out)
 	}
 }

@@ -118,10 +118,22 @@ func TestAskJSONAcceptance(t *testing.T) {
 			}
 		})
 	}
-	// What the cases cannot say: the exact words of the no-match reply
+	// What the cases cannot say: the exact words of the no-match replies
 	// and where an answer's evidence points.
-	if o := c.askJSON("explain calendar"); o.Reply != retrieval.ReplyNoMatch {
-		t.Errorf("explain calendar: reply = %q, want %q", o.Reply, retrieval.ReplyNoMatch)
+	for q, want := range map[string]string{
+		"explain calendar":   "I couldn't find anything about calendar in these docs.",
+		"what's the weather": "I couldn't find anything about weather in these docs.",
+		"how do I do it":     retrieval.ReplyNoMatch,
+		"hello":              retrieval.ReplyGreeting,
+		"thanks!":            retrieval.ReplyThanks,
+	} {
+		o := c.askJSON(q)
+		if o.Status != retrieval.StatusNoMatch || o.Reply != want {
+			t.Errorf("%s: %s, reply = %q, want %q", q, o.Status, o.Reply, want)
+		}
+		if len(o.Options)+len(o.Results)+len(o.Candidates) != 0 {
+			t.Errorf("%s: options %v, results %v, %d candidates; want none", q, optionSlugs(o), resultSlugs(o), len(o.Candidates))
+		}
 	}
 	if o := c.askJSON("explain workspace"); len(o.Results) == 0 || o.Results[0].HeaderPath == "" {
 		t.Error("explain workspace: first result has no header_path")
@@ -201,8 +213,10 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 	}{
 		{"empty question", []string{"ask", ""}, "needs a question"},
 		{"punctuation only", []string{"ask", "?!..."}, "no words"},
-		{"question and --doc", []string{"ask", "--doc", "concepts/home", "home"}, "not several"},
-		{"bad phase", []string{"ask", "--phase", "3", "home"}, "--phase"},
+		{"question and --after", []string{"ask", "--after", "concepts/home#chunk-0", "home"}, "--after alone"},
+		{"--doc and --after", []string{"ask", "--doc", "concepts/home", "--after", "concepts/home#chunk-0"}, "--after alone"},
+		{"bad phase", []string{"ask", "--phase", "3", "home"}, "phase 3: want 1 or 2"},
+		{"top-k out of range", []string{"ask", "--top-k", "101", "home"}, "top-k 101: want 1 to 100"},
 		{"missing docs folder", []string{"seed", "--docs", filepath.Join(emptyDir, "nope")}, "nope"},
 		{"docs folder without docs", []string{"seed", "--docs", emptyDir}, emptyDir},
 		{"migrate without a database", []string{"migrate", "status"}, "--db"},

@@ -79,7 +79,7 @@ func TestSuggestedCommandIsSafeToPaste(t *testing.T) {
 	if suggested == "" {
 		t.Fatalf("no option for concepts/%s in:\n%s", name, out)
 	}
-	want := []string{"ask", "--docs", docs, "--doc", "concepts/" + name}
+	want := []string{"ask", "--docs", docs, "--doc", "concepts/" + name, "workspace"}
 	if got := argsOf(t, suggested); strings.Join(got, "\x00") != strings.Join(want, "\x00") {
 		t.Errorf("pasting %s passes %q, want %q", suggested, got, want)
 	}

@@ -25,19 +25,6 @@ import (
 	"github.com/docent-sh/docent/textsafe"
 )
 
-// docStore is what the commands need from a knowledge store; the embedded
-// and PostgreSQL stores both satisfy it.
-type docStore interface {
-	Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedReport, error)
-	ListDocs(ctx context.Context) ([]knowledge.DocSummary, error)
-	Corpus(ctx context.Context) ([]knowledge.Doc, error)
-	Vocabulary(ctx context.Context) (knowledge.Vocabulary, error)
-	Generation(ctx context.Context) (int64, error)
-	RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error
-	Describe() string
-	Close()
-}
-
 // env is what every command shares once flags are parsed: the resolved
 // configuration, the process environment and the log.
 type env struct {
@@ -195,7 +182,7 @@ func (e *env) redactor() *redact.Redactor {
 // openStore opens PostgreSQL when a URL is configured, else the embedded
 // in-memory store whose retrieval events go to a JSONL file beside the log.
 // PostgreSQL's schema is brought up to date unless --no-migrate.
-func (e *env) openStore(ctx context.Context) (docStore, error) {
+func (e *env) openStore(ctx context.Context) (store.Store, error) {
 	if e.cfg.dbURL == "" {
 		events := filepath.Join(filepath.Dir(e.logPath()), eventsFile)
 		return memory.New(memory.Options{EventsPath: events}), nil
@@ -213,7 +200,7 @@ func (e *env) openStore(ctx context.Context) (docStore, error) {
 // what `docent seed` wrote, so a docs folder given as well is set aside
 // with a notice; the embedded store is filled from the folder (or the
 // demo), the files it skipped named on stderr.
-func (e *env) openReadStore(ctx context.Context, stderr io.Writer) (docStore, knowledge.Bundle, error) {
+func (e *env) openReadStore(ctx context.Context, stderr io.Writer) (store.Store, knowledge.Bundle, error) {
 	if e.cfg.dbURL != "" {
 		if e.cfg.docsDir != "" {
 			fmt.Fprintf(stderr, "docent: note: ignoring the docs folder %s: with a database docent reads the docs seeded there (docent seed writes them)\n",
@@ -258,7 +245,7 @@ func (e *env) openReadStore(ctx context.Context, stderr io.Writer) (docStore, kn
 
 // errNoDocsSeeded is an empty shared store: there is nothing to answer
 // from until someone seeds it.
-func (e *env) errNoDocsSeeded(st docStore) error {
+func (e *env) errNoDocsSeeded(st store.Store) error {
 	return &exitError{code: 2, err: fmt.Errorf("no docs seeded yet in %s: run %s", st.Describe(),
 		e.command("seed", "--docs", "DIR"))}
 }

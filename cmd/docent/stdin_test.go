@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/docent-sh/docent/llm/llmtest"
+	"github.com/docent-sh/docent/retrieval"
 )
 
 // `echo QUESTION | docent ask` reads the question from stdin, and so does
@@ -43,7 +44,7 @@ func TestAskStdinMistakes(t *testing.T) {
 	}{
 		{"terminal, no question", confirmingInput{strings.NewReader("explain workspace\n")}, []string{"ask"}, "ask needs a question"},
 		{"empty pipe", strings.NewReader(" \n\n"), []string{"ask"}, "stdin was empty"},
-		{"dash and --doc", strings.NewReader("explain workspace"), []string{"ask", "--doc", "concepts/workspace", "-"}, "not several"},
+		{"dash and --after", strings.NewReader("explain workspace"), []string{"ask", "--after", "concepts/workspace#chunk-0", "-"}, "--after or a question"},
 		{"too much", strings.NewReader(strings.Repeat("x", maxStdinBytes+1)), []string{"ask"}, "more than 1048576 bytes"},
 	}
 	for _, tc := range cases {
@@ -54,9 +55,18 @@ func TestAskStdinMistakes(t *testing.T) {
 			}
 		})
 	}
-	// --doc with a pipe that is not a terminal does not read it.
+	// --doc with a pipe that is not a terminal does not read it; with -
+	// it reads the question to answer from the doc.
 	if _, errOut, code := newCLI(t).runWithInput(t.Context(), strings.NewReader("ignored"), "ask", "--doc", "concepts/workspace"); code != 0 {
 		t.Errorf("--doc with piped stdin: exit %d: %s", code, errOut)
+	}
+	out, errOut, code := newCLI(t).runWithInput(t.Context(), strings.NewReader("how do I create a workspace\n"), "ask", "--json", "--doc", "actions/workspaces", "-")
+	var o askOutput
+	if err := json.Unmarshal([]byte(out), &o); code != 0 || err != nil {
+		t.Fatalf("--doc with -: exit %d (%v): %s", code, err, errOut)
+	}
+	if o.Query != "how do I create a workspace" || o.Rule != retrieval.RulePick {
+		t.Errorf("--doc with -: query %q, rule %q; want the piped question answered from the doc", o.Query, o.Rule)
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package reference holds the engines docent's ranking is measured
-// against in `docent eval retrieval`: bleve and PostgreSQL full-text
+// against in `docent-eval retrieval`: bleve and PostgreSQL full-text
 // search. Neither is used to answer questions.
 package reference
 

@@ -13,7 +13,7 @@ import (
 // websearch_to_tsquery('english', q), ranked by ts_rank_cd.
 type Postgres struct {
 	store *postgres.Store
-	index *postgres.TextSearch
+	index *TextSearch
 }
 
 // NewPostgres measures full-text search in the database store is open on.
@@ -23,11 +23,11 @@ func NewPostgres(store *postgres.Store) *Postgres { return &Postgres{store: stor
 func (p *Postgres) Name() string { return "postgres" }
 
 func (p *Postgres) Index(ctx context.Context, corpus []eval.Document) error {
-	docs := make([]postgres.TextDoc, len(corpus))
+	docs := make([]TextDoc, len(corpus))
 	for i, d := range corpus {
-		docs[i] = postgres.TextDoc{ID: d.ID, Title: d.Title, Text: d.Text}
+		docs[i] = TextDoc{ID: d.ID, Title: d.Title, Text: d.Text}
 	}
-	index, err := p.store.NewTextSearch(ctx, docs)
+	index, err := NewTextSearch(ctx, p.store.Pool(), p.store.Describe(), docs)
 	if err != nil {
 		return err
 	}

@@ -58,7 +58,7 @@ func TestBleve(t *testing.T) {
 }
 
 // All engines side by side on one dataset, PostgreSQL included, through
-// the runner as `docent eval retrieval` drives them.
+// the runner as `docent-eval retrieval` drives them.
 func TestAllEnginesOnTinyDataset(t *testing.T) {
 	url := pgtest.NewDatabase(t)
 	ctx := context.Background()

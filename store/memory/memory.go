@@ -48,6 +48,9 @@ type Store struct {
 	eventsMu sync.Mutex // keeps appended lines whole
 }
 
+// Store keeps the contract the commands rely on.
+var _ store.Store = (*Store)(nil)
+
 // snapshot is one immutable state of the knowledge base.
 type snapshot struct {
 	docs  map[string]*entry
@@ -207,7 +210,7 @@ func (s *Store) Corpus(ctx context.Context) ([]knowledge.Doc, error) {
 // RecordRetrieval appends ev as one JSON line to the events file, if any.
 // The file is opened for each event: events are rare (one per question)
 // and no handle is left to leak.
-func (s *Store) RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error {
+func (s *Store) RecordRetrieval(ctx context.Context, ev knowledge.RetrievalEvent) error {
 	ev, err := store.PrepareEvent(ev, time.Now())
 	if err != nil {
 		return err

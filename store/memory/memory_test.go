@@ -10,33 +10,34 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/store/storetest"
 )
 
 func TestConformance(t *testing.T) {
 	storetest.Run(t,
-		func(t *testing.T) storetest.Store {
+		func(t *testing.T) store.Store {
 			s := New(Options{EventsPath: filepath.Join(t.TempDir(), "state", "docent", "events.jsonl")})
 			t.Cleanup(s.Close)
 			return s
 		},
-		func(t *testing.T, s storetest.Store) []store.RetrievalEvent {
+		func(t *testing.T, s store.Store) []knowledge.RetrievalEvent {
 			return readEvents(t, s.(*Store).opts.EventsPath)
 		})
 }
 
-func readEvents(t *testing.T, path string) []store.RetrievalEvent {
+func readEvents(t *testing.T, path string) []knowledge.RetrievalEvent {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatalf("open events file: %v", err)
 	}
 	defer f.Close()
-	var events []store.RetrievalEvent
+	var events []knowledge.RetrievalEvent
 	lines := bufio.NewScanner(f)
 	for n := 1; lines.Scan(); n++ {
-		var ev store.RetrievalEvent
+		var ev knowledge.RetrievalEvent
 		if err := json.Unmarshal(lines.Bytes(), &ev); err != nil {
 			t.Fatalf("%s:%d: not a JSON event: %v: %q", path, n, err, lines.Text())
 		}
@@ -56,7 +57,7 @@ func TestConcurrentEventsKeepLinesWhole(t *testing.T) {
 	for w := range writers {
 		wg.Go(func() {
 			for i := range each {
-				ev := store.RetrievalEvent{Query: fmt.Sprintf("writer %d question %d %s", w, i, strings.Repeat("x", 500))}
+				ev := knowledge.RetrievalEvent{Query: fmt.Sprintf("writer %d question %d %s", w, i, strings.Repeat("x", 500))}
 				if err := s.RecordRetrieval(t.Context(), ev); err != nil {
 					t.Errorf("RecordRetrieval: %v", err)
 					return
@@ -95,7 +96,7 @@ func TestEventsFileRotatesBySize(t *testing.T) {
 	s := New(Options{EventsPath: path, EventsMaxBytes: limit})
 	const n = 60 // about 150 bytes each: a little over two files' worth
 	for i := range n {
-		if err := s.RecordRetrieval(t.Context(), store.RetrievalEvent{Query: fmt.Sprintf("question %03d %s", i, strings.Repeat("x", 60))}); err != nil {
+		if err := s.RecordRetrieval(t.Context(), knowledge.RetrievalEvent{Query: fmt.Sprintf("question %03d %s", i, strings.Repeat("x", 60))}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -130,7 +131,7 @@ func TestWithoutEventsPathNothingIsWritten(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	s := New(Options{})
-	if err := s.RecordRetrieval(t.Context(), store.RetrievalEvent{Query: "q"}); err != nil {
+	if err := s.RecordRetrieval(t.Context(), knowledge.RetrievalEvent{Query: "q"}); err != nil {
 		t.Fatalf("RecordRetrieval: %v", err)
 	}
 	entries, err := os.ReadDir(dir)
@@ -148,7 +149,7 @@ func TestUnwritableEventsPathNamesThePath(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(blocker, "events.jsonl")
-	err := New(Options{EventsPath: path}).RecordRetrieval(t.Context(), store.RetrievalEvent{Query: "q"})
+	err := New(Options{EventsPath: path}).RecordRetrieval(t.Context(), knowledge.RetrievalEvent{Query: "q"})
 	if err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("error = %v, want one naming %s", err, path)
 	}

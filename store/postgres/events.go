@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/store"
 )
 
 // RecordRetrieval inserts one retrieval event.
-func (s *Store) RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error {
+func (s *Store) RecordRetrieval(ctx context.Context, ev knowledge.RetrievalEvent) error {
 	ev, err := store.PrepareEvent(ev, time.Now())
 	if err != nil {
 		return err

@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/docent-sh/docent/store"
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/store/storetest"
 )
 
@@ -288,7 +288,7 @@ func TestEventUsageColumnsMigration(t *testing.T) {
 		t.Fatalf("usage columns after up = %v, want %v", got, want)
 	}
 	tokens := 12
-	if err := s.RecordRetrieval(t.Context(), store.RetrievalEvent{Query: "kept", PromptTokens: &tokens}); err != nil {
+	if err := s.RecordRetrieval(t.Context(), knowledge.RetrievalEvent{Query: "kept", PromptTokens: &tokens}); err != nil {
 		t.Fatal(err)
 	}
 	var before uint

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/docent-sh/docent/internal/redact"
+	"github.com/docent-sh/docent/store"
 )
 
 // Options configures Open.
@@ -35,6 +36,9 @@ type Store struct {
 	redact   *redact.Redactor
 	lockWait time.Duration
 }
+
+// Store keeps the contract the commands rely on.
+var _ store.Store = (*Store)(nil)
 
 // Open connects to the database at url (a postgres:// URL or keyword/value
 // string) and checks it answers, within 2 seconds unless the URL sets
@@ -76,6 +80,11 @@ func DescribeURL(url string) string {
 
 // Close closes every connection.
 func (s *Store) Close() { s.pool.Close() }
+
+// Pool is the store's connection pool, for a caller that runs its own SQL
+// on the same database without touching the schema: the evaluation
+// harness's full-text reference engine, which lives outside the product.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // fail wraps an operation's error with the database it ran against, with
 // any secret masked. When ctx ended, the error also matches ctx.Err(): a

@@ -5,6 +5,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/store/storetest"
 )
@@ -12,15 +13,15 @@ import (
 func TestConformance(t *testing.T) {
 	adminURL(t)
 	storetest.Run(t,
-		func(t *testing.T) storetest.Store { return openStore(t, newDatabase(t)) },
-		func(t *testing.T, s storetest.Store) []store.RetrievalEvent {
+		func(t *testing.T) store.Store { return openStore(t, newDatabase(t)) },
+		func(t *testing.T, s store.Store) []knowledge.RetrievalEvent {
 			rows, err := s.(*Store).pool.Query(t.Context(), `SELECT created_at, query, normalized_tokens, top_results,
 				action, confidence, latency_ms, phase, prompt_tokens, completion_tokens, cost_usd
 				FROM retrieval_events ORDER BY id`)
 			if err != nil {
 				t.Fatalf("read events: %v", err)
 			}
-			events, err := pgx.CollectRows(rows, pgx.RowToStructByPos[store.RetrievalEvent])
+			events, err := pgx.CollectRows(rows, pgx.RowToStructByPos[knowledge.RetrievalEvent])
 			if err != nil {
 				t.Fatalf("read events: %v", err)
 			}

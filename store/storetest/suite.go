@@ -19,29 +19,18 @@ import (
 	"github.com/docent-sh/docent/store"
 )
 
-// Store is what the suite exercises.
-type Store interface {
-	Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedOptions) (store.SeedReport, error)
-	ListDocs(ctx context.Context) ([]knowledge.DocSummary, error)
-	Corpus(ctx context.Context) ([]knowledge.Doc, error)
-	Vocabulary(ctx context.Context) (knowledge.Vocabulary, error)
-	Generation(ctx context.Context) (int64, error)
-	RecordRetrieval(ctx context.Context, ev store.RetrievalEvent) error
-	Describe() string
-}
-
 // ReadEvents returns every retrieval event s recorded, oldest first. Each
 // store keeps events its own way (a JSONL file, a table), so the caller
 // supplies the reader.
-type ReadEvents func(t *testing.T, s Store) []store.RetrievalEvent
+type ReadEvents func(t *testing.T, s store.Store) []knowledge.RetrievalEvent
 
 // Run runs the conformance suite. newStore must return an empty store of
 // its own (subtests run in parallel) and arrange its cleanup with t.Cleanup.
-func Run(t *testing.T, newStore func(t *testing.T) Store, readEvents ReadEvents) {
+func Run(t *testing.T, newStore func(t *testing.T) store.Store, readEvents ReadEvents) {
 	t.Helper()
 	tests := []struct {
 		name string
-		run  func(t *testing.T, s Store)
+		run  func(t *testing.T, s store.Store)
 	}{
 		{"EmptyStore", testEmptyStore},
 		{"RoundTrip", testRoundTrip},
@@ -59,7 +48,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Store, readEvents ReadEvents)
 		{"ConcurrentSeeds", testConcurrentSeeds},
 		{"Generation", testGeneration},
 		{"Vocabulary", testVocabulary},
-		{"RetrievalEvents", func(t *testing.T, s Store) { testRetrievalEvents(t, s, readEvents) }},
+		{"RetrievalEvents", func(t *testing.T, s store.Store) { testRetrievalEvents(t, s, readEvents) }},
 		{"Describe", testDescribe},
 	}
 	for _, tc := range tests {
@@ -143,12 +132,12 @@ func expectedSummaries(corpus []knowledge.Doc) []knowledge.DocSummary {
 // the whole knowledge base, and whatever it lacks goes.
 var prune = store.SeedOptions{Prune: true}
 
-func seed(t *testing.T, s Store, docs []knowledge.Doc) store.SeedReport {
+func seed(t *testing.T, s store.Store, docs []knowledge.Doc) store.SeedReport {
 	t.Helper()
 	return seedWith(t, s, docs, prune)
 }
 
-func seedWith(t *testing.T, s Store, docs []knowledge.Doc, opts store.SeedOptions) store.SeedReport {
+func seedWith(t *testing.T, s store.Store, docs []knowledge.Doc, opts store.SeedOptions) store.SeedReport {
 	t.Helper()
 	r, err := s.Seed(t.Context(), docs, opts)
 	if err != nil {
@@ -164,7 +153,7 @@ func checkCounts(t *testing.T, what string, got, want store.Counts) {
 	}
 }
 
-func checkCorpus(t *testing.T, s Store, want []knowledge.Doc) {
+func checkCorpus(t *testing.T, s store.Store, want []knowledge.Doc) {
 	t.Helper()
 	got, err := s.Corpus(t.Context())
 	if err != nil {
@@ -235,11 +224,11 @@ func slugs(docs []knowledge.Doc) []string {
 	return out
 }
 
-func testEmptyStore(t *testing.T, s Store) {
+func testEmptyStore(t *testing.T, s store.Store) {
 	checkCorpus(t, s, []knowledge.Doc{})
 }
 
-func testRoundTrip(t *testing.T, s Store) {
+func testRoundTrip(t *testing.T, s store.Store) {
 	docs := Fixture()
 	r := seed(t, s, docs)
 	checkCounts(t, "docs", r.Docs, store.Counts{Inserted: len(docs)})
@@ -253,7 +242,7 @@ func testRoundTrip(t *testing.T, s Store) {
 // testVocabulary checks that a seed stores the vocabulary that came with
 // the docs, that an unchanged one writes nothing, and that a seed without
 // one leaves it.
-func testVocabulary(t *testing.T, s Store) {
+func testVocabulary(t *testing.T, s store.Store) {
 	ctx := t.Context()
 	readVocabulary := func() knowledge.Vocabulary {
 		t.Helper()
@@ -306,7 +295,7 @@ func testVocabulary(t *testing.T, s Store) {
 	}
 }
 
-func testReseedUnchanged(t *testing.T, s Store) {
+func testReseedUnchanged(t *testing.T, s store.Store) {
 	docs := Fixture()
 	seed(t, s, docs)
 	r := seed(t, s, Fixture())
@@ -327,7 +316,7 @@ func bySlug(docs []knowledge.Doc, slug string) *knowledge.Doc {
 	panic("storetest: no doc " + slug)
 }
 
-func testChangedDocs(t *testing.T, s Store) {
+func testChangedDocs(t *testing.T, s store.Store) {
 	v1 := Fixture()
 	total := chunkCount(v1)
 	seed(t, s, v1)
@@ -362,7 +351,7 @@ func testChangedDocs(t *testing.T, s Store) {
 // testMetadataOnlyChange covers edits the content hash cannot see (a title
 // from front matter, keywords): they must be written, but the version only
 // tracks content.
-func testMetadataOnlyChange(t *testing.T, s Store) {
+func testMetadataOnlyChange(t *testing.T, s store.Store) {
 	v1 := Fixture()
 	seed(t, s, v1)
 
@@ -382,7 +371,7 @@ func testMetadataOnlyChange(t *testing.T, s Store) {
 	checkCorpus(t, s, expectedCorpus(v2, nil))
 }
 
-func testRemovedDoc(t *testing.T, s Store) {
+func testRemovedDoc(t *testing.T, s store.Store) {
 	v1 := Fixture()
 	seed(t, s, v1)
 	removed := bySlug(v1, "guides/reset-password")
@@ -403,7 +392,7 @@ func testRemovedDoc(t *testing.T, s Store) {
 	checkCorpus(t, s, expectedCorpus(v1, nil))
 }
 
-func testEmptySnapshotDeletesAll(t *testing.T, s Store) {
+func testEmptySnapshotDeletesAll(t *testing.T, s store.Store) {
 	docs := Fixture()
 	seed(t, s, docs)
 	r := seed(t, s, nil)
@@ -426,7 +415,7 @@ func without(docs []knowledge.Doc, slugs ...string) []knowledge.Doc {
 // A file that is still there but could not be read this time (broken front
 // matter, a permission) keeps its stored doc, reported as kept; a file
 // really gone in the same seed is deleted.
-func testSkippedFileKeepsStoredDoc(t *testing.T, s Store) {
+func testSkippedFileKeepsStoredDoc(t *testing.T, s store.Store) {
 	v1 := Fixture()
 	seed(t, s, v1)
 	kept := bySlug(v1, "guides/reset-password")
@@ -443,7 +432,7 @@ func testSkippedFileKeepsStoredDoc(t *testing.T, s Store) {
 	checkCounts(t, "docs after the fix", r.Docs, store.Counts{Unchanged: len(v1) - 1})
 }
 
-func testUnreadableFolderKeepsItsDocs(t *testing.T, s Store) {
+func testUnreadableFolderKeepsItsDocs(t *testing.T, s store.Store) {
 	v1 := Fixture()
 	seed(t, s, v1)
 	gen := generation(t, s)
@@ -460,7 +449,7 @@ func testUnreadableFolderKeepsItsDocs(t *testing.T, s Store) {
 
 // A seed that would delete more than the allowed share of the stored docs
 // writes nothing and says how many and where; with Prune it goes ahead.
-func testDeleteShareRefused(t *testing.T, s Store) {
+func testDeleteShareRefused(t *testing.T, s store.Store) {
 	docs := GenerateDocs(10) // categories cycle through six folders
 	seed(t, s, docs)
 	gen := generation(t, s)
@@ -494,7 +483,7 @@ func testDeleteShareRefused(t *testing.T, s Store) {
 	checkCorpus(t, s, expectedCorpus(changed[:1], map[string]int{changed[0].Slug: 2}))
 }
 
-func testZeroOptionsDeleteNothing(t *testing.T, s Store) {
+func testZeroOptionsDeleteNothing(t *testing.T, s store.Store) {
 	docs := Fixture()
 	seed(t, s, docs)
 	_, err := s.Seed(t.Context(), docs[:3], store.SeedOptions{})
@@ -505,7 +494,7 @@ func testZeroOptionsDeleteNothing(t *testing.T, s Store) {
 	checkCorpus(t, s, expectedCorpus(docs, nil))
 }
 
-func generation(t *testing.T, s Store) int64 {
+func generation(t *testing.T, s store.Store) int64 {
 	t.Helper()
 	gen, err := s.Generation(t.Context())
 	if err != nil {
@@ -514,7 +503,7 @@ func generation(t *testing.T, s Store) int64 {
 	return gen
 }
 
-func testInvalidSnapshotWritesNothing(t *testing.T, s Store) {
+func testInvalidSnapshotWritesNothing(t *testing.T, s store.Store) {
 	docs := Fixture()
 	seed(t, s, docs)
 	want := expectedCorpus(docs, nil)
@@ -549,7 +538,7 @@ func testInvalidSnapshotWritesNothing(t *testing.T, s Store) {
 	checkCorpus(t, s, want)
 }
 
-func testCancelledSeedWritesNothing(t *testing.T, s Store) {
+func testCancelledSeedWritesNothing(t *testing.T, s store.Store) {
 	docs := Fixture()
 	seed(t, s, docs)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -561,7 +550,7 @@ func testCancelledSeedWritesNothing(t *testing.T, s Store) {
 	checkCorpus(t, s, expectedCorpus(docs, nil))
 }
 
-func testConcurrentSeeds(t *testing.T, s Store) {
+func testConcurrentSeeds(t *testing.T, s store.Store) {
 	docs := GenerateDocs(40)
 	var wg sync.WaitGroup
 	reports := make([]store.SeedReport, 2)
@@ -588,7 +577,7 @@ func testConcurrentSeeds(t *testing.T, s Store) {
 	checkGeneration(t, s, "after two concurrent seeds of the same snapshot", 1)
 }
 
-func checkGeneration(t *testing.T, s Store, when string, want int64) {
+func checkGeneration(t *testing.T, s store.Store, when string, want int64) {
 	t.Helper()
 	if got := generation(t, s); got != want {
 		t.Errorf("Generation %s = %d, want %d", when, got, want)
@@ -598,7 +587,7 @@ func checkGeneration(t *testing.T, s Store, when string, want int64) {
 // testGeneration pins exact numbers so every store counts alike: a new
 // store is at 0 and each seed that writes anything adds one, whatever it
 // wrote; seeds that write nothing (unchanged, invalid, cancelled) add none.
-func testGeneration(t *testing.T, s Store) {
+func testGeneration(t *testing.T, s store.Store) {
 	checkGeneration(t, s, "of a new store", 0)
 	seed(t, s, nil)
 	checkGeneration(t, s, "after seeding nothing into an empty store", 0)
@@ -639,14 +628,14 @@ func testGeneration(t *testing.T, s Store) {
 	checkGeneration(t, s, "after a seed that deleted everything", 4)
 }
 
-func testRetrievalEvents(t *testing.T, s Store, readEvents ReadEvents) {
+func testRetrievalEvents(t *testing.T, s store.Store, readEvents ReadEvents) {
 	// Microseconds: the precision PostgreSQL keeps.
 	at := time.Date(2025, 3, 14, 9, 26, 53, 589793000, time.UTC)
-	full := store.RetrievalEvent{
+	full := knowledge.RetrievalEvent{
 		Time:             at,
 		Query:            "How do I reset my password? «urgent»",
 		NormalizedTokens: []string{"reset", "password"},
-		TopResults: []store.TopResult{
+		TopResults: []knowledge.TopResult{
 			{Slug: "guides/reset-password", ChunkIndex: 0, Score: 7.25, MatchedTerms: []string{"reset", "password"}},
 			{Slug: "concepts/workspace", ChunkIndex: 2, Score: 1.5, MatchedTerms: []string{}},
 		},
@@ -658,10 +647,10 @@ func testRetrievalEvents(t *testing.T, s Store, readEvents ReadEvents) {
 		CompletionTokens: ptr(61),
 		CostUSD:          ptr(0.0002514),
 	}
-	sparse := store.RetrievalEvent{Query: "refund", Action: "no_match", Phase: 1}
+	sparse := knowledge.RetrievalEvent{Query: "refund", Action: "no_match", Phase: 1}
 
 	before := time.Now()
-	for _, ev := range []store.RetrievalEvent{full, sparse} {
+	for _, ev := range []knowledge.RetrievalEvent{full, sparse} {
 		if err := s.RecordRetrieval(t.Context(), ev); err != nil {
 			t.Fatalf("RecordRetrieval(%q): %v", ev.Query, err)
 		}
@@ -704,7 +693,7 @@ func testRetrievalEvents(t *testing.T, s Store, readEvents ReadEvents) {
 	}
 }
 
-func testDescribe(t *testing.T, s Store) {
+func testDescribe(t *testing.T, s store.Store) {
 	d := s.Describe()
 	if d == "" {
 		t.Fatal("Describe is empty")

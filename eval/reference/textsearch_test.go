@@ -1,4 +1,4 @@
-package postgres
+package reference
 
 import (
 	"context"
@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/docent-sh/docent/store/postgres"
+	"github.com/docent-sh/docent/store/postgres/pgtest"
 )
 
 // rankingDocs is a corpus whose order for "running shoes" follows from
@@ -26,7 +29,7 @@ var rankingDocs = []TextDoc{
 
 func TestTextSearchRanking(t *testing.T) {
 	t.Parallel()
-	s := openStore(t, newDatabase(t))
+	s := openStore(t, pgtest.NewDatabase(t))
 	ts := mustTextSearch(t, s, rankingDocs)
 
 	for _, c := range []struct {
@@ -48,7 +51,7 @@ func TestTextSearchRanking(t *testing.T) {
 
 func TestTextSearchTiesLimitAndSyntax(t *testing.T) {
 	t.Parallel()
-	s := openStore(t, newDatabase(t))
+	s := openStore(t, pgtest.NewDatabase(t))
 	// Identical docs rank equally. Their IDs sort differently from their
 	// insertion order, and a bounded sort (LIMIT) does not keep input
 	// order, so only the ord tie-breaker gives this order.
@@ -87,7 +90,7 @@ func TestTextSearchTiesLimitAndSyntax(t *testing.T) {
 
 func TestTextSearchRejectsInvalidDocs(t *testing.T) {
 	t.Parallel()
-	s := openStore(t, withMaxConns(t, newDatabase(t), 1))
+	s := openStore(t, withMaxConns(t, pgtest.NewDatabase(t), 1))
 	for _, c := range []struct {
 		name    string
 		docs    []TextDoc
@@ -98,7 +101,7 @@ func TestTextSearchRejectsInvalidDocs(t *testing.T) {
 		{"NUL in text", []TextDoc{{ID: "a"}, {ID: "nul", Text: "x\x00y"}}, []string{"doc 1", `"nul"`, "text"}},
 		{"invalid UTF-8 title", []TextDoc{{ID: "bad", Title: "\xff"}}, []string{"doc 0", `"bad"`, "title"}},
 	} {
-		_, err := s.NewTextSearch(t.Context(), c.docs)
+		_, err := NewTextSearch(t.Context(), s.Pool(), s.Describe(), c.docs)
 		if err == nil {
 			t.Errorf("%s: NewTextSearch succeeded", c.name)
 			continue
@@ -120,20 +123,20 @@ func TestTextSearchRejectsInvalidDocs(t *testing.T) {
 
 func TestTextSearchFailedBuildLeavesNothing(t *testing.T) {
 	t.Parallel()
-	s := openStore(t, withMaxConns(t, newDatabase(t), 1))
+	s := openStore(t, withMaxConns(t, pgtest.NewDatabase(t), 1))
 	// Over 1 MB of distinct lexemes: the server refuses the tsvector while
 	// loading, after the table was created.
 	var huge strings.Builder
 	for i := range 100_000 {
 		fmt.Fprintf(&huge, "q%07d ", i)
 	}
-	_, err := s.NewTextSearch(t.Context(), []TextDoc{{ID: "ok", Text: "fine"}, {ID: "huge", Text: huge.String()}})
+	_, err := NewTextSearch(t.Context(), s.Pool(), s.Describe(), []TextDoc{{ID: "ok", Text: "fine"}, {ID: "huge", Text: huge.String()}})
 	if err == nil {
 		t.Fatal("NewTextSearch accepted a doc PostgreSQL cannot index")
 	}
 	t.Logf("NewTextSearch: %v", err)
-	if !strings.Contains(err.Error(), s.where) || !strings.Contains(err.Error(), "too long for tsvector") {
-		t.Errorf("error %q does not name the database %s and the cause", err, s.where)
+	if !strings.Contains(err.Error(), s.Describe()) || !strings.Contains(err.Error(), "too long for tsvector") {
+		t.Errorf("error %q does not name the database %s and the cause", err, s.Describe())
 	}
 	// With one connection, a leaked connection makes this time out and a
 	// released one that kept its table shows it.
@@ -148,7 +151,7 @@ func TestTextSearchFailedBuildLeavesNothing(t *testing.T) {
 
 func TestTextSearchConcurrentIndexesAreSeparate(t *testing.T) {
 	t.Parallel()
-	s := openStore(t, newDatabase(t))
+	s := openStore(t, pgtest.NewDatabase(t))
 	corpora := map[string][]TextDoc{
 		"a": {{ID: "a-1", Text: "shared word alpha"}, {ID: "a-2", Text: "shared word"}},
 		"b": {{ID: "b-1", Text: "shared word beta"}, {ID: "b-2", Text: "shared word"}, {ID: "b-3", Text: "shared"}},
@@ -163,7 +166,7 @@ func TestTextSearchConcurrentIndexesAreSeparate(t *testing.T) {
 	for name, docs := range corpora {
 		go func() {
 			<-start
-			ts, err := s.NewTextSearch(t.Context(), docs)
+			ts, err := NewTextSearch(t.Context(), s.Pool(), s.Describe(), docs)
 			results <- built{name, ts, err}
 		}()
 	}
@@ -195,7 +198,7 @@ func TestTextSearchConcurrentIndexesAreSeparate(t *testing.T) {
 
 func TestTextSearchCloseDropsTable(t *testing.T) {
 	t.Parallel()
-	s := openStore(t, withMaxConns(t, newDatabase(t), 1))
+	s := openStore(t, withMaxConns(t, pgtest.NewDatabase(t), 1))
 	ts := mustTextSearch(t, s, rankingDocs)
 	pid := ts.conn.Conn().PgConn().PID()
 	mustSearch(t, ts, "shoes", 10)
@@ -226,10 +229,10 @@ func TestTextSearchCloseDropsTable(t *testing.T) {
 
 func TestTextSearchReplacesLeftoverTable(t *testing.T) {
 	t.Parallel()
-	s := openStore(t, withMaxConns(t, newDatabase(t), 1))
+	s := openStore(t, withMaxConns(t, pgtest.NewDatabase(t), 1))
 	// A table left on the pool's only connection, as by an index whose
 	// Close never ran.
-	if _, err := s.pool.Exec(t.Context(), `CREATE TEMPORARY TABLE docent_text_search (stale int)`); err != nil {
+	if _, err := s.Pool().Exec(t.Context(), `CREATE TEMPORARY TABLE docent_text_search (stale int)`); err != nil {
 		t.Fatalf("create leftover table: %v", err)
 	}
 	ts := mustTextSearch(t, s, rankingDocs)
@@ -240,7 +243,7 @@ func TestTextSearchReplacesLeftoverTable(t *testing.T) {
 
 func TestTextSearchCloseWithCancelledContextClosesConnection(t *testing.T) {
 	t.Parallel()
-	s := openStore(t, withMaxConns(t, newDatabase(t), 1))
+	s := openStore(t, withMaxConns(t, pgtest.NewDatabase(t), 1))
 	ts := mustTextSearch(t, s, rankingDocs)
 	pid := ts.conn.Conn().PgConn().PID()
 	ctx, cancel := context.WithCancel(t.Context())
@@ -261,7 +264,7 @@ func TestTextSearchCloseWithCancelledContextClosesConnection(t *testing.T) {
 
 func TestTextSearchCancelledSearch(t *testing.T) {
 	t.Parallel()
-	s := openStore(t, newDatabase(t))
+	s := openStore(t, pgtest.NewDatabase(t))
 	ts := mustTextSearch(t, s, rankingDocs)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -269,8 +272,8 @@ func TestTextSearchCancelledSearch(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Search with a cancelled context = %q, %v; want context.Canceled", ids, err)
 	}
-	if !strings.Contains(err.Error(), s.where) {
-		t.Errorf("error %q does not name the database %s", err, s.where)
+	if !strings.Contains(err.Error(), s.Describe()) {
+		t.Errorf("error %q does not name the database %s", err, s.Describe())
 	}
 	if got := mustSearch(t, ts, "sourdough", 10); !slices.Equal(got, []string{"bread"}) {
 		t.Errorf("Search after a cancelled one = %q, want [bread]", got)
@@ -279,7 +282,7 @@ func TestTextSearchCancelledSearch(t *testing.T) {
 
 func TestTextSearchLostConnection(t *testing.T) {
 	t.Parallel()
-	s := openStore(t, withMaxConns(t, newDatabase(t), 1))
+	s := openStore(t, withMaxConns(t, pgtest.NewDatabase(t), 1))
 	ts := mustTextSearch(t, s, rankingDocs)
 	pid := ts.conn.Conn().PgConn().PID()
 	if err := ts.conn.Conn().Close(t.Context()); err != nil {
@@ -297,9 +300,9 @@ func TestTextSearchLostConnection(t *testing.T) {
 	}
 }
 
-func mustTextSearch(tb testing.TB, s *Store, docs []TextDoc) *TextSearch {
+func mustTextSearch(tb testing.TB, s *postgres.Store, docs []TextDoc) *TextSearch {
 	tb.Helper()
-	ts, err := s.NewTextSearch(context.Background(), docs)
+	ts, err := NewTextSearch(context.Background(), s.Pool(), s.Describe(), docs)
 	if err != nil {
 		tb.Fatalf("NewTextSearch: %v", err)
 	}
@@ -324,11 +327,11 @@ func mustSearch(tb testing.TB, ts *TextSearch, query string, limit int) []string
 // nextConn acquires a connection and reports its backend and whether it
 // holds an index table. A connection never given back makes it fail
 // rather than hang.
-func nextConn(tb testing.TB, s *Store) (pid uint32, hasTable bool) {
+func nextConn(tb testing.TB, s *postgres.Store) (pid uint32, hasTable bool) {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	conn, err := s.pool.Acquire(ctx)
+	conn, err := s.Pool().Acquire(ctx)
 	if err != nil {
 		tb.Fatalf("acquire a connection: %v", err)
 	}
@@ -355,4 +358,14 @@ func withMaxConns(tb testing.TB, connString string, n int) string {
 	q.Set("pool_max_conns", strconv.Itoa(n))
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+func openStore(tb testing.TB, url string) *postgres.Store {
+	tb.Helper()
+	s, err := postgres.Open(context.Background(), url, postgres.Options{})
+	if err != nil {
+		tb.Fatalf("open: %v", err)
+	}
+	tb.Cleanup(s.Close)
+	return s
 }

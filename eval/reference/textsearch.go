@@ -1,4 +1,4 @@
-package postgres
+package reference
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/docent-sh/docent/internal/redact"
 )
 
 // textSearchTable is qualified with pg_temp so a permanent table of the
@@ -32,30 +34,42 @@ type TextDoc struct{ ID, Title, Text string }
 // documents, and even a crashed run leaves nothing behind in the database.
 // Calls are serialized, since one connection runs one statement at a time.
 type TextSearch struct {
-	s    *Store
-	mu   sync.Mutex
-	conn *pgxpool.Conn // nil once closed
+	where string // the database, for errors
+	mu    sync.Mutex
+	conn  *pgxpool.Conn // nil once closed
 }
 
-// NewTextSearch builds the index over docs, stemmed as English: each
-// document's title and text become one tsvector in a GIN-indexed column.
-// Invalid docs (an empty or repeated ID, text PostgreSQL cannot store) are
-// rejected before anything is created. The caller must Close the index.
-func (s *Store) NewTextSearch(ctx context.Context, docs []TextDoc) (*TextSearch, error) {
+// NewTextSearch builds the index over docs in the database of pool, named
+// where in errors, stemmed as English: each document's title and text
+// become one tsvector in a GIN-indexed column. Invalid docs (an empty or
+// repeated ID, text PostgreSQL cannot store) are rejected before anything
+// is created. The caller must Close the index.
+func NewTextSearch(ctx context.Context, pool *pgxpool.Pool, where string, docs []TextDoc) (*TextSearch, error) {
 	if err := validateTextDocs(docs); err != nil {
 		return nil, err
 	}
-	conn, err := s.pool.Acquire(ctx)
+	t := &TextSearch{where: where}
+	conn, err := pool.Acquire(ctx)
 	if err != nil {
-		return nil, s.fail(ctx, "build text search", err)
+		return nil, t.fail(ctx, "build text search", err)
 	}
 	if err := buildTextSearch(ctx, conn.Conn(), docs); err != nil {
 		// Closing the session drops its temporary table with it, whatever
 		// state the failed statement left the connection in.
 		destroy(ctx, conn)
-		return nil, s.fail(ctx, "build text search", err)
+		return nil, t.fail(ctx, "build text search", err)
 	}
-	return &TextSearch{s: s, conn: conn}, nil
+	t.conn = conn
+	return t, nil
+}
+
+// fail names the database and the cause of a cancelled or timed-out call,
+// with anything credential-shaped masked, as the store's own errors do.
+func (t *TextSearch) fail(ctx context.Context, op string, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
+		err = fmt.Errorf("%w: %w", ctxErr, err)
+	}
+	return redact.New().Error(fmt.Errorf("%s (%s): %w", op, t.where, err))
 }
 
 func validateTextDocs(docs []TextDoc) error {
@@ -134,7 +148,7 @@ func (t *TextSearch) Search(ctx context.Context, query string, limit int) ([]str
 	// A query error surfaces from CollectRows, which reads rows.Err().
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
-		return nil, t.s.fail(ctx, "text search", err)
+		return nil, t.fail(ctx, "text search", err)
 	}
 	return ids, nil
 }
@@ -159,7 +173,7 @@ func (t *TextSearch) Close(ctx context.Context) error {
 	}
 	if _, err := conn.Exec(ctx, `DROP TABLE `+textSearchTable); err != nil {
 		destroy(ctx, conn)
-		return t.s.fail(ctx, "close text search", err)
+		return t.fail(ctx, "close text search", err)
 	}
 	conn.Release()
 	return nil

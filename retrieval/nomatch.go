@@ -1,0 +1,130 @@
+package retrieval
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/docent-sh/docent/textsafe"
+)
+
+// RuleSmallTalk is the rule of a greeting, a thanks or a goodbye: the
+// question is conversation, not a topic, so it gets a one-line reply and
+// no retrieval.
+const RuleSmallTalk = "small talk"
+
+// Replies to conversation, word for word.
+const (
+	ReplyGreeting = "Hello! What would you like to know about these docs?"
+	ReplyThanks   = "You're welcome. Ask me anything else about these docs."
+	ReplyGoodbye  = "Goodbye! Come back with any question about these docs."
+	ReplyAck      = "Glad to help. Ask me anything else about these docs."
+)
+
+// The words of conversation, in general English: greetings, thanks,
+// goodbyes and acknowledgements. A question made of these alone (with
+// function words such as "you", "so", "there") is small talk. None of them
+// may be a product's word: the list is the same for every doc set.
+var (
+	greetingWords = toSet(strings.Fields(`hello hi hey hiya howdy greetings yo morning afternoon evening`))
+	thanksWords   = toSet(strings.Fields(`thanks thank thx ty cheers appreciate appreciated grateful`))
+	goodbyeWords  = toSet(strings.Fields(`bye goodbye later`))
+	// ackWords acknowledge, or fill out a greeting or a thanks ("good
+	// morning", "thanks a lot", "hi all").
+	ackWords = toSet(strings.Fields(`ok okay good great cool nice perfect awesome excellent fine alright sorry
+		lot all everyone everybody folks see`))
+)
+
+// smallTalkReply is the reply to a question that is only conversation,
+// and false for any other question.
+func smallTalkReply(text string) (string, bool) {
+	var greeting, thanks, goodbye, ack bool
+	for _, w := range tokenize(text) {
+		switch {
+		case thanksWords[w]:
+			thanks = true
+		case goodbyeWords[w]:
+			goodbye = true
+		case greetingWords[w]:
+			greeting = true
+		case ackWords[w]:
+			ack = true
+		case !isStopword(w):
+			return "", false // a word that may name a topic
+		}
+	}
+	switch {
+	case thanks:
+		return ReplyThanks, true
+	case goodbye:
+		return ReplyGoodbye, true
+	case greeting:
+		return ReplyGreeting, true
+	case ack:
+		return ReplyAck, true
+	}
+	return "", false
+}
+
+// maxNotFoundWords is how many of the question's words the no-match reply
+// repeats: a pasted ticket would otherwise be quoted whole.
+const maxNotFoundWords = 8
+
+// notFoundReply says plainly that the docs do not cover the question,
+// naming its informative words as the user wrote them; ReplyNoMatch when
+// it has none.
+func notFoundReply(text string) string {
+	words := informativeWords(text)
+	if len(words) == 0 {
+		return ReplyNoMatch
+	}
+	about := strings.Join(words[:min(len(words), maxNotFoundWords)], " ")
+	if len(words) > maxNotFoundWords {
+		about += " …"
+	}
+	return fmt.Sprintf("I couldn't find anything about %s in these docs.", about)
+}
+
+// informativeWords are the words of text that may name a topic, in their
+// order and spelling, each once: not function words, not the intent words
+// of a definitional question.
+func informativeWords(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	fields := strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’' && r != '-'
+	})
+	for _, f := range fields {
+		f = textsafe.Line(strings.Trim(f, "'’-"))
+		informative := false
+		for _, w := range tokenize(f) {
+			if !isStopword(w) && !intentWords[w] {
+				informative = true
+			}
+		}
+		if key := strings.ToLower(f); informative && !seen[key] {
+			seen[key] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// maxNearDocs is how many docs a no-match reply offers at most.
+const maxNearDocs = 3
+
+// nearDocs are the best-ranked docs whose title shares a word with the
+// question (any variant of it), for a no-match reply to offer: a doc
+// that only mentions the words somewhere is no lead worth a pill.
+func (e *Engine) nearDocs(ix *index, docs []hit, q normalizedQuery) []Option {
+	var out []Option
+	for _, h := range docs {
+		if len(out) == maxNearDocs {
+			break
+		}
+		if h.title&^q.intent != 0 {
+			out = append(out, optionFor(e.docs[ix.units[h.unit].doc]))
+		}
+	}
+	return out
+}
