@@ -3,6 +3,7 @@ package extractive
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -185,6 +186,7 @@ func bestMatching(in intent, candidates []sentence) reply {
 		return v
 	}
 	weights := termWeights(in, candidates)
+	terms := slices.Sorted(maps.Keys(in.terms))
 	all := make([]scored, len(candidates))
 	headings := map[sectionKey]map[string]bool{}
 	for i, s := range candidates {
@@ -198,7 +200,9 @@ func bestMatching(in intent, candidates []sentence) reply {
 			}
 			headings[key] = head
 		}
-		for t := range in.terms {
+		// In a fixed order: float sums in map order would differ in the
+		// last bit and break ties at random.
+		for _, t := range terms {
 			switch {
 			case s.has(t):
 				sc.matched += weights[t]
@@ -225,7 +229,7 @@ func bestMatching(in intent, candidates []sentence) reply {
 		}
 		return reply{chosen: chosen}
 	}
-	if list := wholeList(candidates, best.sentence); best.number > 0 && answeredByList(in, candidates, list, best.sentence) {
+	if list := wholeList(candidates, best.sentence); best.number > 0 && answeredByList(in, list, best.sentence) {
 		return takeSection(list, maxAnswerSentences)
 	}
 	if list := introducedList(candidates, best.sentence); len(list) > 0 {

@@ -90,7 +90,7 @@ func howTo(in intent, candidates []sentence) reply {
 		}
 		return takeSection(section, maxAnswerSentences)
 	}
-	if list := wholeList(candidates, top); top.number > 0 && answeredByList(in, candidates, list, top) {
+	if list := wholeList(candidates, top); top.number > 0 && answeredByList(in, list, top) {
 		// A step of the numbered procedure that answers: the procedure,
 		// whole and in order.
 		return takeSection(list, maxAnswerSentences)

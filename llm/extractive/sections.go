@@ -170,19 +170,15 @@ func introducedList(candidates []sentence, s sentence) []sentence {
 // move my account to another server": one step makes the account on the
 // other server, another moves it). A question one step answers whole
 // ("export the people I follow") gets that step.
-func answeredByList(in intent, candidates []sentence, list []sentence, s sentence) bool {
-	weights := termWeights(in, candidates)
-	covered := func(ss []sentence) float64 {
-		v := 0.0
-		for t, w := range weights {
-			if slices.ContainsFunc(ss, func(x sentence) bool { return x.has(t) }) {
-				v += w
-			}
+func answeredByList(in intent, list []sentence, s sentence) bool {
+	for t := range in.terms {
+		inList := slices.ContainsFunc(list, func(x sentence) bool { return x.has(t) })
+		inItem := slices.ContainsFunc(list, func(x sentence) bool { return x.para == s.para && x.has(t) })
+		if inList && !inItem {
+			return true
 		}
-		return v
 	}
-	item := slices.DeleteFunc(slices.Clone(list), func(x sentence) bool { return x.para != s.para })
-	return len(item) < len(list) && covered(list) > covered(item)
+	return false
 }
 
 // nearDuplicate reports whether s says what one of chosen already says:

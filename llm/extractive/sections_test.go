@@ -198,3 +198,18 @@ func TestOtherBlockMustAddAWord(t *testing.T) {
 		t.Errorf("answer adds the other block's limit:\n%s", got)
 	}
 }
+
+// The same prompt gets the same answer every time: ties between
+// sentences are broken by their place, never by map order.
+func TestAnswerIsDeterministic(t *testing.T) {
+	b := block("user/moving#chunk-0", "Moving", "Moving > Summary",
+		"## Summary\n\n1. Create an account on another server.\n2. From the old account, export a list of people you follow.\n"+
+			"3. From the new account, import the exported list of people you follow.\n\nThe list of people you follow can be exported at any time.")
+	user := userMessage("export the list of people I follow", b)
+	first := Answer(user)
+	for range 50 {
+		if got := Answer(user); got != first {
+			t.Fatalf("answers differ:\n%s\n---\n%s", first, got)
+		}
+	}
+}
