@@ -7,6 +7,7 @@ package knowledge
 import (
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Doc is one document of the knowledge base.
@@ -49,6 +50,21 @@ type Chunk struct {
 func ChunkID(slug string, index int) string {
 	// Concatenation, not fmt: search builds an id for every hit it returns.
 	return slug + "#chunk-" + strconv.Itoa(index)
+}
+
+// ParseChunkID splits an id ChunkID made back into its slug and index,
+// reporting false for anything else (surrounding space is allowed: ids
+// come back from users and models).
+func ParseChunkID(id string) (slug string, index int, ok bool) {
+	slug, rest, found := strings.Cut(strings.TrimSpace(id), "#chunk-")
+	if !found || slug == "" {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 0 || rest[0] == '+' {
+		return "", 0, false
+	}
+	return slug, n, true
 }
 
 // ID returns the chunk's stable identifier.

@@ -439,7 +439,7 @@ func (e *Engine) lookup(slug string) Result {
 }
 
 func (e *Engine) continueFrom(chunkID string, shown []string) Result {
-	slug, idx, ok := parseChunkID(chunkID)
+	slug, idx, ok := knowledge.ParseChunkID(chunkID)
 	i, known := e.bySlug[slug]
 	if !ok || !known {
 		res := e.noMatch(RuleUnknown)
@@ -466,19 +466,6 @@ func (e *Engine) chunkAnswer(doc int, c knowledge.Chunk, rule string) Result {
 		Rule:             rule,
 		Metrics:          Metrics{Phase: e.cfg.Phase},
 	}
-}
-
-// parseChunkID splits "{slug}#chunk-{index}".
-func parseChunkID(id string) (slug string, index int, ok bool) {
-	slug, rest, found := strings.Cut(strings.TrimSpace(id), "#chunk-")
-	if !found || slug == "" {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(rest)
-	if err != nil || n < 0 {
-		return "", 0, false
-	}
-	return slug, n, true
 }
 
 // Search ranks chunks for text by rank score alone, without the per-doc cap
