@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -200,17 +201,12 @@ func parseBracket(inner string) ([]string, bool) {
 	return ids, true
 }
 
-// IsChunkID reports whether s has the shape of a chunk id: a slug without
-// spaces or brackets, "#chunk-" and a number.
+// IsChunkID reports whether s is a chunk id as written in an answer: one
+// knowledge.ParseChunkID reads, with no space or bracket in it.
 func IsChunkID(s string) bool {
-	slug, n, ok := strings.Cut(s, "#chunk-")
-	if !ok || slug == "" || n == "" || len(s) > maxIDBytes || strings.ContainsAny(slug, " \t\n[]#") {
+	if len(s) > maxIDBytes || strings.ContainsAny(s, " \t\r\n[]") {
 		return false
 	}
-	for _, r := range n {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	_, _, ok := knowledge.ParseChunkID(s)
+	return ok
 }

@@ -73,7 +73,7 @@ func TestRenumbererMatchesFootnotes(t *testing.T) {
 func TestIsChunkID(t *testing.T) {
 	for id, want := range map[string]bool{
 		"a/b#chunk-0": true, "guides/setup#chunk-12": true, "#chunk-1": false, "a b#chunk-1": false,
-		"a#chunk-": false, "a#chunk-1x": false, "a#section": false, "a#b#chunk-1": false,
+		"a#chunk-": false, "a#chunk-1x": false, "a#section": false, "a#b#chunk-1": true, "a#chunk-+1": false,
 	} {
 		if got := IsChunkID(id); got != want {
 			t.Errorf("IsChunkID(%q) = %v, want %v", id, got, want)

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/knowledge"
 )
 
 // sentence is one candidate sentence of the evidence.
@@ -96,21 +97,14 @@ func gather(blocks []promptctx.DocBlock) []sentence {
 // splitChunkID splits "slug#chunk-3" into "slug" and 3; the number is -1
 // when the id does not have that form.
 func splitChunkID(id string) (string, int) {
-	slug, n, ok := strings.Cut(id, "#chunk-")
+	if slug, n, ok := knowledge.ParseChunkID(id); ok {
+		return slug, n
+	}
+	slug, _, ok := strings.Cut(id, "#chunk-")
 	if !ok {
 		return "", -1
 	}
-	v := 0
-	for _, r := range n {
-		if r < '0' || r > '9' || v > 1<<20 {
-			return slug, -1
-		}
-		v = 10*v + int(r-'0')
-	}
-	if n == "" {
-		return slug, -1
-	}
-	return slug, v
+	return slug, -1
 }
 
 // isLeadBlock reports a doc's opening chunk or its Overview: where a doc
