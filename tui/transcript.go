@@ -162,10 +162,12 @@ func (t *transcript) render(m *message, first bool) []string {
 	case roleAssistant:
 		// Citations show as numbered footnotes, and the finished answer
 		// lists the sources it cites.
-		f := m.footnoted()
 		if m.streaming {
-			body = m.stream.render(t.md, f.Text)
+			// A citation still being written is held back rather than
+			// shown as half an id.
+			body = m.stream.render(t.md, cite.NewRenumberer(nil).Write(m.text))
 		} else {
+			f := m.footnoted()
 			body = t.md.render(f.Text)
 			if len(f.Notes) > 0 {
 				body = append(body, "")

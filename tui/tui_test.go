@@ -657,3 +657,18 @@ func TestNoColorIsRespected(t *testing.T) {
 		})
 	}
 }
+
+// While an answer streams, a citation cut between two pieces shows as
+// nothing until it closes, then as its footnote: never half an id.
+func TestStreamingCitationNeverShowsHalfAnID(t *testing.T) {
+	b, s := startAnswering(t)
+	b.feed <- "Quick Links holds shortcuts [widgets/quick"
+	s.waitText("Quick Links holds shortcuts")
+	if strings.Contains(s.screen.current(), "[widgets") {
+		t.Fatalf("half a citation on screen:\n%s", s.screen.current())
+	}
+	b.feed <- "-links#chunk-0]. More follows"
+	s.waitText("shortcuts [1]. More follows")
+	close(b.end)
+	s.waitIdle("[1] ")
+}
