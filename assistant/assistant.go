@@ -212,7 +212,7 @@ func (s *Session) stoppedAt(res retrieval.Result, text string) {
 	ids := cite.IDs(text)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if answered == "" || answered != s.lastChunkID {
+	if answered == "" || answered != s.lastChunkID || s.lastEvidence == nil {
 		return // another turn ran since
 	}
 	for i := len(ids) - 1; i >= 0; i-- {
