@@ -8,11 +8,13 @@ import (
 	"cmp"
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/docent-sh/docent/cite"
 	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
@@ -57,6 +59,9 @@ type Answer struct {
 	// CostUSD is what the reported usage cost at the model's price; nil
 	// without reported usage or without a price for the model.
 	CostUSD *float64
+	// Sources are the chunks the prompt gave the writer, which its
+	// citations may name; nil when no writer was called.
+	Sources []cite.Source
 }
 
 // Options configures a Session.
@@ -89,13 +94,17 @@ type Session struct {
 	failedGeneration int64      // the generation whose rebuild failed, else noGeneration
 
 	mu          sync.Mutex
-	lastChunkID string   // the chunk the last answer came from ("tell me more" continues it)
-	shown       []string // chunk ids already shown, so continuations move on
-	lastPill    string
-	history     []promptctx.Message
-	app         *promptctx.AppState
-	role        promptctx.Role
-	spend       Spend
+	lastChunkID string // the chunk the last answer came from ("tell me more" continues it)
+	// lastEvidence is lastChunkID's evidence: a follow-up gives it to the
+	// writer again, so the rest of a chunk an answer stopped in is told
+	// before the next chunk.
+	lastEvidence *retrieval.Evidence
+	shown        []string // chunk ids already shown, so continuations move on
+	lastPill     string
+	history      []promptctx.Message
+	app          *promptctx.AppState
+	role         promptctx.Role
+	spend        Spend
 	// pending is the event of a turn whose answer is still to be written:
 	// it is recorded with the answer's usage, or as it is when the next
 	// turn starts first.
@@ -150,9 +159,16 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 		res = engine.Continue(req.AfterChunkID, append([]string(nil), s.shown...))
 	default:
 		res = engine.Ask(retrieval.Query{Text: req.Query, LastChunkID: s.lastChunkID, Shown: append([]string(nil), s.shown...)})
+		if res.Rule == retrieval.RuleFollowUp {
+			res.Results = s.withLastChunk(res.Results)
+		}
 	}
 	if id := answeredChunk(res); id != "" {
 		s.lastChunkID = id
+		s.lastEvidence = nil
+		if i := slices.IndexFunc(res.Results, func(ev retrieval.Evidence) bool { return ev.ChunkID == id }); i >= 0 {
+			s.lastEvidence = &res.Results[i]
+		}
 		s.shown = append(s.shown, id)
 	}
 	ev := s.event(res)
@@ -171,6 +187,47 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 		s.record(ctx, ev)
 	}
 	return res
+}
+
+// withLastChunk gives a follow-up the chunk the last answer stopped in
+// too, after the engine's next chunk, when it is of the same doc: the
+// writer reads in the conversation what it already told of it and goes on
+// from there, then into the next chunk. The next chunk stays first, so
+// the follow-up state moves on as the engine decided.
+func (s *Session) withLastChunk(results []retrieval.Evidence) []retrieval.Evidence {
+	last := s.lastEvidence
+	if last == nil || len(results) == 0 || results[0].DocSlug != last.DocSlug ||
+		slices.ContainsFunc(results, func(ev retrieval.Evidence) bool { return ev.ChunkID == last.ChunkID }) {
+		return results
+	}
+	return append(slices.Clone(results), *last)
+}
+
+// stoppedAt moves the follow-up state back to the chunk of the same doc
+// an answer cited last, when the answer stopped before the chunk the
+// engine gave it next ("tell me more" told the rest of the earlier
+// chunk): that chunk was not shown yet, so the next follow-up reaches it.
+func (s *Session) stoppedAt(res retrieval.Result, text string) {
+	answered := answeredChunk(res)
+	ids := cite.IDs(text)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if answered == "" || answered != s.lastChunkID || s.lastEvidence == nil {
+		return // another turn ran since
+	}
+	for i := len(ids) - 1; i >= 0; i-- {
+		at := slices.IndexFunc(res.Results, func(ev retrieval.Evidence) bool { return ev.ChunkID == ids[i] })
+		if at < 0 {
+			continue
+		}
+		ev := res.Results[at]
+		if ev.ChunkID == answered || ev.DocSlug != res.Results[0].DocSlug || ev.ChunkIndex > s.lastEvidence.ChunkIndex {
+			return
+		}
+		s.shown = slices.DeleteFunc(s.shown, func(id string) bool { return id == answered })
+		s.lastChunkID, s.lastEvidence = ev.ChunkID, &ev
+		return
+	}
 }
 
 // answeredChunk is the chunk a found reply was written from: the first
@@ -272,7 +329,7 @@ func (s *Session) Answer(ctx context.Context, res retrieval.Result, emit func(ch
 		prompt := s.opts.Builder.Build(s.input(res.Query, res.Results))
 		var ans llm.Answer
 		ans, err = s.writer.Stream(ctx, prompt, emit)
-		out = Answer{Answer: ans, Context: prompt.Report, ModelCalled: true}
+		out = Answer{Answer: ans, Context: prompt.Report, ModelCalled: true, Sources: sourcesOf(prompt.Docs, res.Results)}
 	}
 	if price, ok := s.opts.Prices[out.Model]; ok && out.Usage.Reported {
 		cost := price.Cost(out.Usage)
@@ -288,8 +345,28 @@ func (s *Session) Answer(ctx context.Context, res retrieval.Result, emit func(ch
 	if out.Notice != "" {
 		s.log.Warn("answer fell back", "notice", out.Notice)
 	}
+	if unknown := cite.Footnotes(out.Text, out.Sources).Unknown(); len(unknown) > 0 {
+		s.log.Warn("answer "+cite.NotGiven, "ids", unknown, "provider", out.Provider, "model", out.Model)
+	}
+	if res.Status == retrieval.StatusFound {
+		s.stoppedAt(res, out.Text)
+	}
 	s.remember(res.Query, out.Text)
 	return out, nil
+}
+
+// sourcesOf are the prompt's doc blocks as sources, named by their
+// evidence.
+func sourcesOf(blocks []promptctx.DocBlock, evidence []retrieval.Evidence) []cite.Source {
+	out := make([]cite.Source, 0, len(blocks))
+	for _, b := range blocks {
+		src := cite.Source{ID: b.ID, Title: b.Title, Path: b.Path}
+		if i := slices.IndexFunc(evidence, func(ev retrieval.Evidence) bool { return ev.ChunkID == b.ID }); i >= 0 {
+			src.File = evidence[i].SourcePath
+		}
+		out = append(out, src)
+	}
+	return out
 }
 
 // input is the prompt input for a question and its evidence.
@@ -334,6 +411,7 @@ func (s *Session) writeMulti(ctx context.Context, res retrieval.Result, emit fun
 			}
 		}
 		prompt := s.opts.Builder.Build(s.input(cmp.Or(o.Asked, res.Query), evidence))
+		out.Sources = append(out.Sources, sourcesOf(prompt.Docs, evidence)...)
 		ans, err := s.writer.Stream(ctx, prompt, write)
 		out.Context = addReport(out.Context, prompt.Report, i == 0)
 		out.Answer = mergeAnswers(out.Answer, ans)

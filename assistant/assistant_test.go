@@ -2,11 +2,14 @@ package assistant_test
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/docent-sh/docent/assistant"
+	"github.com/docent-sh/docent/cite"
 	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/kb"
@@ -223,6 +226,75 @@ func TestMultiIntentAnswersEachPartThenAsks(t *testing.T) {
 	if ans.Context.Tokens.Total <= 0 {
 		t.Errorf("context report %+v, want both prompts counted", ans.Context.Tokens)
 	}
+}
+
+// "tell me more" after an offline answer goes on within the chunk it
+// stopped in before moving to the next, so every sentence of a doc is
+// reached once, in order; the sources name the chunks the prompt held.
+func TestTellMeMoreGoesOnWhereTheAnswerStopped(t *testing.T) {
+	sel, err := llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := llm.NewResponder(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := newSession(t, r)
+	ctx := context.Background()
+	var told []string
+	var cited []string
+	for i, q := range []string{"", "tell me more", "tell me more", "tell me more"} {
+		req := assistant.Request{Query: q}
+		if i == 0 {
+			req = assistant.Request{DocSlug: "concepts/workspace"}
+		}
+		res := s.Retrieve(ctx, req)
+		if res.Status != retrieval.StatusFound {
+			t.Fatalf("turn %d: status %s", i, res.Status)
+		}
+		ans, err := s.Answer(ctx, res, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ans.Sources) == 0 {
+			t.Fatalf("turn %d: no sources", i)
+		}
+		ids := cite.IDs(ans.Text)
+		for _, id := range ids {
+			if !slices.ContainsFunc(ans.Sources, func(src cite.Source) bool { return src.ID == id }) {
+				t.Errorf("turn %d cites %s, not among its sources", i, id)
+			}
+		}
+		for _, sentence := range strings.Split(cite.Strip(ans.Text), ". ") {
+			if slices.Contains(told, sentence) {
+				t.Errorf("turn %d repeats %q", i, sentence)
+			}
+			told = append(told, sentence)
+		}
+		cited = append(cited, ids...)
+		t.Logf("turn %d: %s", i, ans.Text)
+	}
+	// Chunk by chunk in the doc's order, none skipped.
+	for i := 1; i < len(cited); i++ {
+		a, b := chunkIndex(t, cited[i-1]), chunkIndex(t, cited[i])
+		if b < a || b > a+1 {
+			t.Errorf("answers cite %v: a chunk skipped or revisited", cited)
+		}
+	}
+	if len(cited) < 2 {
+		t.Errorf("four answers cite %v", cited)
+	}
+}
+
+func chunkIndex(t *testing.T, id string) int {
+	t.Helper()
+	_, n, ok := strings.Cut(id, "#chunk-")
+	v, err := strconv.Atoi(n)
+	if !ok || err != nil {
+		t.Fatalf("citation %q", id)
+	}
+	return v
 }
 
 // A picked pill keeps the question that offered it: the prompt asks it,

@@ -13,6 +13,11 @@ import (
 // text where possible: indexing 100k chunks tokenizes millions of words.
 func tokenize(s string) []string { return appendTokens(nil, s) }
 
+// Tokens is the engine's tokenizer, for other packages that split text
+// into words the way retrieval does (lower case, apostrophes kept inside a
+// word).
+func Tokens(s string) []string { return tokenize(s) }
+
 // appendTokens is tokenize appending to words.
 func appendTokens(words []string, s string) []string {
 	lower := strings.ToLower(s)

@@ -181,6 +181,10 @@ func isDefinitional(words []string) bool {
 // followUpPhrases continue the last resource instead of starting a search.
 var followUpPhrases = [][]string{{"tell", "me", "more"}, {"more"}, {"go", "on"}, {"continue"}}
 
+// IsFollowUp reports whether text is only a request to continue the last
+// answer ("tell me more"), for the writers that continue it.
+func IsFollowUp(text string) bool { return isFollowUp(text) }
+
 // isFollowUp reports whether text is only a request to continue.
 func isFollowUp(text string) bool {
 	words := tokenize(text)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/docent-sh/docent/cite"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -57,6 +58,9 @@ type AnswerInfo struct {
 	TTFT         time.Duration
 	TokensPerSec float64
 	ContextLines []string // the context builder's report, for the debug pane
+	// Sources are the chunks the writer was given, which its citations may
+	// name; nil when unknown, and then the turn's evidence stands in.
+	Sources []cite.Source
 }
 
 // Status is what the status bar shows about the running docent.

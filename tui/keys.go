@@ -30,6 +30,7 @@ type keyMap struct {
 	Bottom     key.Binding
 	Skipped    key.Binding
 	Copy       key.Binding
+	CopyText   key.Binding
 	Help       key.Binding
 	Quit       key.Binding
 }
@@ -58,7 +59,8 @@ func defaultKeyMap() keyMap {
 		Top:        key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top (pane)")),
 		Bottom:     key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom (pane)")),
 		Skipped:    key.NewBinding(key.WithKeys("f5", "alt+s"), key.WithHelp("f5/alt+s", "skipped files")),
-		Copy:       key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last answer")),
+		Copy:       key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last answer with sources")),
+		CopyText:   key.NewBinding(key.WithKeys("alt+y"), key.WithHelp("alt+y", "copy last answer's text alone")),
 		Help:       key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?/f1", "keys (? on empty input)")),
 		Quit:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 	}
@@ -73,7 +75,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.History, k.LineStart, k.LineEnd, k.Stop, k.Queue},
-		{k.PillMove, k.PillPick, k.PillNumber, k.PillCancel, k.Copy},
+		{k.PillMove, k.PillPick, k.PillNumber, k.PillCancel, k.Copy, k.CopyText},
 		{k.Evidence, k.Debug, k.Zoom, k.Focus, k.PaneSelect, k.PaneExpand},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.Skipped, k.Help, k.Quit},
 	}

@@ -315,7 +315,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.openOverlay(helpOverlay)
 		return nil
 	case key.Matches(msg, m.keys.Copy):
-		return m.copyAnswer()
+		return m.copyAnswer(true)
+	case key.Matches(msg, m.keys.CopyText):
+		return m.copyAnswer(false)
 	case key.Matches(msg, m.keys.Focus):
 		m.cycleFocus(msg.String() == "shift+tab")
 		return nil

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/docent-sh/docent/cite"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -716,5 +717,25 @@ func TestFailedStartupQuits(t *testing.T) {
 	}
 	if _, ok := cmd().(tea.QuitMsg); !ok {
 		t.Error("a failed start-up does not quit")
+	}
+}
+
+// A citation of a chunk the writer was not given is flagged under the
+// answer; the one it was given reads as a footnote with its source.
+func TestUnknownCitationFlagged(t *testing.T) {
+	b := cannedBackend()
+	text := "A workspace belongs to an entry [" + workspaceEvidence.ChunkID + "]. It is made up [made/up#chunk-9]."
+	b.pieces = []string{text}
+	b.info = AnswerInfo{Text: text, Provider: "test", Model: "m1", Sources: []cite.Source{
+		{ID: workspaceEvidence.ChunkID, Title: "Workspace", Path: "Workspace", File: "concepts/workspace.md"},
+	}}
+	h := newHarness(t, b, 80, 24)
+	h.ask("explain workspace")
+	out := ansi.Strip(h.content())
+	for _, want := range []string{"belongs to an entry [1]. It is made up [2].", "[1] Workspace — concepts/workspace.md",
+		"[2] made/up#chunk-9 — cited a source it was not given"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("screen lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -47,6 +47,7 @@ func (b *SessionBackend) Answer(ctx context.Context, res retrieval.Result, emit 
 	info := AnswerInfo{
 		Text: ans.Text, Provider: ans.Provider, Model: ans.Model, Notice: ans.Notice,
 		Fallback: ans.Fallback, Stopped: ans.Stopped, TTFT: ans.TTFT, TokensPerSec: ans.TokensPerSec,
+		Sources: ans.Sources,
 	}
 	// A clarification has no prompt, so there is no build report to show.
 	if ans.ModelCalled {

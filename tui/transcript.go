@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/docent-sh/docent/cite"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -30,6 +32,9 @@ type message struct {
 	// evidence is what an answer rests on (sanitized, by rank), kept with
 	// the raw text so citations can be resolved against it.
 	evidence []retrieval.Evidence
+	// sources are the chunks the writer was given, when the backend said;
+	// else evidence names what a citation points at.
+	sources []cite.Source
 
 	stream streamRender // settled blocks while streaming
 	lines  []string     // rendered, including the blank line that separates it from the previous message
@@ -155,10 +160,25 @@ func (t *transcript) render(m *message, first bool) []string {
 	case roleUser:
 		body = wrapPrefixed(m.text, t.width, t.st.userMark.Render("› "), "  ", t.st.user)
 	case roleAssistant:
+		// Citations show as numbered footnotes, and the finished answer
+		// lists the sources it cites.
 		if m.streaming {
-			body = m.stream.render(t.md, m.text)
+			// A citation still being written is held back rather than
+			// shown as half an id.
+			body = m.stream.render(t.md, cite.NewRenumberer(nil).Write(m.text))
 		} else {
-			body = t.md.render(m.text)
+			f := m.footnoted()
+			body = t.md.render(f.Text)
+			if len(f.Notes) > 0 {
+				body = append(body, "")
+			}
+			for _, n := range f.Notes {
+				style := t.st.footer
+				if !n.Known {
+					style = t.st.errorText
+				}
+				body = append(body, wrapPrefixed(fmt.Sprintf("[%d] %s", n.N, n.Label()), t.width, "  ", "      ", style)...)
+			}
 		}
 	case roleInfo:
 		body = wrapPrefixed(m.text, t.width, "  ", "  ", t.st.dim)
@@ -271,12 +291,24 @@ func (t *transcript) below() int { return max(t.total-t.offset()-t.height, 0) }
 // drawn, so a frame costs the same for ten messages or ten thousand.
 func (t transcript) view(r rect) []string { return t.body.view(r) }
 
-// lastAnswer is the text of the newest assistant message, for Ctrl+Y.
-func (t *transcript) lastAnswer() string {
+// lastAnswer is the newest assistant message with text, for Ctrl+Y.
+func (t *transcript) lastAnswer() *message {
 	for i := len(t.msgs) - 1; i >= 0; i-- {
 		if t.msgs[i].role == roleAssistant && t.msgs[i].text != "" {
-			return t.msgs[i].text
+			return t.msgs[i]
 		}
 	}
-	return ""
+	return nil
+}
+
+// footnoted is the message with its citations numbered, named by the
+// sources the writer was given or else by the turn's evidence.
+func (m *message) footnoted() cite.Footnoted {
+	sources := m.sources
+	if sources == nil {
+		for _, ev := range m.evidence {
+			sources = append(sources, cite.Source{ID: ev.ChunkID, Title: ev.Title, Path: ev.HeaderPath, File: ev.SourcePath})
+		}
+	}
+	return cite.Footnotes(m.text, sources)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/docent-sh/docent/assistant"
+	"github.com/docent-sh/docent/cite"
 	"github.com/docent-sh/docent/internal/demo"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/llm"
@@ -125,6 +126,20 @@ func newDemoBackend(t testing.TB) (demoBackend, tui.Status) {
 // same evidence, whatever came before in the conversation.
 func expectAnswer(t testing.TB, req tui.Request) string {
 	t.Helper()
+	return expectInfo(t, req).Text
+}
+
+// expectFootnoted is the answer to req as the transcript shows it, with
+// its citations as footnotes.
+func expectFootnoted(t testing.TB, req tui.Request) cite.Footnoted {
+	t.Helper()
+	info := expectInfo(t, req)
+	return cite.Footnotes(info.Text, info.Sources)
+}
+
+// expectInfo is expectAnswer's whole answer.
+func expectInfo(t testing.TB, req tui.Request) tui.AnswerInfo {
+	t.Helper()
 	b := tui.NewSessionBackend(newSession(t, offline(t)))
 	res, err := b.Retrieve(context.Background(), req)
 	if err != nil {
@@ -137,7 +152,7 @@ func expectAnswer(t testing.TB, req tui.Request) string {
 	if err != nil || info.Text == "" || info.Provider != llm.ProviderExtractive {
 		t.Fatalf("answer %+v: %q from %q, %v", req, info.Text, info.Provider, err)
 	}
-	return info.Text
+	return info
 }
 
 // screen records the last frame the program drew, as plain text, and
@@ -314,10 +329,11 @@ func opening(reply string, words int) string {
 
 func TestAskShowsAnswer(t *testing.T) {
 	b, st := newDemoBackend(t)
-	want := expectAnswer(t, tui.Request{Query: "what is quick links"})
-	if !strings.Contains(want, "[widgets/quick-links#chunk-") {
-		t.Fatalf("the offline answer cites no chunk: %q", want)
+	f := expectFootnoted(t, tui.Request{Query: "what is quick links"})
+	if len(f.Notes) == 0 || !strings.HasPrefix(f.Notes[0].ID, "widgets/quick-links#chunk-") || !f.Notes[0].Known {
+		t.Fatalf("the offline answer cites no quick-links chunk: %+v", f)
 	}
+	want := f.Text
 	s := start(t, b, st, 80, 24)
 	s.typeText("what is quick links")
 	s.enter()
@@ -326,6 +342,10 @@ func TestAskShowsAnswer(t *testing.T) {
 	out := s.final()
 	if got := strings.Join(strings.Fields(out), " "); !strings.Contains(got, strings.Join(strings.Fields(want), " ")) {
 		t.Errorf("the whole answer is not on screen:\nwant %q\nscreen:\n%s", want, out)
+	}
+	// The citation reads as a footnote and its source, never as an id.
+	if strings.Contains(out, "#chunk-") || !strings.Contains(out, "[1] "+f.Notes[0].Label()) {
+		t.Errorf("the answer's citation is not a footnote with its source:\n%s", out)
 	}
 	if !strings.Contains(out, "extractive │ embedded") {
 		t.Errorf("the status bar does not name the offline responder:\n%s", out)
@@ -356,7 +376,7 @@ func TestWorkspacePillsArrowThenEnterPicksSecond(t *testing.T) {
 	s.press(tea.KeyRight, 0)
 	s.waitText("▸[2 " + opts[1].Label)
 	s.enter()
-	s.waitIdle("› → "+opts[1].Label, opening(second, 3), "["+opts[1].DocSlug+"#chunk-")
+	s.waitIdle("› → "+opts[1].Label, opening(second, 3), "[1] ")
 
 	out := s.final()
 	if strings.Contains(out, "Pick:") {
@@ -375,7 +395,7 @@ func TestWorkspacePillsDigitPicksSecond(t *testing.T) {
 	s.waitIdle("Pick:")
 
 	s.typeText("2")
-	s.waitIdle("› → "+opts[1].Label, opening(second, 3), "["+opts[1].DocSlug+"#chunk-")
+	s.waitIdle("› → "+opts[1].Label, opening(second, 3), "[1] ")
 
 	out := s.final()
 	if strings.Contains(out, "› 2") {
@@ -571,19 +591,32 @@ func TestCtrlCQuitsWhileStreaming(t *testing.T) {
 	b.waitAnswerReturned(t)
 }
 
+// Ctrl+Y copies the answer with its footnotes and the sources it cites,
+// ready for a ticket; Alt+Y the answer's text alone.
 func TestCopyLastAnswer(t *testing.T) {
 	b, st := newDemoBackend(t)
-	want := expectAnswer(t, tui.Request{Query: "what is quick links"})
+	info := expectInfo(t, tui.Request{Query: "how do I add a widget"})
+	f := cite.Footnotes(info.Text, info.Sources)
 	s := start(t, b, st, 80, 24)
-	s.typeText("what is quick links")
+	s.typeText("how do I add a widget")
 	s.enter()
-	s.waitIdle(opening(want, 3))
+	s.waitIdle(opening(f.Text, 3))
 
-	s.press('y', tea.ModCtrl)
-	osc52 := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(want))
-	teatest.WaitFor(t, s.tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(osc52)) },
-		teatest.WithDuration(5*time.Second))
-	s.waitText("Copied the last answer")
+	for _, tc := range []struct {
+		mod    tea.KeyMod
+		want   string
+		notice string
+	}{
+		{tea.ModCtrl, f.WithSources(), "Copied the last answer with its sources"},
+		{tea.ModAlt, strings.TrimSpace(cite.Strip(info.Text)), "Copied the last answer's text"},
+	} {
+		s.press('y', tc.mod)
+		osc52 := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(tc.want))
+		teatest.WaitFor(t, s.tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(osc52)) },
+			teatest.WithDuration(5*time.Second))
+		s.waitText(tc.notice)
+	}
+	golden.RequireEqual(t, f.WithSources()+"\n---\n"+strings.TrimSpace(cite.Strip(info.Text))+"\n")
 }
 
 // colourSGR matches an SGR sequence that sets a foreground or background
@@ -623,4 +656,19 @@ func TestNoColorIsRespected(t *testing.T) {
 			}
 		})
 	}
+}
+
+// While an answer streams, a citation cut between two pieces shows as
+// nothing until it closes, then as its footnote: never half an id.
+func TestStreamingCitationNeverShowsHalfAnID(t *testing.T) {
+	b, s := startAnswering(t)
+	b.feed <- "Quick Links holds shortcuts [widgets/quick"
+	s.waitText("Quick Links holds shortcuts")
+	if strings.Contains(s.screen.current(), "[widgets") {
+		t.Fatalf("half a citation on screen:\n%s", s.screen.current())
+	}
+	b.feed <- "-links#chunk-0]. More follows"
+	s.waitText("shortcuts [1]. More follows")
+	close(b.end)
+	s.waitIdle("[1] ")
 }

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/docent-sh/docent/cite"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -137,6 +138,9 @@ func (m *Model) handleDone(msg streamDoneMsg) {
 	if info.Text != "" && !info.Stopped {
 		text = textsafe.String(info.Text)
 	}
+	if info.Sources != nil {
+		m.streamMsg.sources = info.Sources
+	}
 	footer := answerFooter(info, msg.err)
 	if strings.TrimSpace(text) == "" && footer == "" {
 		footer = "no answer was written"
@@ -222,12 +226,20 @@ func (m *Model) rebuildDebug() {
 	m.debug.setReport(turnReport{res: m.lastResult, info: m.lastInfo, stats: m.lastStats})
 }
 
-func (m *Model) copyAnswer() tea.Cmd {
-	text := m.transcript.lastAnswer()
-	if text == "" {
+// copyAnswer copies the newest answer: with its footnotes and the list
+// of the sources it cites, ready to paste into a ticket, or its text
+// alone without citations.
+func (m *Model) copyAnswer(withSources bool) tea.Cmd {
+	msg := m.transcript.lastAnswer()
+	if msg == nil {
 		m.notice = "Nothing to copy yet."
 		return nil
 	}
-	m.notice = fmt.Sprintf("Copied the last answer (%d characters).", len([]rune(text)))
+	f := msg.footnoted()
+	text, what := strings.TrimSpace(cite.Strip(msg.text)), "the last answer's text"
+	if withSources {
+		text, what = f.WithSources(), "the last answer with its sources"
+	}
+	m.notice = fmt.Sprintf("Copied %s (%d characters).", what, len([]rune(text)))
 	return tea.SetClipboard(text)
 }

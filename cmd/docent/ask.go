@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/docent-sh/docent/assistant"
+	"github.com/docent-sh/docent/cite"
 	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/internal/ticket"
 	"github.com/docent-sh/docent/llm"
@@ -33,6 +34,15 @@ type askOutput struct {
 	LLM              askLLM                `json:"llm"`
 	Context          *askContext           `json:"context,omitempty"`
 	Notes            []string              `json:"notes,omitempty"`
+	// Citations are the chunk ids the reply cites, numbered as the text
+	// output's footnotes; known is false for an id the writer was not given.
+	Citations []askCitation `json:"citations"`
+}
+
+type askCitation struct {
+	N     int    `json:"n"`
+	ID    string `json:"id"`
+	Known bool   `json:"known"`
 }
 
 type askMetrics struct {
@@ -107,11 +117,14 @@ func newAskCmd(e *env) *cobra.Command {
 			// The answer arrives in pieces: a stream keeps a sequence cut
 			// between two pieces from getting through half-parsed.
 			var safe textsafe.Stream
+			// Citations print as footnotes, numbered as they first appear.
+			footnotes := cite.NewRenumberer(nil)
 			if !asJSON {
-				emit = func(chunk string) { io.WriteString(out, safe.Write(chunk)) }
+				emit = func(chunk string) { io.WriteString(out, safe.Write(footnotes.Write(chunk))) }
 			}
 			ans, err := a.session.Answer(ctx, res, emit)
 			if !asJSON {
+				io.WriteString(out, safe.Write(footnotes.Flush()))
 				io.WriteString(out, safe.Flush())
 			}
 			if err != nil {
@@ -194,7 +207,11 @@ func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answe
 			Provider: a.selection.Provider, Model: a.selection.Model, Called: ans.ModelCalled,
 			Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped, Usage: ans.Usage, CostUSD: ans.CostUSD,
 		},
-		Notes: res.Notes,
+		Notes:     res.Notes,
+		Citations: []askCitation{},
+	}
+	for _, n := range cite.Footnotes(ans.Text, ans.Sources).Notes {
+		o.Citations = append(o.Citations, askCitation{N: n.N, ID: n.ID, Known: n.Known})
 	}
 	if ans.ModelCalled {
 		o.Context = &askContext{Role: ans.Context.Role, Tokens: ans.Context.Tokens, Budgets: ans.Context.Budgets, Dropped: nonNil(ans.Context.Dropped)}
@@ -224,10 +241,11 @@ func writeAskText(w, errOut io.Writer, e *env, res retrieval.Result, ans assista
 				e.command("ask", pickArgs(o, res)...))
 		}
 	}
-	if assistant.NeedsModel(res) && len(res.Results) > 0 {
+	// The sources are the chunks the answer cites, by footnote number.
+	if notes := cite.Footnotes(ans.Text, ans.Sources).Notes; assistant.NeedsModel(res) && len(notes) > 0 {
 		fmt.Fprintln(w, "\nsources:")
-		for _, ev := range res.Results {
-			fmt.Fprintf(w, "  [%s] %s\n", ev.ChunkID, textsafe.String(ev.HeaderPath))
+		for _, n := range notes {
+			fmt.Fprintf(w, "  [%d] %s\n", n.N, n.Label())
 		}
 	}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"maps"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,4 +116,40 @@ func TestModelsCommand(t *testing.T) {
 			t.Errorf("exit %d, want 2 for an unknown provider", code)
 		}
 	})
+}
+
+// A model's answer citing an id it was not given is flagged in the text
+// output's sources and in --json, and logged; the ids it was given print
+// as numbered footnotes with their title, section and file.
+func TestAskFlagsACitationTheModelWasNotGiven(t *testing.T) {
+	srv := llmtest.NewOpenAI(t, llmtest.Script{Chunks: []string{
+		"A workspace is an area [concepts/", "workspace#chunk-0]. It is made up [made/up#chunk-9].",
+	}})
+	logDir := t.TempDir()
+	c := newCLI(t, "DOCENT_PROVIDER", "openai", "OPENAI_BASE_URL", srv.BaseURL())
+	out, errOut, code := c.run("--log", logDir+"/docent.log", "ask", "explain workspace")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "A workspace is an area [1]. It is made up [2].\n\nsources:\n" +
+		"  [1] Workspace — concepts/workspace.md\n" +
+		"  [2] made/up#chunk-9 — cited a source it was not given\n"
+	if out != want {
+		t.Errorf("stdout =\n%s\nwant\n%s", out, want)
+	}
+	log, err := os.ReadFile(logDir + "/docent.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "cited a source it was not given") || !strings.Contains(string(log), "made/up#chunk-9") {
+		t.Errorf("the log does not record the unknown citation:\n%s", log)
+	}
+	o := c.askJSON("explain workspace")
+	if !strings.Contains(o.Reply, "[concepts/workspace#chunk-0]") {
+		t.Errorf("--json reply %q, want the chunk ids kept", o.Reply)
+	}
+	wantCited := []askCitation{{N: 1, ID: "concepts/workspace#chunk-0", Known: true}, {N: 2, ID: "made/up#chunk-9"}}
+	if !slices.Equal(o.Citations, wantCited) {
+		t.Errorf("--json citations = %+v, want %+v", o.Citations, wantCited)
+	}
 }

@@ -116,8 +116,8 @@ func TestAskModelFailureNoteGoesToStderr(t *testing.T) {
 	if !strings.Contains(errOut, "note: ") || strings.Contains(out, "note:") {
 		t.Errorf("the failure note is not on stderr alone:\nstdout:\n%s\nstderr:\n%s", out, errOut)
 	}
-	if !strings.Contains(out, "[concepts/workspace#chunk-") {
-		t.Errorf("stdout lacks the extractive answer:\n%s", out)
+	if !strings.Contains(out, "A workspace is") || !strings.Contains(out, "[1] Workspace — concepts/workspace.md") {
+		t.Errorf("stdout lacks the extractive answer and its source:\n%s", out)
 	}
 	if strings.Contains(out+errOut, "Zq81HxT0aL93mNb7Kd") {
 		t.Errorf("the key reached the terminal:\n%s%s", out, errOut)

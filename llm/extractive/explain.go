@@ -12,6 +12,10 @@ const (
 	definesOutright = 2 // "A workspace is …", "The Quick Links widget holds …"
 )
 
+// maxAsClauseWords is the longest "as …" clause read between a subject
+// and its copula.
+const maxAsClauseWords = 6
+
 // copulas say what the subject is.
 var copulas = map[string]bool{
 	"is": true, "are": true, "means": true, "mean": true, "refers": true, "refer": true, "stands": true,
@@ -68,6 +72,15 @@ func definitionStrength(s sentence, subject []string) int {
 	if hedges[raw[j]] && j+1 < len(raw) {
 		j++
 	}
+	// "WebFinger as described in RFC 7033 is a spec …": a short "as"
+	// clause may stand between the subject and what it is.
+	if raw[j] == "as" {
+		for k := j + 1; k < len(raw)-1 && k <= j+maxAsClauseWords; k++ {
+			if copulas[raw[k]] && articles[raw[k+1]] {
+				return definesOutright
+			}
+		}
+	}
 	verb := raw[j]
 	negated := j+1 < len(raw) && (raw[j+1] == "not" || raw[j+1] == "never")
 	switch {
@@ -85,11 +98,7 @@ func definitionStrength(s sentence, subject []string) int {
 // plain definition, then the top-ranked doc, then the doc's lead, followed
 // by one or two sentences about X from the same doc.
 func explain(in intent, candidates []sentence) []sentence {
-	// "the Recent widget" is also just "Recent" in its doc.
-	names := [][]string{in.subject}
-	if n := len(in.subject); n > 1 && kindNouns[in.subject[n-1]] {
-		names = append(names, in.subject[:n-1])
-	}
+	names := subjectNames(in.subject)
 	strength := make([]int, len(candidates))
 	best := -1
 	for i, s := range candidates {
@@ -154,8 +163,13 @@ func explain(in intent, candidates []sentence) []sentence {
 		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(sa.chunk, sb.chunk), cmp.Compare(sa.pos, sb.pos))
 	})
 	var rest []sentence
-	for _, sp := range supports[:min(len(supports), maxAnswerSentences-1)] {
-		rest = append(rest, candidates[sp.i])
+	for _, sp := range supports {
+		if len(rest) == maxAnswerSentences-1 {
+			break
+		}
+		if s := candidates[sp.i]; !nearDuplicate(s, append([]sentence{def}, rest...)) {
+			rest = append(rest, s)
+		}
 	}
 	// The definition opens the answer whatever its place in the doc; what
 	// supports it reads in the doc's order.

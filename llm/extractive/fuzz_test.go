@@ -51,6 +51,9 @@ func FuzzAnswer(f *testing.F) {
 				t.Fatalf("answer has too many citations: %q", answer)
 			}
 		}
+		// "tell me more" reads earlier answers, which came from anywhere.
+		more := strings.Replace(user, "Question: "+question, "Question: tell me more", 1)
+		assertPrintable(t, answerTo(more, []string{answer, content, question}))
 		// Raw question and doc text must not smuggle a citation of an id
 		// that was not given.
 		for _, c := range citationsOf(answer) {

@@ -6,7 +6,7 @@ package extractive
 // steps only make sense in order. Otherwise it is the sentence that best
 // carries the action and its object, with the rest of its paragraph or
 // list item.
-func howTo(in intent, candidates []sentence) []sentence {
+func howTo(in intent, candidates []sentence) reply {
 	objects := make(map[string]bool, len(in.terms))
 	for t := range in.terms {
 		if t != in.action {
@@ -46,7 +46,9 @@ func howTo(in intent, candidates []sentence) []sentence {
 			v++
 		default:
 			v += headOnly
-			if h.otherAction {
+			// Under another action's heading, a sentence that does not
+			// itself do what was asked is that other procedure.
+			if h.otherAction && (in.action == "" || !s.has(in.action)) {
 				v -= 3
 			}
 		}
@@ -71,23 +73,29 @@ func howTo(in intent, candidates []sentence) []sentence {
 		}
 	}
 	if best < 0 {
-		return nil
+		return reply{}
 	}
 	top := candidates[best]
 	if in.action != "" && !top.has(in.action) && !headingOf(top).procedure {
 		// Nothing mentions doing what was asked: better the question's
 		// best matching sentences than unrelated steps.
-		return nil
+		return reply{}
 	}
-	var chosen []sentence
 	if headingOf(top).procedure {
+		var section []sentence
 		for _, s := range candidates {
-			if s.block == top.block && s.heading == top.heading && !s.trailing() && len(chosen) < maxAnswerSentences {
-				chosen = append(chosen, s)
+			if s.block == top.block && s.heading == top.heading && !s.trailing() {
+				section = append(section, s)
 			}
 		}
-		return chosen
+		return takeSection(section, maxAnswerSentences)
 	}
+	if list := wholeList(candidates, top); top.number > 0 && answeredByList(in, list, top) {
+		// A step of the numbered procedure that answers: the procedure,
+		// whole and in order.
+		return takeSection(list, maxAnswerSentences)
+	}
+	var chosen []sentence
 	chosen = append(chosen, top)
 	for _, s := range candidates[best+1:] {
 		if len(chosen) == maxAnswerSentences || s.block != top.block || s.para != top.para {
@@ -96,14 +104,14 @@ func howTo(in intent, candidates []sentence) []sentence {
 		chosen = append(chosen, s)
 	}
 	if len(chosen) > 1 {
-		return chosen
+		return reply{chosen: chosen}
 	}
 	// A lone sentence gets the next one that also does what was asked,
 	// when it is at least half as good: the same procedure told elsewhere
 	// often adds where or when.
 	next, nextScore := -1, 0
 	for i, s := range candidates {
-		if i == best || s.text == top.text || s.trailing() || !s.has(in.action) {
+		if i == best || s.text == top.text || s.trailing() || !s.has(in.action) || nearDuplicate(s, chosen) {
 			continue
 		}
 		if v := score(s); v > nextScore && 2*v >= bestScore {
@@ -113,7 +121,7 @@ func howTo(in intent, candidates []sentence) []sentence {
 	if next >= 0 {
 		chosen = append(chosen, candidates[next])
 	}
-	return chosen
+	return reply{chosen: chosen}
 }
 
 // headingMatch is what a section heading says about a how-to question.

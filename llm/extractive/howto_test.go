@@ -26,13 +26,12 @@ func TestHowTo(t *testing.T) {
 		{
 			name: "the procedure whose heading names the action and object, from its first step",
 			user: userMessage("how do I rename a workspace?", toc, noteSteps, steps),
-			want: "Choose More > Workspace settings and change Name. [actions/workspaces#chunk-3] " +
-				"Links to its notes keep working. [actions/workspaces#chunk-3]",
+			want: "Choose More > Workspace settings and change Name. Links to its notes keep working. [actions/workspaces#chunk-3]",
 		},
 		{
 			name: "numbered steps in order",
 			user: userMessage("create a workspace", toc, steps),
-			want: "Press Ctrl+Alt+N to start. [actions/workspaces#chunk-3] Type a name of up to 80 characters. [actions/workspaces#chunk-3]",
+			want: "1. Press Ctrl+Alt+N to start.\n2. Type a name of up to 80 characters. [actions/workspaces#chunk-3]",
 		},
 		{
 			name: "an action without its own heading: the step that names it",
@@ -42,8 +41,7 @@ func TestHowTo(t *testing.T) {
 		{
 			name: "a list item with its continuation, not the doc's lead",
 			user: userMessage("how do I pin a note to quick links", lead, widget),
-			want: "Pin the note you are reading: press Ctrl+Shift+P. [widgets/quick-links#chunk-3] " +
-				"The link goes to the first Quick Links widget. [widgets/quick-links#chunk-3]",
+			want: "Pin the note you are reading: press Ctrl+Shift+P. The link goes to the first Quick Links widget. [widgets/quick-links#chunk-3]",
 		},
 	}
 	for _, tt := range tests {
@@ -52,5 +50,18 @@ func TestHowTo(t *testing.T) {
 				t.Errorf("answer =\n%s\nwant\n%s", got, tt.want)
 			}
 		})
+	}
+}
+
+// Under a heading that names the action in other words ("Add Role"), the
+// sentence that does what was asked still answers.
+func TestHowToUnderAnotherActionsHeading(t *testing.T) {
+	defaults := block("admin/roles#chunk-1", "Roles", "Roles > Default roles",
+		"## Default roles\n\nNo role can be created above the owner role, as its priority is the highest.")
+	add := block("admin/roles#chunk-2", "Roles", "Roles > Add Role",
+		"## Add Role\n\nThe new role page allows for the creation of a custom role.")
+	got, cited := firstSentence(Answer(userMessage("how do I create a custom role?", defaults, add)))
+	if got != "The new role page allows for the creation of a custom role." || cited != "admin/roles#chunk-2" {
+		t.Errorf("answer opens with %q [%s]", got, cited)
 	}
 }

@@ -82,7 +82,7 @@ func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageCont
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("extractive: %w", err)
 	}
-	answer := Answer(lastUserText(messages))
+	answer := answerTo(lastUserText(messages), earlierAnswers(messages))
 	if opts.StreamingFunc != nil {
 		if err := m.stream(ctx, answer, opts.StreamingFunc); err != nil {
 			return nil, err
@@ -164,4 +164,23 @@ func lastUserText(messages []llms.MessageContent) string {
 		return b.String()
 	}
 	return ""
+}
+
+// earlierAnswers are the texts of the assistant's messages in the
+// conversation, oldest first.
+func earlierAnswers(messages []llms.MessageContent) []string {
+	var out []string
+	for _, m := range messages {
+		if m.Role != llms.ChatMessageTypeAI {
+			continue
+		}
+		var b strings.Builder
+		for _, part := range m.Parts {
+			if t, ok := part.(llms.TextContent); ok {
+				b.WriteString(t.Text)
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
 }

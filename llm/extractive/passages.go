@@ -2,6 +2,7 @@ package extractive
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -35,8 +36,10 @@ var (
 type passage struct {
 	text    string
 	heading string // the nearest heading above it in the chunk, cleaned
+	section string // the headings above it in the chunk, outermost first, joined by " > "
 	para    int    // the paragraph or list item it belongs to
 	item    bool   // it belongs to a list item
+	number  int    // the number of its item in a numbered list, else 0
 }
 
 // passagesOf turns a chunk's markdown into plain sentences: headings,
@@ -47,17 +50,39 @@ func passagesOf(content string) []passage {
 	type paragraph struct {
 		text    string
 		heading string
+		section string
 		item    bool
+		number  int
+		cont    bool // an indented paragraph that goes on with the list item before it
+	}
+	type level struct {
+		depth int
+		text  string
 	}
 	var paragraphs []paragraph
 	var para []string
-	heading, item := "", false
+	var headings []level // the open headings, outermost first
+	heading, item, number, cont := "", false, 0, false
+	// afterItem holds while indented paragraphs may still belong to the
+	// list item before them ("5. Create an alias …" then an indented
+	// warning, then "6. …"): one item, so the list stays whole.
+	afterItem, lastNumber := false, 0
+	section := func() string {
+		parts := make([]string, len(headings))
+		for i, h := range headings {
+			parts[i] = h.text
+		}
+		return strings.Join(parts, " > ")
+	}
 	flush := func() {
 		if len(para) > 0 {
-			paragraphs = append(paragraphs, paragraph{strings.Join(para, " "), heading, item})
+			paragraphs = append(paragraphs, paragraph{strings.Join(para, " "), heading, section(), item, number, cont})
 			para = para[:0]
+			if item {
+				afterItem, lastNumber = true, number
+			}
 		}
-		item = false
+		item, number, cont = false, 0, false
 	}
 	fence := ""
 	for _, raw := range strings.Split(content, "\n") {
@@ -75,7 +100,13 @@ func passagesOf(content string) []passage {
 			continue
 		case headingLine.MatchString(line):
 			flush()
+			afterItem = false
+			depth := len(line) - len(strings.TrimLeft(line, "#"))
 			heading = cleanInline(strings.TrimLeft(line, "# "))
+			for len(headings) > 0 && headings[len(headings)-1].depth >= depth {
+				headings = headings[:len(headings)-1]
+			}
+			headings = append(headings, level{depth, heading})
 			continue
 		case line == "", ruleLine.MatchString(line), strings.HasPrefix(line, "|"), strings.HasPrefix(line, "<!--"):
 			flush()
@@ -84,20 +115,37 @@ func passagesOf(content string) []passage {
 		for strings.HasPrefix(line, ">") {
 			line = strings.TrimSpace(strings.TrimPrefix(line, ">"))
 		}
-		if listMarker.MatchString(line) {
+		if len(para) == 0 && !listMarker.MatchString(line) {
+			if afterItem && (strings.HasPrefix(raw, "  ") || strings.HasPrefix(raw, "\t")) {
+				item, number, cont = true, lastNumber, true
+			} else {
+				afterItem = false
+			}
+		}
+		if m := listMarker.FindString(line); m != "" {
 			flush()
 			item = true
-			line = taskMarker.ReplaceAllString(listMarker.ReplaceAllString(line, ""), "")
+			// A numbered item keeps its number: a procedure is told in
+			// its own order, and a continuation goes on from where it was.
+			if n, err := strconv.Atoi(strings.TrimRight(m, ".) \t")); err == nil {
+				number = max(n, 1)
+			}
+			line = taskMarker.ReplaceAllString(line[len(m):], "")
 		}
 		para = append(para, line)
 	}
 	flush()
 
 	var out []passage
-	for pi, p := range paragraphs {
+	pi := -1
+	for _, p := range paragraphs {
+		if !p.cont || pi < 0 {
+			pi++
+		}
 		for _, s := range splitSentences(cleanInline(p.text)) {
-			if len(strings.Fields(s)) >= minSentenceWords {
-				out = append(out, passage{text: truncateSentence(s), heading: p.heading, para: pi, item: p.item})
+			// A step is kept however short: "Click Done." ends a procedure.
+			if len(strings.Fields(s)) >= minSentenceWords || (p.item && s != "") {
+				out = append(out, passage{text: truncateSentence(s), heading: p.heading, section: p.section, para: pi, item: p.item, number: p.number})
 			}
 		}
 	}

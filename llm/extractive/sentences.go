@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/knowledge"
 )
 
 // sentence is one candidate sentence of the evidence.
@@ -21,8 +22,11 @@ type sentence struct {
 	para    int      // paragraph or list item within the block
 	pos     int      // position within the block
 	heading string   // the heading it sits under, in its block or its path
+	section string   // the headings above it below its doc's title: its block's path, then its chunk's
+	label   string   // the heading an answer quotes it under, if any
 	context string   // its heading, its block's title and its block's path
 	item    bool     // in a list item
+	number  int      // its item's number in a numbered list, else 0
 	command bool     // an imperative: "Press F2", "To undo it, click Undo"
 	inLead  bool     // in a lead block: the doc's opening chunk or its Overview
 	lead    bool     // the first sentence of a lead block
@@ -75,13 +79,15 @@ func gather(blocks []promptctx.DocBlock) []sentence {
 		}
 		lead := isLeadBlock(b)
 		pathHeading := lastPathPart(b.Path)
+		belowTitle := pathBelowTitle(b.Path)
 		for pi, p := range passagesOf(b.Content) {
 			raw := wordsOf(p.text)
 			out = append(out, sentence{
 				text: p.text, raw: raw, words: normalize(slices.Clone(raw)), block: bi, doc: docRank[slug], chunk: chunk,
 				para: p.para, pos: pi, heading: cmp.Or(p.heading, pathHeading),
+				section: strings.Trim(belowTitle+" > "+p.section, " >"),
 				context: p.heading + " " + b.Title + " " + b.Path,
-				item:    p.item, command: isInstruction(p.text, raw), inLead: lead, lead: lead && pi == 0,
+				item:    p.item, number: p.number, command: isInstruction(p.text, raw), inLead: lead, lead: lead && pi == 0,
 			})
 		}
 	}
@@ -91,21 +97,14 @@ func gather(blocks []promptctx.DocBlock) []sentence {
 // splitChunkID splits "slug#chunk-3" into "slug" and 3; the number is -1
 // when the id does not have that form.
 func splitChunkID(id string) (string, int) {
-	slug, n, ok := strings.Cut(id, "#chunk-")
+	if slug, n, ok := knowledge.ParseChunkID(id); ok {
+		return slug, n
+	}
+	slug, _, ok := strings.Cut(id, "#chunk-")
 	if !ok {
 		return "", -1
 	}
-	v := 0
-	for _, r := range n {
-		if r < '0' || r > '9' || v > 1<<20 {
-			return slug, -1
-		}
-		v = 10*v + int(r-'0')
-	}
-	if n == "" {
-		return slug, -1
-	}
-	return slug, v
+	return slug, -1
 }
 
 // isLeadBlock reports a doc's opening chunk or its Overview: where a doc
@@ -118,6 +117,16 @@ func isLeadBlock(b promptctx.DocBlock) bool {
 		return true
 	}
 	return strings.EqualFold(lastPathPart(b.Path), "overview")
+}
+
+// pathBelowTitle is a header path without its first part, the doc's
+// title: the sections a chunk sits in.
+func pathBelowTitle(path string) string {
+	_, rest, ok := strings.Cut(path, ">")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(rest)
 }
 
 func lastPathPart(path string) string {

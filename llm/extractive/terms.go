@@ -29,12 +29,9 @@ func wordSet(list string) map[string]bool {
 	return set
 }
 
-// wordsOf splits s into its lower-case words of letters and digits.
-func wordsOf(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
-}
+// wordsOf splits s into its lower-case words of letters and digits, as
+// retrieval does, so the answer weighs the words retrieval matched.
+func wordsOf(s string) []string { return retrieval.Tokens(s) }
 
 // normWords is wordsOf with every word normalized, one for one.
 func normWords(s string) []string { return normalize(wordsOf(s)) }
@@ -58,11 +55,13 @@ func normWord(w string) string {
 	return retrieval.Singular(w)
 }
 
-// termSet returns the distinct normalized content words of s.
+// termSet returns the distinct normalized informative words of s: the
+// words retrieval weighs (its stopwords left out), less the few more that
+// open a request without naming its topic ("use", "get").
 func termSet(s string) map[string]bool {
 	terms := make(map[string]bool)
 	for _, w := range wordsOf(s) {
-		if stopwords[w] || (utf8.RuneCountInString(w) < 2 && !unicode.IsDigit([]rune(w)[0])) {
+		if retrieval.IsStopword(w) || stopwords[w] || (utf8.RuneCountInString(w) < 2 && !unicode.IsDigit([]rune(w)[0])) {
 			continue
 		}
 		terms[normWord(w)] = true
