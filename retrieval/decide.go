@@ -142,9 +142,12 @@ func within(v, ref, margin float64) bool {
 // secondMeaning reports whether other is a real alternative to c: it
 // covers the question about as well and names the question's words in its
 // title or headings about as strongly. A doc that only mentions the words
-// is no second meaning, nor is one the question's other words rule out.
+// is no second meaning, nor is one the question's other words rule out;
+// nor is anything a second meaning of a doc that names none of the
+// question itself: that doc is no meaning of it, and the not-named rules
+// decide.
 func (c candidate) secondMeaning(other candidate, th thresholds) bool {
-	return other.naming > 0 &&
+	return c.naming > 0 && other.naming > 0 &&
 		within(other.coverage, c.coverage, th.minMargin) &&
 		within(other.naming, c.naming, th.minMargin)
 }

@@ -33,6 +33,7 @@ func TestDecide(t *testing.T) {
 		{"a far doc is one for a bare topic", []candidate{c(0, 10, 1, 1), c(1, 2, 1, 1)}, true, StatusAmbiguous, RuleSecondMeaning, 1, 0.8},
 		{"the first second meaning is the rival", []candidate{c(0, 10, 1, 1), c(1, 9, 0.5, 0), c(2, 8.5, 1, 1)}, false, StatusAmbiguous, RuleSecondMeaning, 2, 0.1},
 		{"ambiguity wins over not named", []candidate{c(0, 10, 1, 0.1), c(1, 9, 1, 0.1)}, true, StatusAmbiguous, RuleSecondMeaning, 1, 0.1},
+		{"a top naming nothing has no second meaning", []candidate{c(0, 10, 0.8, 0), c(1, 9.9, 0.8, 0.2)}, false, StatusNoMatch, RuleMentioned, -1, 0.01},
 		{"body covers all, nothing named: weak", []candidate{c(0, 10, 1, 0)}, false, StatusWeak, RuleNotNamed, -1, 1},
 		{"body covers part, nothing named: no match", []candidate{c(0, 10, 0.8, 0)}, false, StatusNoMatch, RuleMentioned, -1, 1},
 		{"a bare topic must be named for most of its weight", []candidate{c(0, 10, 1, 0.1)}, true, StatusWeak, RuleNotNamed, -1, 1},
