@@ -64,7 +64,9 @@ func letterAt(s string, i int) bool {
 // define, tell) are here too: they say how to answer, not what about. So
 // are the words of conversation (hello, thanks, help: "can you help me"
 // asks for nothing in particular) and of a vague complaint (it's not
-// working, it's broken): they name no topic a doc could be about.
+// working, it's broken): they name no topic a doc could be about. "What
+// happens when" frames a question as "how do I" does: rare in docs, the
+// verb would otherwise carry most of the question's weight.
 var stopwords = toSet(strings.Fields(`
 a about above after again against am an and any anyone are aren arent as at
 be because been before being below between both but by
@@ -73,7 +75,7 @@ define describe did didn didnt do does doesn doesnt doing don dont during
 each either else even ever every explain
 few for from further
 get gets getting got
-had hadn hadnt has hasn hasnt have haven havent having he her here hers herself him himself his
+had happen happens happened happening hadn hadnt has hasn hasnt have haven havent having he her here hers herself him himself his
 how hows
 i if im in into is isn isnt it its itself ive
 just
