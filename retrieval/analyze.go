@@ -143,6 +143,14 @@ func stemPlural(w string) string {
 // words the way retrieval does.
 func Singular(w string) string { return stemPlural(w) }
 
+// pointer reports whether w, after prev, points at what the text says
+// next ("the following commands", "edit it as follows") rather than naming
+// the verb: technical docs say "the following" hundreds of times, and a
+// question about following someone must not match them.
+func pointer(prev, w string) bool {
+	return prev == "the" && w == "following" || prev == "as" && w == "follows"
+}
+
 // analyzer turns document text into index terms with exactly the rules the
 // query side uses, so a query term and a document term meet whenever the
 // words are the same modulo case, punctuation and plural.
@@ -154,10 +162,12 @@ type analyzer struct {
 func (a *analyzer) terms(text string) []string {
 	words := tokenize(text)
 	out := words[:0]
+	prev := ""
 	for _, w := range words {
-		if t := a.term(w); t != "" {
+		if t := a.term(w); t != "" && !pointer(prev, w) {
 			out = append(out, t)
 		}
+		prev = w
 	}
 	return out
 }
@@ -189,7 +199,10 @@ func newTermTable(an *analyzer) *termTable {
 // appendIDs appends the term ids of text to dst.
 func (c *termTable) appendIDs(dst []int32, text string) []int32 {
 	c.buf = appendTokens(c.buf[:0], text)
-	for _, w := range c.buf {
+	for i, w := range c.buf {
+		if i > 0 && pointer(c.buf[i-1], w) {
+			continue
+		}
 		id, ok := c.words[w]
 		if !ok {
 			// Clone: w points into the lower-cased text, which the
