@@ -81,7 +81,7 @@ i if im in into is isn isnt it its itself ive
 just
 let lets
 may me mean meant might mine more most much must my myself
-neither nor not
+neither no nobody none nor not nothing
 of often on once only or other others ought our ours ourselves own
 please
 quite
