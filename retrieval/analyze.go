@@ -69,7 +69,9 @@ func letterAt(s string, i int) bool {
 // define, tell) are here too: they say how to answer, not what about. So
 // are the words of conversation (hello, thanks, help: "can you help me"
 // asks for nothing in particular) and of a vague complaint (it's not
-// working, it's broken): they name no topic a doc could be about.
+// working, it's broken): they name no topic a doc could be about. "What
+// happens when" frames a question as "how do I" does: rare in docs, the
+// verb would otherwise carry most of the question's weight.
 var stopwords = toSet(strings.Fields(`
 a about above after again against am an and any anyone are aren arent as at
 be because been before being below between both but by
@@ -78,13 +80,13 @@ define describe did didn didnt do does doesn doesnt doing don dont during
 each either else even ever every explain
 few for from further
 get gets getting got
-had hadn hadnt has hasn hasnt have haven havent having he her here hers herself him himself his
+had happen happens happened happening hadn hadnt has hasn hasnt have haven havent having he her here hers herself him himself his
 how hows
 i if im in into is isn isnt it its itself ive
 just
 let lets
 may me mean meant might mine more most much must my myself
-neither nor not
+neither no nobody none nor not nothing
 of often on once only or other others ought our ours ourselves own
 please
 quite
@@ -146,6 +148,14 @@ func stemPlural(w string) string {
 // words the way retrieval does.
 func Singular(w string) string { return stemPlural(w) }
 
+// pointer reports whether w, after prev, points at what the text says
+// next ("the following commands", "edit it as follows") rather than naming
+// the verb: technical docs say "the following" hundreds of times, and a
+// question about following someone must not match them.
+func pointer(prev, w string) bool {
+	return prev == "the" && w == "following" || prev == "as" && w == "follows"
+}
+
 // analyzer turns document text into index terms with exactly the rules the
 // query side uses, so a query term and a document term meet whenever the
 // words are the same modulo case, punctuation and plural.
@@ -157,10 +167,12 @@ type analyzer struct {
 func (a *analyzer) terms(text string) []string {
 	words := tokenize(text)
 	out := words[:0]
+	prev := ""
 	for _, w := range words {
-		if t := a.term(w); t != "" {
+		if t := a.term(w); t != "" && !pointer(prev, w) {
 			out = append(out, t)
 		}
+		prev = w
 	}
 	return out
 }
@@ -192,7 +204,10 @@ func newTermTable(an *analyzer) *termTable {
 // appendIDs appends the term ids of text to dst.
 func (c *termTable) appendIDs(dst []int32, text string) []int32 {
 	c.buf = appendTokens(c.buf[:0], text)
-	for _, w := range c.buf {
+	for i, w := range c.buf {
+		if i > 0 && pointer(c.buf[i-1], w) {
+			continue
+		}
 		id, ok := c.words[w]
 		if !ok {
 			// Clone: w points into the lower-cased text, which the

@@ -113,6 +113,7 @@ func (e *Engine) candidatesOf(ix *index, r ranking, ws weights) []candidate {
 			rank:     h.rank,
 			coverage: ws.share(h.cov),
 			naming:   ws.share(h.head | r.sections[doc]),
+			named:    h.head | r.sections[doc],
 		}
 	}
 	return out

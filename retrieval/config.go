@@ -20,7 +20,11 @@ type Config struct {
 	MinCoverage float64
 	// MinMargin is how close, relatively, another doc must come to the top
 	// doc, in rank and in how strongly its title or headings carry the
-	// question's words, to be a second meaning worth asking about.
+	// question's words, to be a second meaning worth asking about. A
+	// fifth: on the four doc sets eval measures, a rival 20–25% behind
+	// the top was another audience's page on the same words (an API
+	// reference beside the guide), not another meaning, and no labelled
+	// ambiguity needs it (they are bare topics, which ignore rank).
 	MinMargin float64
 	// DefinitionalBias: the rank of the doc about the asked-for thing is
 	// multiplied by 1 + DefinitionalBias: the doc titled with the
@@ -40,7 +44,7 @@ func DefaultConfig() Config {
 		Phase:            2,
 		TopK:             5,
 		MinCoverage:      0.5,
-		MinMargin:        0.25,
+		MinMargin:        0.2,
 		DefinitionalBias: 0.5,
 	}
 }

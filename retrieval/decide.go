@@ -29,6 +29,7 @@ type candidate struct {
 	rank     float64 // rank score: only ever compared as a ratio
 	coverage float64 // share of the question's informative weight its best unit covers
 	naming   float64 // … carried by the doc's title, keywords or headings
+	named    uint64  // the question's keys those carry (bit i: key i)
 }
 
 // decision is the policy's verdict. rival indexes the candidates: the doc
@@ -65,16 +66,18 @@ const scoreEpsilon = 1e-9
 //   - the top doc covers less than MIN_COVERAGE of the question's
 //     informative weight → no_match;
 //   - another doc is a second meaning: it covers the question and names it
-//     in its title or headings about as well as the top, and ranks within
-//     MIN_MARGIN of it (any rank, for a bare topic) → ambiguous. Checked
-//     before the weak rules: a close call between two docs is a question
-//     to ask;
+//     in its title or headings about as well as the top, by the words the
+//     top names (any words, for a bare topic), and ranks within MIN_MARGIN
+//     of it (any rank, for a bare topic) → ambiguous. Checked before the
+//     weak rules: a close call between two docs is a question to ask;
 //   - the top doc does not name the question (no word of it in its title,
 //     keywords or headings; for a bare topic, less than MIN_COVERAGE of it)
 //     → weak when its text covers every informative word ("are you asking
 //     about X?"), no_match when it only mentions some of them;
 //   - a doc within MIN_MARGIN names the question as strongly, though it
-//     covers less: the top is not clearly the answer → weak;
+//     covers less (or, naming other words of a longer question than the
+//     top, covers less by more than MIN_MARGIN): the top is not clearly
+//     the answer → weak;
 //   - else found.
 func decide(cands []candidate, bare bool, th thresholds) decision {
 	d := decision{rival: -1}
@@ -93,11 +96,12 @@ func decide(cands []candidate, bare bool, th thresholds) decision {
 		if !bare && !near {
 			break // candidates are in rank order: none after this is close
 		}
-		if top.secondMeaning(cands[i], th) {
+		if top.secondMeaning(cands[i], bare, th) {
 			d.rival = i
 			break
 		}
-		contender = contender || near && cands[i].naming > 0 && within(cands[i].naming, top.naming, th.minMargin)
+		contender = contender || near && cands[i].naming > 0 && within(cands[i].naming, top.naming, th.minMargin) &&
+			(top.sameWords(cands[i], bare) || !within(cands[i].coverage, top.coverage, th.minMargin))
 	}
 	named := top.naming > 0
 	if bare {
@@ -142,11 +146,24 @@ func within(v, ref, margin float64) bool {
 // secondMeaning reports whether other is a real alternative to c: it
 // covers the question about as well and names the question's words in its
 // title or headings about as strongly. A doc that only mentions the words
-// is no second meaning, nor is one the question's other words rule out.
-func (c candidate) secondMeaning(other candidate, th thresholds) bool {
-	return other.naming > 0 &&
+// is no second meaning, nor is one the question's other words rule out;
+// nor is anything a second meaning of a doc that names none of the
+// question itself: that doc is no meaning of it, and the not-named rules
+// decide.
+func (c candidate) secondMeaning(other candidate, bare bool, th thresholds) bool {
+	return c.sameWords(other, bare) && c.naming > 0 && other.naming > 0 &&
 		within(other.coverage, c.coverage, th.minMargin) &&
 		within(other.naming, c.naming, th.minMargin)
+}
+
+// sameWords reports whether other names the question by the words c's
+// title or headings name (and maybe more). A bare topic has one or two
+// words, and any doc naming it is a reading of it; a longer question can
+// be named in part by one doc and in another part by another: those are
+// partial matches, which coverage and rank already weigh, not two
+// readings of the same words.
+func (c candidate) sameWords(other candidate, bare bool) bool {
+	return bare || other.named&c.named == c.named
 }
 
 // strong reports whether a doc is good enough to stand as one part of a

@@ -11,6 +11,11 @@ func TestDecide(t *testing.T) {
 	c := func(doc int32, rank, coverage, naming float64) candidate {
 		return candidate{doc: doc, rank: rank, coverage: coverage, naming: naming}
 	}
+	// named sets the keys a candidate's title or headings carry.
+	named := func(c candidate, bits uint64) candidate {
+		c.named = bits
+		return c
+	}
 	tests := []struct {
 		name     string
 		ranked   []candidate
@@ -33,6 +38,12 @@ func TestDecide(t *testing.T) {
 		{"a far doc is one for a bare topic", []candidate{c(0, 10, 1, 1), c(1, 2, 1, 1)}, true, StatusAmbiguous, RuleSecondMeaning, 1, 0.8},
 		{"the first second meaning is the rival", []candidate{c(0, 10, 1, 1), c(1, 9, 0.5, 0), c(2, 8.5, 1, 1)}, false, StatusAmbiguous, RuleSecondMeaning, 2, 0.1},
 		{"ambiguity wins over not named", []candidate{c(0, 10, 1, 0.1), c(1, 9, 1, 0.1)}, true, StatusAmbiguous, RuleSecondMeaning, 1, 0.1},
+		{"a top naming nothing has no second meaning", []candidate{c(0, 10, 0.8, 0), c(1, 9.9, 0.8, 0.2)}, false, StatusNoMatch, RuleMentioned, -1, 0.01},
+		{"a close doc naming another part of a question is no second meaning", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 1, 0.75), 0b101)}, false, StatusFound, RuleFound, -1, 0.05},
+		{"… nor a contender when it covers as much", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 0.9, 0.75), 0b101)}, false, StatusFound, RuleFound, -1, 0.05},
+		{"… but a contender when it covers less", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 0.6, 0.75), 0b101)}, false, StatusWeak, RuleContender, -1, 0.05},
+		{"a close doc naming the same words and more is a second meaning", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 1, 0.9), 0b111)}, false, StatusAmbiguous, RuleSecondMeaning, 1, 0.05},
+		{"any doc naming a bare topic is a reading of it", []candidate{named(c(0, 10, 1, 0.6), 0b01), named(c(1, 5, 1, 0.6), 0b10)}, true, StatusAmbiguous, RuleSecondMeaning, 1, 0.5},
 		{"body covers all, nothing named: weak", []candidate{c(0, 10, 1, 0)}, false, StatusWeak, RuleNotNamed, -1, 1},
 		{"body covers part, nothing named: no match", []candidate{c(0, 10, 0.8, 0)}, false, StatusNoMatch, RuleMentioned, -1, 1},
 		{"a bare topic must be named for most of its weight", []candidate{c(0, 10, 1, 0.1)}, true, StatusWeak, RuleNotNamed, -1, 1},

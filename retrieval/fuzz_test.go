@@ -33,9 +33,9 @@ func FuzzDecide(f *testing.F) {
 	f.Add(math.Inf(1), math.NaN(), -1.0, 2.0, -1.0, uint8(255), true)
 	f.Fuzz(func(t *testing.T, a, b, c, cov, naming float64, shape uint8, bare bool) {
 		ranked := []candidate{
-			{doc: 0, rank: a, coverage: cov, naming: naming},
-			{doc: 1, rank: b, coverage: 1 - cov, naming: float64(shape&3) / 3},
-			{doc: 2, rank: c, coverage: 1, naming: 1},
+			{doc: 0, rank: a, coverage: cov, naming: naming, named: uint64(shape) & 3},
+			{doc: 1, rank: b, coverage: 1 - cov, naming: float64(shape&3) / 3, named: uint64(shape>>2) & 3},
+			{doc: 2, rank: c, coverage: 1, naming: 1, named: 3},
 		}[:1+int(shape>>6)%3]
 		d := decide(ranked, bare, thresholds{minCoverage: 0.5, minMargin: 0.25})
 		switch d.status {

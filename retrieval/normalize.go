@@ -42,8 +42,8 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 			q.terms = append(q.terms, t)
 		}
 	}
-	for _, w := range words {
-		if isStopword(w) {
+	for i, w := range words {
+		if isStopword(w) || i > 0 && pointer(words[i-1], w) {
 			continue
 		}
 		for _, t := range n.rewriteWord(w, &q) {

@@ -28,7 +28,7 @@ func TestTokenize(t *testing.T) {
 }
 
 func TestStopwords(t *testing.T) {
-	for _, w := range []string{"a", "an", "the", "is", "what", "how", "my", "do", "explain", "tell", "me", "about", "thing"} {
+	for _, w := range []string{"a", "an", "the", "is", "what", "how", "my", "do", "explain", "tell", "me", "about", "thing", "happens", "no", "nothing"} {
 		if !isStopword(w) {
 			t.Errorf("%q should be a stopword", w)
 		}
@@ -267,5 +267,33 @@ func TestCompileSynonyms(t *testing.T) {
 	tab = compileSynonyms([]knowledge.Synonym{{From: "shortcut", To: "hotkey"}, {From: "shortcuts", To: "quick links"}})
 	if word("shortcut") != "hotkey" || word("shortcuts") != "quick links" {
 		t.Errorf("shortcut → %q, shortcuts → %q", word("shortcut"), word("shortcuts"))
+	}
+}
+
+// "The following" and "as follows" point at the next lines of a doc; a
+// question about following someone must not match them, in the doc or in
+// the question.
+func TestPointerWordsNameNothing(t *testing.T) {
+	docs := []knowledge.Doc{
+		makeDoc("admin/replicas", "Replicas", nil, "Edit the production section as follows, then run the following commands on another server.",
+			section{"Servers", "Each server reads the following settings, set as follows."}),
+		makeDoc("user/people", "People", nil, "Find someone on another server.",
+			section{"Following", "Follow someone to see their posts on your home feed."}),
+	}
+	e, err := New(testBundle(docs), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := e.Ask(Query{Text: "follow someone on another server"})
+	for _, r := range res.Results {
+		if r.DocSlug == "admin/replicas" && slices.Contains(r.MatchedTerms, "follow") {
+			t.Errorf("%s matched follow through a pointer phrase: %v", r.ChunkID, r.MatchedTerms)
+		}
+	}
+	if len(res.Candidates) == 0 || res.Candidates[0].DocSlug != "user/people" {
+		t.Errorf("top doc = %+v, want user/people", res.Candidates)
+	}
+	if q := e.norm.normalize("what are the following settings"); slices.Contains(q.terms, "following") {
+		t.Errorf("terms = %q: the pointer is no term of a question either", q.terms)
 	}
 }
