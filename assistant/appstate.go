@@ -8,29 +8,29 @@ import (
 	"path/filepath"
 	"strings"
 
-	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/prompt"
 )
 
 // ReadAppState reads and parses an app-state file. The limit is applied
 // while reading, so a wrong path to a huge file (or a device that never
 // ends) costs one buffer, not the whole file.
-func ReadAppState(ctx context.Context, path string) (promptctx.AppState, error) {
+func ReadAppState(ctx context.Context, path string) (prompt.AppState, error) {
 	if err := ctx.Err(); err != nil {
-		return promptctx.AppState{}, err
+		return prompt.AppState{}, err
 	}
 	f, err := os.Open(expandHome(path))
 	if err != nil {
-		return promptctx.AppState{}, fmt.Errorf("read app state: %w", err)
+		return prompt.AppState{}, fmt.Errorf("read app state: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, promptctx.MaxAppStateBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, prompt.MaxAppStateBytes+1))
 	if err != nil {
-		return promptctx.AppState{}, fmt.Errorf("read app state: %w", err)
+		return prompt.AppState{}, fmt.Errorf("read app state: %w", err)
 	}
-	if len(data) > promptctx.MaxAppStateBytes {
-		return promptctx.AppState{}, fmt.Errorf("app state %s: over the %d-byte limit", path, promptctx.MaxAppStateBytes)
+	if len(data) > prompt.MaxAppStateBytes {
+		return prompt.AppState{}, fmt.Errorf("app state %s: over the %d-byte limit", path, prompt.MaxAppStateBytes)
 	}
-	return promptctx.ParseAppState(path, data)
+	return prompt.ParseAppState(path, data)
 }
 
 // expandHome resolves a leading ~/ as a shell would, because staff type

@@ -7,13 +7,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/prompt"
 )
 
 func TestReadAppStateErrorsNameTheFile(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.txt")
-	if err := os.WriteFile(big, bytes.Repeat([]byte("x"), promptctx.MaxAppStateBytes+1), 0o600); err != nil {
+	if err := os.WriteFile(big, bytes.Repeat([]byte("x"), prompt.MaxAppStateBytes+1), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ path, want string }{

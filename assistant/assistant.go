@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/docent-sh/docent/cite"
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -37,7 +37,7 @@ type EventSink interface {
 
 // Writer writes and streams an answer from a prompt.
 type Writer interface {
-	Stream(ctx context.Context, p promptctx.Prompt, emit func(chunk string)) (llm.Answer, error)
+	Stream(ctx context.Context, p prompt.Prompt, emit func(chunk string)) (llm.Answer, error)
 }
 
 // Request is one turn: a question, a picked option (DocSlug, with the
@@ -52,7 +52,7 @@ type Request struct {
 // Answer is a written answer and the prompt report behind it.
 type Answer struct {
 	llm.Answer
-	Context promptctx.Report
+	Context prompt.Report
 	// ModelCalled is false for weak, ambiguous and no_match turns: they
 	// get the clarification reply and no model call.
 	ModelCalled bool
@@ -66,16 +66,16 @@ type Answer struct {
 
 // Options configures a Session.
 type Options struct {
-	Glossary string              // the core concepts, always in the prompt
-	Corpus   string              // names the knowledge base in the prompt's session context
-	App      *promptctx.AppState // the customer's app state, when staff attached one
-	Builder  promptctx.Builder   // budgets and encoding
-	Log      *slog.Logger        // nil: slog.Default()
-	Events   EventSink           // nil: events are only logged
-	Now      func() time.Time    // nil: time.Now
-	Refresh  Refresh             // zero: the engine never changes
-	Roles    []promptctx.Role    // what SetRole picks from; a later role replaces an earlier one of its name
-	Prices   map[string]Price    // by model name, for the cost of each answer
+	Glossary string           // the core concepts, always in the prompt
+	Corpus   string           // names the knowledge base in the prompt's session context
+	App      *prompt.AppState // the customer's app state, when staff attached one
+	Builder  prompt.Builder   // budgets and encoding
+	Log      *slog.Logger     // nil: slog.Default()
+	Events   EventSink        // nil: events are only logged
+	Now      func() time.Time // nil: time.Now
+	Refresh  Refresh          // zero: the engine never changes
+	Roles    []prompt.Role    // what SetRole picks from; a later role replaces an earlier one of its name
+	Prices   map[string]Price // by model name, for the cost of each answer
 }
 
 // Session is one conversation. Its methods are safe for concurrent use, but
@@ -88,7 +88,7 @@ type Session struct {
 	writer Writer
 	opts   Options
 	log    *slog.Logger
-	roles  map[string]promptctx.Role // fixed at New
+	roles  map[string]prompt.Role // fixed at New
 
 	refreshMu        sync.Mutex // one generation check or rebuild at a time
 	failedGeneration int64      // the generation whose rebuild failed, else noGeneration
@@ -101,9 +101,9 @@ type Session struct {
 	lastEvidence *retrieval.Evidence
 	shown        []string // chunk ids already shown, so continuations move on
 	lastPill     string
-	history      []promptctx.Message
-	app          *promptctx.AppState
-	role         promptctx.Role
+	history      []prompt.Message
+	app          *prompt.AppState
+	role         prompt.Role
 	spend        Spend
 	// pending is the event of a turn whose answer is still to be written:
 	// it is recorded with the answer's usage, or as it is when the next
@@ -126,7 +126,7 @@ func New(engine Engine, writer Writer, opts Options) *Session {
 }
 
 // SetApp attaches (or, with nil, detaches) the customer's app state.
-func (s *Session) SetApp(app *promptctx.AppState) {
+func (s *Session) SetApp(app *prompt.AppState) {
 	s.mu.Lock()
 	s.app = app
 	s.mu.Unlock()
@@ -293,8 +293,8 @@ func (s *Session) recordAnswered(ctx context.Context, res retrieval.Result, ans 
 	s.pending = nil
 	s.mu.Unlock()
 	if ans.Usage.Reported {
-		prompt, completion := ans.Usage.PromptTokens, ans.Usage.CompletionTokens
-		ev.PromptTokens, ev.CompletionTokens = &prompt, &completion
+		promptTokens, completion := ans.Usage.PromptTokens, ans.Usage.CompletionTokens
+		ev.PromptTokens, ev.CompletionTokens = &promptTokens, &completion
 		ev.CostUSD = ans.CostUSD
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
@@ -326,10 +326,10 @@ func (s *Session) Answer(ctx context.Context, res retrieval.Result, emit func(ch
 	if res.Status == retrieval.StatusMulti && len(res.Options) > 1 {
 		out, err = s.writeMulti(ctx, res, emit)
 	} else {
-		prompt := s.opts.Builder.Build(s.input(res.Query, res.Results))
+		built := s.opts.Builder.Build(s.input(res.Query, res.Results))
 		var ans llm.Answer
-		ans, err = s.writer.Stream(ctx, prompt, emit)
-		out = Answer{Answer: ans, Context: prompt.Report, ModelCalled: true, Sources: sourcesOf(prompt.Docs, res.Results)}
+		ans, err = s.writer.Stream(ctx, built, emit)
+		out = Answer{Answer: ans, Context: built.Report, ModelCalled: true, Sources: sourcesOf(built.Docs, res.Results)}
 	}
 	if price, ok := s.opts.Prices[out.Model]; ok && out.Usage.Reported {
 		cost := price.Cost(out.Usage)
@@ -357,7 +357,7 @@ func (s *Session) Answer(ctx context.Context, res retrieval.Result, emit func(ch
 
 // sourcesOf are the prompt's doc blocks as sources, named by their
 // evidence.
-func sourcesOf(blocks []promptctx.DocBlock, evidence []retrieval.Evidence) []cite.Source {
+func sourcesOf(blocks []prompt.DocBlock, evidence []retrieval.Evidence) []cite.Source {
 	out := make([]cite.Source, 0, len(blocks))
 	for _, b := range blocks {
 		src := cite.Source{ID: b.ID, Title: b.Title, Path: b.Path}
@@ -370,16 +370,16 @@ func sourcesOf(blocks []promptctx.DocBlock, evidence []retrieval.Evidence) []cit
 }
 
 // input is the prompt input for a question and its evidence.
-func (s *Session) input(question string, evidence []retrieval.Evidence) promptctx.Input {
+func (s *Session) input(question string, evidence []retrieval.Evidence) prompt.Input {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return promptctx.Input{
+	return prompt.Input{
 		Question: question,
 		Glossary: s.opts.Glossary,
 		Evidence: evidence,
-		Session:  promptctx.Session{Corpus: s.opts.Corpus, LastResource: s.lastChunkID, LastPill: s.lastPill},
+		Session:  prompt.Session{Corpus: s.opts.Corpus, LastResource: s.lastChunkID, LastPill: s.lastPill},
 		App:      s.app,
-		Recent:   append([]promptctx.Message(nil), s.history...),
+		Recent:   append([]prompt.Message(nil), s.history...),
 		Role:     s.role,
 	}
 }
@@ -410,10 +410,10 @@ func (s *Session) writeMulti(ctx context.Context, res retrieval.Result, emit fun
 				evidence = append(evidence, ev)
 			}
 		}
-		prompt := s.opts.Builder.Build(s.input(cmp.Or(o.Asked, res.Query), evidence))
-		out.Sources = append(out.Sources, sourcesOf(prompt.Docs, evidence)...)
-		ans, err := s.writer.Stream(ctx, prompt, write)
-		out.Context = addReport(out.Context, prompt.Report, i == 0)
+		built := s.opts.Builder.Build(s.input(cmp.Or(o.Asked, res.Query), evidence))
+		out.Sources = append(out.Sources, sourcesOf(built.Docs, evidence)...)
+		ans, err := s.writer.Stream(ctx, built, write)
+		out.Context = addReport(out.Context, built.Report, i == 0)
 		out.Answer = mergeAnswers(out.Answer, ans)
 		if err != nil || ans.Stopped {
 			out.Text = text.String()
@@ -450,7 +450,7 @@ func mergeAnswers(acc, a llm.Answer) llm.Answer {
 }
 
 // addReport adds the tokens and drops of one more prompt to a report.
-func addReport(acc, r promptctx.Report, first bool) promptctx.Report {
+func addReport(acc, r prompt.Report, first bool) prompt.Report {
 	if first {
 		return r
 	}
@@ -493,11 +493,11 @@ func (s *Session) remember(question, answer string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.history = append(s.history,
-		promptctx.Message{Role: "user", Text: question},
-		promptctx.Message{Role: "assistant", Text: answer})
+		prompt.Message{Role: "user", Text: question},
+		prompt.Message{Role: "assistant", Text: answer})
 	// The builder never sends more than MaxRecentTurns turns; keep a little
 	// more so a long session does not grow without bound.
-	if keep := 4 * promptctx.MaxRecentTurns; len(s.history) > keep {
-		s.history = append([]promptctx.Message(nil), s.history[len(s.history)-keep:]...)
+	if keep := 4 * prompt.MaxRecentTurns; len(s.history) > keep {
+		s.history = append([]prompt.Message(nil), s.history[len(s.history)-keep:]...)
 	}
 }

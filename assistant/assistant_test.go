@@ -10,11 +10,11 @@ import (
 
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/cite"
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -22,10 +22,10 @@ import (
 // and answers with a fixed text in two pieces.
 type recordingWriter struct {
 	mu      sync.Mutex
-	prompts []promptctx.Prompt
+	prompts []prompt.Prompt
 }
 
-func (w *recordingWriter) Stream(_ context.Context, p promptctx.Prompt, emit func(string)) (llm.Answer, error) {
+func (w *recordingWriter) Stream(_ context.Context, p prompt.Prompt, emit func(string)) (llm.Answer, error) {
 	w.mu.Lock()
 	w.prompts = append(w.prompts, p)
 	w.mu.Unlock()
@@ -211,7 +211,7 @@ func TestMultiIntentAnswersEachPartThenAsks(t *testing.T) {
 	}
 	for i, p := range w.prompts {
 		o := res.Options[i]
-		if got := promptctx.ParseQuestion(p.User); got != o.Asked || o.Asked == "" {
+		if got := prompt.ParseQuestion(p.User); got != o.Asked || o.Asked == "" {
 			t.Errorf("prompt %d asks %q, want the part %q", i, got, o.Asked)
 		}
 		if len(p.Docs) == 0 {
@@ -315,7 +315,7 @@ func TestPickKeepsTheQuestion(t *testing.T) {
 		t.Fatalf("%d prompts, want 1", len(w.prompts))
 	}
 	p := w.prompts[0]
-	if got := promptctx.ParseQuestion(p.User); got != question {
+	if got := prompt.ParseQuestion(p.User); got != question {
 		t.Errorf("prompt question %q, want %q", got, question)
 	}
 	if len(p.Docs) < 2 {

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/docent-sh/docent/assistant"
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/tokens"
 )
 
@@ -17,7 +17,7 @@ import (
 // everything docent does before a model is called.
 type stopWriter struct{}
 
-func (stopWriter) Stream(context.Context, promptctx.Prompt, func(string)) (llm.Answer, error) {
+func (stopWriter) Stream(context.Context, prompt.Prompt, func(string)) (llm.Answer, error) {
 	return llm.Answer{}, nil
 }
 
@@ -32,7 +32,7 @@ func BenchmarkTurnBeforeModel(b *testing.B) {
 	}
 	s := assistant.New(demoEngine(b), stopWriter{}, assistant.Options{
 		Glossary: kb.Glossary(),
-		Builder:  promptctx.Builder{Counter: tokens.Default(), Cache: promptctx.NewCountCache(512)},
+		Builder:  prompt.Builder{Counter: tokens.Default(), Cache: prompt.NewCountCache(512)},
 	})
 	ctx := context.Background()
 	durations := make([]time.Duration, 0, b.N)

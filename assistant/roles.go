@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/prompt"
 )
 
 // UnknownRoleError is a role name the session does not know.
@@ -21,8 +21,8 @@ func (e *UnknownRoleError) Error() string {
 // roleSet is the roles a session can pick from, by name. A later role
 // replaces an earlier one of the same name, so a configuration file's
 // role overrides the built-in one.
-func roleSet(roles []promptctx.Role) map[string]promptctx.Role {
-	set := make(map[string]promptctx.Role, len(roles))
+func roleSet(roles []prompt.Role) map[string]prompt.Role {
+	set := make(map[string]prompt.Role, len(roles))
 	for _, r := range roles {
 		set[r.Name] = r
 	}
@@ -43,7 +43,7 @@ func (s *Session) Roles() []string {
 // back to none. An unknown name is an *UnknownRoleError and changes
 // nothing.
 func (s *Session) SetRole(name string) error {
-	var role promptctx.Role
+	var role prompt.Role
 	if name != "" {
 		r, ok := s.roles[name]
 		if !ok {

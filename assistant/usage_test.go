@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/docent-sh/docent/assistant"
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/prompt"
 )
 
 // billingWriter answers like a provider that reports its usage.
@@ -21,7 +21,7 @@ type billingWriter struct {
 	usage llm.Usage
 }
 
-func (w *billingWriter) Stream(ctx context.Context, p promptctx.Prompt, emit func(string)) (llm.Answer, error) {
+func (w *billingWriter) Stream(ctx context.Context, p prompt.Prompt, emit func(string)) (llm.Answer, error) {
 	ans, err := w.recordingWriter.Stream(ctx, p, emit)
 	ans.Model, ans.Usage = w.model, w.usage
 	return ans, err
@@ -130,10 +130,10 @@ func TestEventsWithoutUsage(t *testing.T) {
 
 func TestRoles(t *testing.T) {
 	w := &recordingWriter{}
-	override := promptctx.Role{Name: promptctx.RoleTranslate, Text: "Answer in Dutch."}
+	override := prompt.Role{Name: prompt.RoleTranslate, Text: "Answer in Dutch."}
 	s := assistant.New(demoEngine(t), w, assistant.Options{
 		Glossary: kb.Glossary(),
-		Roles:    append(promptctx.BuiltinRoles(), override, promptctx.Role{Name: "escalate", Text: "Write it for engineering."}),
+		Roles:    append(prompt.BuiltinRoles(), override, prompt.Role{Name: "escalate", Text: "Write it for engineering."}),
 	})
 	if got, want := s.Roles(), []string{"escalate", "internal-note", "reply-to-customer", "translate"}; !slices.Equal(got, want) {
 		t.Errorf("roles %v, want %v", got, want)
@@ -144,7 +144,7 @@ func TestRoles(t *testing.T) {
 		t.Fatalf("SetRole(shout) = %v, want an error listing the roles", err)
 	}
 	ctx := context.Background()
-	ask := func() promptctx.Prompt {
+	ask := func() prompt.Prompt {
 		t.Helper()
 		if _, err := s.Answer(ctx, s.Retrieve(ctx, assistant.Request{Query: found}), discard); err != nil {
 			t.Fatal(err)
@@ -154,10 +154,10 @@ func TestRoles(t *testing.T) {
 	if p := ask(); strings.Contains(p.System, "Role for this answer") {
 		t.Errorf("a role before any was chosen:\n%s", p.System)
 	}
-	if err := s.SetRole(promptctx.RoleTranslate); err != nil {
+	if err := s.SetRole(prompt.RoleTranslate); err != nil {
 		t.Fatal(err)
 	}
-	if p := ask(); !strings.Contains(p.System, "Answer in Dutch.") || !strings.Contains(p.System, "Answer only from the documentation") || s.Role() != promptctx.RoleTranslate {
+	if p := ask(); !strings.Contains(p.System, "Answer in Dutch.") || !strings.Contains(p.System, "Answer only from the documentation") || s.Role() != prompt.RoleTranslate {
 		t.Errorf("role %q; system prompt lacks the overriding role or the rules:\n%s", s.Role(), p.System)
 	}
 	if err := s.SetRole(""); err != nil {

@@ -17,8 +17,8 @@ import (
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
 
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/llm/extractive"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/textsafe"
 	"github.com/docent-sh/docent/tokens"
 )
@@ -221,7 +221,7 @@ func (r *Responder) ollamaModel(numCtx int) (llms.Model, error) {
 
 // modelFor is the client that answers p: the provider's, or for Ollama
 // one sized for p.
-func (r *Responder) modelFor(p promptctx.Prompt) (llms.Model, error) {
+func (r *Responder) modelFor(p prompt.Prompt) (llms.Model, error) {
 	if r.sel.Provider != ProviderOllama {
 		return r.model, nil
 	}
@@ -237,7 +237,7 @@ func (r *Responder) modelFor(p promptctx.Prompt) (llms.Model, error) {
 // multiple of 1024. The prompt counts as at least its budgets' total, so
 // that the questions of a session ask for the same window: Ollama reloads
 // the model whenever num_ctx changes.
-func ollamaNumCtx(p promptctx.Prompt, answerTokens int) int {
+func ollamaNumCtx(p prompt.Prompt, answerTokens int) int {
 	b := p.Report.Budgets
 	size := max(p.Report.Tokens.Total, b.Core+b.Docs+b.UI+b.Widgets+b.Recent)
 	need := size + size/4 + answerTokens
@@ -266,7 +266,7 @@ func (r *Responder) Selection() Selection { return r.sel }
 // Cancelling ctx (Esc, Ctrl+C) stops the stream at once, closing the HTTP
 // connection, and returns the partial Answer with Stopped set. The error
 // is only for a prompt without a user message.
-func (r *Responder) Stream(ctx context.Context, p promptctx.Prompt, emit func(chunk string)) (Answer, error) {
+func (r *Responder) Stream(ctx context.Context, p prompt.Prompt, emit func(chunk string)) (Answer, error) {
 	if strings.TrimSpace(p.User) == "" {
 		return Answer{}, errors.New("llm: the prompt has no user message")
 	}
@@ -429,7 +429,7 @@ func (r *Responder) backoff(try int, retryAfter time.Duration) time.Duration {
 // conversation, then the user message. A history that starts with a reply
 // loses it, because Anthropic rejects a conversation that does not start
 // with the user.
-func toMessages(p promptctx.Prompt) []llms.MessageContent {
+func toMessages(p prompt.Prompt) []llms.MessageContent {
 	msgs := make([]llms.MessageContent, 0, len(p.History)+2)
 	if strings.TrimSpace(p.System) != "" {
 		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeSystem, p.System))

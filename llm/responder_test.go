@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/extractive"
 	"github.com/docent-sh/docent/llm/llmtest"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/tokens"
 )
@@ -135,12 +135,12 @@ func evidence() []retrieval.Evidence {
 	}
 }
 
-func prompt() promptctx.Prompt {
-	return promptctx.Builder{}.Build(promptctx.Input{
+func testPrompt() prompt.Prompt {
+	return prompt.Builder{}.Build(prompt.Input{
 		Question: "What is a workspace?",
 		Glossary: "- Entry: a top-level collection.\n- Workspace: an area of an entry.",
 		Evidence: evidence(),
-		Recent: []promptctx.Message{
+		Recent: []prompt.Message{
 			{Role: "user", Text: "How do I open the navigator?"},
 			{Role: "assistant", Text: "Press Ctrl+Shift+N. [widgets/navigator#chunk-0]"},
 		},
@@ -171,7 +171,7 @@ func TestStreamChunksArriveInOrder(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		chunks := []string{"A workspace ", "is an area ", "inside an entry ", "that holds notes. ", "[concepts/workspace#chunk-0]"}
 		s := newSetup(t, pc, llmtest.Script{Chunks: chunks, Models: []string{"test-model"}}, llm.Config{})
-		p := prompt()
+		p := testPrompt()
 		c := &collector{}
 		ans, err := s.resp.Stream(context.Background(), p, c.emit)
 		if err != nil {
@@ -229,7 +229,7 @@ func TestStreamChunksArriveInOrder(t *testing.T) {
 		if diff := sent - p.Report.Tokens.Total; diff < -8 || diff > 8 {
 			t.Errorf("request holds %d prompt tokens, the builder reported %d", sent, p.Report.Tokens.Total)
 		}
-		if b := promptctx.DefaultBudgets(); sent > b.Core+b.Docs+b.UI+b.Widgets+b.Recent {
+		if b := prompt.DefaultBudgets(); sent > b.Core+b.Docs+b.UI+b.Widgets+b.Recent {
 			t.Errorf("request holds %d prompt tokens, over the 3000 budget", sent)
 		}
 	})
@@ -240,7 +240,7 @@ func TestStreamChunksArriveInOrder(t *testing.T) {
 func TestStreamReportsUsage(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"A workspace ", "is an area."}, Usage: llmtest.Usage{PromptTokens: 321, CompletionTokens: 7}}, llm.Config{})
-		ans, err := s.resp.Stream(context.Background(), prompt(), nil)
+		ans, err := s.resp.Stream(context.Background(), testPrompt(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,7 +249,7 @@ func TestStreamReportsUsage(t *testing.T) {
 		}
 
 		broken := newSetup(t, pc, llmtest.Script{Chunks: []string{"A workspace ", "is"}, BreakAfter: 1}, llm.Config{})
-		ans, err = broken.resp.Stream(context.Background(), prompt(), nil)
+		ans, err = broken.resp.Stream(context.Background(), testPrompt(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,7 +263,7 @@ func TestStreamWithoutReportedUsage(t *testing.T) {
 	for _, pc := range []providerCase{providers[0], providers[2]} {
 		t.Run(pc.provider, func(t *testing.T) {
 			s := newSetup(t, pc, llmtest.Script{Chunks: []string{"Local answer."}, OmitUsage: true}, llm.Config{})
-			ans, err := s.resp.Stream(context.Background(), prompt(), nil)
+			ans, err := s.resp.Stream(context.Background(), testPrompt(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -286,7 +286,7 @@ func TestStreamRequestWithinBudget(t *testing.T) {
 			Content: strings.Repeat(fmt.Sprintf("Sentence %d explains workspaces in detail. ", i), 40),
 		})
 	}
-	p := promptctx.Builder{}.Build(promptctx.Input{Question: "What is a workspace?", Evidence: ev})
+	p := prompt.Builder{}.Build(prompt.Input{Question: "What is a workspace?", Evidence: ev})
 	if _, err := s.resp.Stream(context.Background(), p, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -295,15 +295,15 @@ func TestStreamRequestWithinBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	user := msgs[len(msgs)-1].Text
-	docs := promptctx.ParseDocBlocks(user)
+	docs := prompt.ParseDocBlocks(user)
 	if len(docs) == 0 || len(docs) == len(ev) {
 		t.Fatalf("request holds %d of %d chunks; the budget should keep some and drop some", len(docs), len(ev))
 	}
 	var docTokens int
 	for _, d := range docs {
-		docTokens += tokens.Default().Count(promptctx.RenderDocBlock(d))
+		docTokens += tokens.Default().Count(prompt.RenderDocBlock(d))
 	}
-	if budget := promptctx.DefaultBudgets().Docs; docTokens > budget {
+	if budget := prompt.DefaultBudgets().Docs; docTokens > budget {
 		t.Errorf("docs in the request take %d tokens, over the %d budget", docTokens, budget)
 	}
 	if docs[0].ID != "docs/big#chunk-0" {
@@ -322,7 +322,7 @@ func TestStreamCancelClosesConnection(t *testing.T) {
 				cancel() // Esc in the TUI, Ctrl+C in ask
 			}
 		}}
-		ans, err := s.resp.Stream(ctx, prompt(), c.emit)
+		ans, err := s.resp.Stream(ctx, testPrompt(), c.emit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -344,7 +344,7 @@ func TestStreamRetriesBeforeFirstToken(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"Fine ", "now."}, Statuses: []int{429, 503}}, llm.Config{})
 		c := &collector{}
-		ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+		ans, err := s.resp.Stream(context.Background(), testPrompt(), c.emit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -362,7 +362,7 @@ func TestStreamGivesUpAfterThreeRetries(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"never"}, Statuses: []int{500, 502, 503, 500, 500}}, llm.Config{})
 		c := &collector{}
-		ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+		ans, err := s.resp.Stream(context.Background(), testPrompt(), c.emit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -391,7 +391,7 @@ func TestStreamHonoursRetryAfter(t *testing.T) {
 					header = time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)
 				}
 				s := newSetup(t, pc, llmtest.Script{Chunks: []string{"Fine."}, Statuses: []int{429}, RetryAfter: header}, llm.Config{})
-				ans, err := s.resp.Stream(context.Background(), prompt(), nil)
+				ans, err := s.resp.Stream(context.Background(), testPrompt(), nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -436,7 +436,7 @@ func TestStreamQuotaExhaustedIsNotRetried(t *testing.T) {
 	pc := providers[0]
 	s := newSetup(t, pc, llmtest.Script{Chunks: []string{"x"}, Statuses: []int{429, 429, 429, 429}, InsufficientQuota: true}, llm.Config{})
 	c := &collector{}
-	ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+	ans, err := s.resp.Stream(context.Background(), testPrompt(), c.emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -482,7 +482,7 @@ func TestStreamBreaksAfterFirstToken(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"A workspace ", "is ", "never finished"}, BreakAfter: 2}, llm.Config{})
 		c := &collector{}
-		ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+		ans, err := s.resp.Stream(context.Background(), testPrompt(), c.emit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -504,7 +504,7 @@ func TestStreamMalformed(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		s := newSetup(t, pc, llmtest.Script{Malformed: true}, llm.Config{})
 		c := &collector{}
-		ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+		ans, err := s.resp.Stream(context.Background(), testPrompt(), c.emit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -523,7 +523,7 @@ func TestStreamAuthFailure(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"x"}, APIKey: "the-right-key-0000"}, llm.Config{})
 		c := &collector{}
-		ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+		ans, err := s.resp.Stream(context.Background(), testPrompt(), c.emit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -545,7 +545,7 @@ func TestStreamAuthFailure(t *testing.T) {
 func TestStreamForbidden(t *testing.T) {
 	pc := providers[1]
 	s := newSetup(t, pc, llmtest.Script{Statuses: []int{403}}, llm.Config{})
-	ans, _ := s.resp.Stream(context.Background(), prompt(), nil)
+	ans, _ := s.resp.Stream(context.Background(), testPrompt(), nil)
 	if want := "anthropic: authentication failed (403): check ANTHROPIC_API_KEY"; ans.Notice != want {
 		t.Errorf("notice %q, want %q", ans.Notice, want)
 	}
@@ -555,7 +555,7 @@ func TestStreamUnknownModel(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"x"}, Models: []string{"known-model"}}, llm.Config{Model: "no-such-model"})
 		c := &collector{}
-		ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+		ans, err := s.resp.Stream(context.Background(), testPrompt(), c.emit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -591,7 +591,7 @@ func TestStreamConnectionRefused(t *testing.T) {
 		}
 		s := newSetup(t, pc, llmtest.Script{}, llm.Config{BaseURL: base})
 		c := &collector{}
-		ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+		ans, err := s.resp.Stream(context.Background(), testPrompt(), c.emit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -609,7 +609,7 @@ func TestStreamFirstTokenTimeout(t *testing.T) {
 		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"too late"}, Delay: 10 * time.Second},
 			llm.Config{FirstTokenTimeout: 100 * time.Millisecond})
 		c := &collector{}
-		ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+		ans, err := s.resp.Stream(context.Background(), testPrompt(), c.emit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -668,7 +668,7 @@ func streamWithin(t *testing.T, r *llm.Responder, limit time.Duration, emit func
 	}
 	done := make(chan result, 1)
 	go func() {
-		ans, err := r.Stream(context.Background(), prompt(), emit)
+		ans, err := r.Stream(context.Background(), testPrompt(), emit)
 		done <- result{ans, err}
 	}()
 	select {
@@ -697,7 +697,7 @@ func TestFirstTokenTimeoutBoundsRetries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans, _ := resp.Stream(context.Background(), prompt(), nil)
+	ans, _ := resp.Stream(context.Background(), testPrompt(), nil)
 	if want := "openai: no answer within 50ms (first-token timeout)"; ans.Notice != want {
 		t.Errorf("notice %q, want %q", ans.Notice, want)
 	}
@@ -710,7 +710,7 @@ func TestStreamStripsControlSequences(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		s := newSetup(t, pc, llmtest.Script{Chunks: []string{"safe \x1b[3", "1mred\x1b[0m", " \x1b]0;title\x07text\r\n"}}, llm.Config{})
 		c := &collector{}
-		ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+		ans, err := s.resp.Stream(context.Background(), testPrompt(), c.emit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -733,7 +733,7 @@ func TestStreamMissingKey(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := &collector{}
-			ans, err := resp.Stream(context.Background(), prompt(), c.emit)
+			ans, err := resp.Stream(context.Background(), testPrompt(), c.emit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -758,7 +758,7 @@ func TestStreamExtractiveProvider(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &collector{}
-	ans, err := resp.Stream(context.Background(), prompt(), c.emit)
+	ans, err := resp.Stream(context.Background(), testPrompt(), c.emit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -779,7 +779,7 @@ func TestStreamRejectsEmptyPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := resp.Stream(context.Background(), promptctx.Prompt{System: "x"}, nil); err == nil {
+	if _, err := resp.Stream(context.Background(), prompt.Prompt{System: "x"}, nil); err == nil {
 		t.Error("Stream accepted a prompt without a user message")
 	}
 }
@@ -799,7 +799,7 @@ func TestStreamRedactsEchoedKey(t *testing.T) {
 		t.Run(pc.provider, func(t *testing.T) {
 			s := newSetup(t, pc, llmtest.Script{Statuses: []int{400}, EchoKey: true}, llm.Config{})
 			c := &collector{}
-			ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+			ans, err := s.resp.Stream(context.Background(), testPrompt(), c.emit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -821,7 +821,7 @@ func answerFrom(t *testing.T, sel llm.Selection) llm.Answer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans, err := resp.Stream(context.Background(), prompt(), nil)
+	ans, err := resp.Stream(context.Background(), testPrompt(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -859,7 +859,7 @@ func TestStreamAnthropicBaseURLFromEnvironment(t *testing.T) {
 // reload the model between them.
 func TestStreamOllamaAsksForAWindowThatFits(t *testing.T) {
 	s := newSetup(t, providers[2], llmtest.Script{Chunks: []string{"ok"}}, llm.Config{})
-	budgets := promptctx.Budgets{Docs: 3000}
+	budgets := prompt.Budgets{Docs: 3000}
 	var ev []retrieval.Evidence
 	for i := range 12 {
 		ev = append(ev, retrieval.Evidence{
@@ -867,12 +867,12 @@ func TestStreamOllamaAsksForAWindowThatFits(t *testing.T) {
 			Content: strings.Repeat(fmt.Sprintf("Sentence %d explains workspaces in detail. ", i), 30),
 		})
 	}
-	big := promptctx.Builder{Budgets: budgets}.Build(promptctx.Input{Question: "What is a workspace?", Glossary: "- Workspace: an area.", Evidence: ev})
-	small := promptctx.Builder{Budgets: budgets}.Build(promptctx.Input{Question: "What is a workspace?", Evidence: ev[:1]})
+	big := prompt.Builder{Budgets: budgets}.Build(prompt.Input{Question: "What is a workspace?", Glossary: "- Workspace: an area.", Evidence: ev})
+	small := prompt.Builder{Budgets: budgets}.Build(prompt.Input{Question: "What is a workspace?", Evidence: ev[:1]})
 	if big.Report.Tokens.Total < 3000 || small.Report.Tokens.Total > 1000 {
 		t.Fatalf("prompts of %d and %d tokens; the test wants one over 3000 and one under 1000", big.Report.Tokens.Total, small.Report.Tokens.Total)
 	}
-	for _, p := range []promptctx.Prompt{big, small} {
+	for _, p := range []prompt.Prompt{big, small} {
 		if _, err := s.resp.Stream(context.Background(), p, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -897,7 +897,7 @@ func TestStreamErrorReportedInStream(t *testing.T) {
 	forEachProvider(t, func(t *testing.T, pc providerCase) {
 		s := newSetup(t, pc, llmtest.Script{StreamError: "model overloaded"}, llm.Config{})
 		c := &collector{}
-		ans, err := s.resp.Stream(context.Background(), prompt(), c.emit)
+		ans, err := s.resp.Stream(context.Background(), testPrompt(), c.emit)
 		if err != nil {
 			t.Fatal(err)
 		}

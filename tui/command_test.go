@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -39,9 +39,9 @@ func TestContextCommandParsing(t *testing.T) {
 }
 
 func TestDescribeAppState(t *testing.T) {
-	parse := func(name, data string) promptctx.AppState {
+	parse := func(name, data string) prompt.AppState {
 		t.Helper()
-		st, err := promptctx.ParseAppState(name, []byte(data))
+		st, err := prompt.ParseAppState(name, []byte(data))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func TestDescribeAppState(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		st   promptctx.AppState
+		st   prompt.AppState
 		want string
 	}{
 		{"json page first", parse("s.json", `{"user": {"plan": "pro"}, "page": "settings", "widgets": [{"name": "Recent"}, {"name": "Calendar"}]}`),

@@ -7,10 +7,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/docent-sh/docent/assistant"
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/llmtest"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/tui"
 )
 
@@ -29,7 +29,7 @@ func pricedSession(t *testing.T, srv *llmtest.Server) (*tui.SessionBackend, tui.
 	s := assistant.New(newEngine(t), writer, assistant.Options{
 		Glossary: kb.Glossary(),
 		Log:      quiet,
-		Roles:    promptctx.BuiltinRoles(),
+		Roles:    prompt.BuiltinRoles(),
 		Prices:   map[string]assistant.Price{testModel: {InputPerMTok: 1, OutputPerMTok: 10}},
 	})
 	return tui.NewSessionBackend(s), demoStatus(t, sel)
@@ -51,7 +51,7 @@ func TestRoleCommand(t *testing.T) {
 	say("/role shout", `Role not changed: unknown role "shout": the roles are internal-note, reply-to-customer, translate`)
 	say("/role", "No role: answers follow docent's rules alone.")
 	say("/role reply-to-customer", "Role reply-to-customer: the following answers are written in it")
-	if b.Role() != promptctx.RoleReplyToCustomer {
+	if b.Role() != prompt.RoleReplyToCustomer {
 		t.Fatalf("backend role %q after /role reply-to-customer", b.Role())
 	}
 	say("explain workspace", "Answer.")

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/docent-sh/docent/assistant"
-	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -75,7 +75,7 @@ func (b *SessionBackend) Stats() retrieval.Stats { return b.s.Stats() }
 func (b *SessionBackend) Size() (docs, chunks int) { return b.s.Size() }
 
 // LoadContext reads the app state in path (JSON or text, at most
-// promptctx.MaxAppStateBytes), attaches it to the session for the
+// prompt.MaxAppStateBytes), attaches it to the session for the
 // following answers and returns a one-line summary of it. On any error the
 // previous attachment stays: a half-read file never reaches the prompt.
 func (b *SessionBackend) LoadContext(ctx context.Context, path string) (string, error) {
@@ -113,7 +113,7 @@ const summaryLead = 60
 // describeAppState says in one line what was attached: the first line of
 // the state (the page, when the JSON names one, since ParseAppState puts
 // it first) and how many lines and widgets there are.
-func describeAppState(st promptctx.AppState) string {
+func describeAppState(st prompt.AppState) string {
 	var counts []string
 	if len(st.UI) > 0 {
 		counts = append(counts, plural(len(st.UI), "line"))

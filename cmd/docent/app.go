@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/docent-sh/docent/assistant"
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/extractive"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/tokens"
@@ -112,7 +112,7 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 	session := assistant.New(engine, writer, assistant.Options{
 		Glossary: bundle.Glossary,
 		Corpus:   corpusName,
-		Builder:  promptctx.Builder{Budgets: e.cfg.promptBudgets(), Counter: tokens.ForModel(sel.Model), Cache: promptctx.NewCountCache(countCacheSize)},
+		Builder:  prompt.Builder{Budgets: e.cfg.promptBudgets(), Counter: tokens.ForModel(sel.Model), Cache: prompt.NewCountCache(countCacheSize)},
 		Log:      e.log,
 		Events:   st,
 		Refresh:  assistant.Refresh{Knowledge: st, Build: buildEngine, Generation: generation},

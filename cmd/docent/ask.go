@@ -12,9 +12,9 @@ import (
 
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/cite"
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/internal/ticket"
 	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -66,10 +66,10 @@ type askLLM struct {
 }
 
 type askContext struct {
-	Role    string              `json:"role,omitempty"`
-	Tokens  promptctx.Tokens    `json:"tokens"`
-	Budgets promptctx.Budgets   `json:"budgets"`
-	Dropped []promptctx.Dropped `json:"dropped"`
+	Role    string           `json:"role,omitempty"`
+	Tokens  prompt.Tokens    `json:"tokens"`
+	Budgets prompt.Budgets   `json:"budgets"`
+	Dropped []prompt.Dropped `json:"dropped"`
 }
 
 func newAskCmd(e *env) *cobra.Command {

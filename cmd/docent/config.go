@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/store/postgres"
@@ -121,7 +121,7 @@ type config struct {
 	maxRetries        int
 
 	// budgets as the flags take them: 0 leaves a component out.
-	budgets promptctx.Budgets
+	budgets prompt.Budgets
 
 	// bindings is filled as flags are declared, so a flag cannot be added
 	// without naming its variable.
@@ -191,7 +191,7 @@ func (c *config) register(cmd *cobra.Command) {
 		strings.Join(builtinRoleNames(), ", ")+", or one from the config file's roles")
 	c.bindEnv("role", "DOCENT_ROLE")
 
-	def := promptctx.DefaultBudgets()
+	def := prompt.DefaultBudgets()
 	for _, b := range []struct {
 		dst  *int
 		name string
@@ -212,7 +212,7 @@ func (c *config) register(cmd *cobra.Command) {
 
 func builtinRoleNames() []string {
 	var names []string
-	for _, r := range promptctx.BuiltinRoles() {
+	for _, r := range prompt.BuiltinRoles() {
 		names = append(names, r.Name)
 	}
 	return names
@@ -220,7 +220,7 @@ func builtinRoleNames() []string {
 
 // promptBudgets are the budgets for the prompt builder, which reads 0 as
 // its default and a negative budget as "leave out".
-func (c *config) promptBudgets() promptctx.Budgets {
+func (c *config) promptBudgets() prompt.Budgets {
 	out := func(v int) int {
 		if v == 0 {
 			return -1
@@ -228,7 +228,7 @@ func (c *config) promptBudgets() promptctx.Budgets {
 		return v
 	}
 	b := c.budgets
-	return promptctx.Budgets{Core: out(b.Core), Docs: out(b.Docs), UI: out(b.UI), Widgets: out(b.Widgets), Recent: out(b.Recent)}
+	return prompt.Budgets{Core: out(b.Core), Docs: out(b.Docs), UI: out(b.UI), Widgets: out(b.Widgets), Recent: out(b.Recent)}
 }
 
 // llmConfig is what the flags say about the answer writer.

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/llm/llmtest"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -82,7 +82,7 @@ func TestAskMultiIntentWithAProvider(t *testing.T) {
 			t.Fatalf("request %d: %v", i, err)
 		}
 		user := msgs[len(msgs)-1].Text
-		if q := promptctx.ParseQuestion(user); q != o.Options[i].Asked {
+		if q := prompt.ParseQuestion(user); q != o.Options[i].Asked {
 			t.Errorf("request %d asks %q, want %q", i, q, o.Options[i].Asked)
 		}
 		other := o.Options[1-i].DocSlug

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/internal/demo"
 	"github.com/docent-sh/docent/internal/evaldata"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm/llmtest"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -86,11 +86,11 @@ func TestAskDocPromptCarriesTheQuestion(t *testing.T) {
 	if user.Role != "user" {
 		t.Fatalf("last message is %s, want the user's", user.Role)
 	}
-	if got := promptctx.ParseQuestion(user.Text); got != createQuestion {
+	if got := prompt.ParseQuestion(user.Text); got != createQuestion {
 		t.Errorf("prompt question %q, want %q", got, createQuestion)
 	}
 	var ids []string
-	for _, b := range promptctx.ParseDocBlocks(user.Text) {
+	for _, b := range prompt.ParseDocBlocks(user.Text) {
 		if strings.HasPrefix(b.ID, d.Slug+"#") {
 			ids = append(ids, b.ID)
 		}

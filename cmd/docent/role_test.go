@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/llm/llmtest"
+	"github.com/docent-sh/docent/prompt"
 )
 
 // The grounding rules every system prompt keeps, whatever the role.
@@ -39,10 +39,10 @@ func TestAskRoleChangesTheSystemPromptNotTheRules(t *testing.T) {
 	}
 	plain := systemPrompt()
 	roles := map[string]string{
-		promptctx.RoleReplyToCustomer: "reply the support agent will send to the customer",
-		promptctx.RoleInternalNote:    "internal note for colleagues",
-		promptctx.RoleTranslate:       "Answer in Dutch, whatever the question's language.",
-		"escalation":                  "Write it for the engineering team.",
+		prompt.RoleReplyToCustomer: "reply the support agent will send to the customer",
+		prompt.RoleInternalNote:    "internal note for colleagues",
+		prompt.RoleTranslate:       "Answer in Dutch, whatever the question's language.",
+		"escalation":               "Write it for the engineering team.",
 	}
 	for name, text := range roles {
 		sys := systemPrompt("--role", name)
@@ -56,7 +56,7 @@ func TestAskRoleChangesTheSystemPromptNotTheRules(t *testing.T) {
 			}
 		}
 	}
-	if strings.Contains(systemPrompt("--role", promptctx.RoleTranslate), "customer's language") {
+	if strings.Contains(systemPrompt("--role", prompt.RoleTranslate), "customer's language") {
 		t.Error("the config file's translate role did not replace the built-in one")
 	}
 	if strings.Contains(plain, "Role for this answer") {

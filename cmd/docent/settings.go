@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/docent-sh/docent/assistant"
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/internal/configfile"
 	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -36,7 +36,7 @@ type settings struct {
 	fileRead bool              // a file was found and read
 	origins  map[string]origin // by flag or secret key; absent: the default
 	secrets  map[string]string // by environment variable, from the file
-	roles    []promptctx.Role  // built-in first, then the file's, which replace them by name
+	roles    []prompt.Role     // built-in first, then the file's, which replace them by name
 	roleFrom map[string]origin
 	prices   map[string]assistant.Price
 	priceAt  map[string]origin
@@ -82,7 +82,7 @@ func (e *env) configFilePath() (path string, named bool) {
 // stderr.
 func (e *env) applyFile(flags *pflag.FlagSet, stderr io.Writer) error {
 	st := &e.settings
-	st.roles = promptctx.BuiltinRoles()
+	st.roles = prompt.BuiltinRoles()
 	st.roleFrom = map[string]origin{}
 	for _, r := range st.roles {
 		st.roleFrom[r.Name] = origin{from: originBuiltin}
@@ -132,11 +132,11 @@ func (e *env) applyFile(flags *pflag.FlagSet, stderr io.Writer) error {
 
 	for _, r := range file.Roles {
 		o := at(r.Line)
-		if i := slices.IndexFunc(st.roles, func(b promptctx.Role) bool { return b.Name == r.Name }); i >= 0 {
+		if i := slices.IndexFunc(st.roles, func(b prompt.Role) bool { return b.Name == r.Name }); i >= 0 {
 			st.roles = slices.Delete(st.roles, i, i+1)
 			o.where += " (replaces the built-in)"
 		}
-		st.roles = append(st.roles, promptctx.Role{Name: r.Name, Text: r.Text})
+		st.roles = append(st.roles, prompt.Role{Name: r.Name, Text: r.Text})
 		st.roleFrom[r.Name] = o
 	}
 	if len(file.Prices) > 0 {

@@ -8,10 +8,10 @@ import (
 	"sync"
 	"testing"
 
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -60,7 +60,7 @@ func Engine(tb testing.TB, cfg ...retrieval.Config) *retrieval.Engine {
 // WorkspacePrompt is a prompt as docent builds it for a how-to question on
 // the demo knowledge base: the glossary and every chunk of the two
 // workspace docs, more than the docs budget holds.
-func WorkspacePrompt(tb testing.TB) promptctx.Prompt {
+func WorkspacePrompt(tb testing.TB) prompt.Prompt {
 	tb.Helper()
 	var ev []retrieval.Evidence
 	for _, d := range Docs(tb) {
@@ -72,7 +72,7 @@ func WorkspacePrompt(tb testing.TB) promptctx.Prompt {
 				HeaderPath: c.HeaderPath, Content: c.Content, Score: float64(len(ev))})
 		}
 	}
-	return promptctx.Builder{}.Build(promptctx.Input{Question: "How do I archive a workspace?", Glossary: Bundle(tb).Glossary, Evidence: ev})
+	return prompt.Builder{}.Build(prompt.Input{Question: "How do I archive a workspace?", Glossary: Bundle(tb).Glossary, Evidence: ev})
 }
 
 // CalendarDoc is a doc the demo knowledge base lacks: no demo doc mentions

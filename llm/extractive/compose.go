@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -30,16 +30,16 @@ const (
 const NoCoverageAnswer = "The documentation does not cover this question, so I cannot answer it from the docs."
 
 // Answer writes the grounded answer to a user message built by
-// promptctx: the <doc> blocks are the evidence, in the engine's rank order
-// (best first), and promptctx.ParseQuestion gives the question.
+// package prompt: the <doc> blocks are the evidence, in the engine's rank order
+// (best first), and prompt.ParseQuestion gives the question.
 func Answer(userText string) string { return answerTo(userText, nil) }
 
 // answerTo is Answer in a conversation: earlier are the answers already
 // given in it, oldest first, which a follow-up ("tell me more") goes on
 // from.
 func answerTo(userText string, earlier []string) string {
-	var cited []promptctx.DocBlock
-	for _, b := range promptctx.ParseDocBlocks(userText) {
+	var cited []prompt.DocBlock
+	for _, b := range prompt.ParseDocBlocks(userText) {
 		// An id with a bracket would not read back as one citation.
 		if strings.TrimSpace(b.ID) != "" && !strings.ContainsAny(b.ID, "[]") {
 			cited = append(cited, b)
@@ -48,7 +48,7 @@ func answerTo(userText string, earlier []string) string {
 	if len(cited) == 0 {
 		return NoCoverageAnswer
 	}
-	question := promptctx.ParseQuestion(userText)
+	question := prompt.ParseQuestion(userText)
 	if retrieval.IsFollowUp(question) && len(earlier) > 0 {
 		return continueAnswer(cited, earlier)
 	}
@@ -61,7 +61,7 @@ type reply struct {
 	left   int // the items of a procedure it stopped before
 }
 
-func composeAnswer(in intent, blocks []promptctx.DocBlock) string {
+func composeAnswer(in intent, blocks []prompt.DocBlock) string {
 	candidates := gather(blocks)
 	if len(candidates) == 0 {
 		b := blocks[0]
@@ -96,7 +96,7 @@ func composeAnswer(in intent, blocks []promptctx.DocBlock) string {
 // they are steps of one, with the id of their block after the last
 // sentence of each run from that block: a citation per sentence would
 // bury the answer.
-func render(r reply, blocks []promptctx.DocBlock) string {
+func render(r reply, blocks []prompt.DocBlock) string {
 	items := 0
 	for i, s := range r.chosen {
 		if s.item && (i == 0 || r.chosen[i-1].para != s.para || r.chosen[i-1].block != s.block) {

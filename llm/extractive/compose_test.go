@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -33,8 +33,8 @@ func workspaceEvidence() []retrieval.Evidence {
 	}
 }
 
-func buildPrompt(question string, evidence []retrieval.Evidence) promptctx.Prompt {
-	return promptctx.Builder{}.Build(promptctx.Input{Question: question, Evidence: evidence})
+func buildPrompt(question string, evidence []retrieval.Evidence) prompt.Prompt {
+	return prompt.Builder{}.Build(prompt.Input{Question: question, Evidence: evidence})
 }
 
 var citation = regexp.MustCompile(`\[([^\[\]\s]+#chunk-\d+)\]`)
@@ -84,7 +84,7 @@ func TestAnswer(t *testing.T) {
 				t.Errorf("answer does not cite %s: %s", tt.wantCited, answer)
 			}
 			for _, id := range cited {
-				if !slices.ContainsFunc(p.Docs, func(b promptctx.DocBlock) bool { return b.ID == id }) {
+				if !slices.ContainsFunc(p.Docs, func(b prompt.DocBlock) bool { return b.ID == id }) {
 					t.Errorf("answer cites %s, which is not in the prompt", id)
 				}
 			}
@@ -136,7 +136,7 @@ func TestAnswerHeadingOnlyChunk(t *testing.T) {
 
 // block renders one hand-built doc block for a prompt.
 func block(id, title, path, content string) string {
-	return promptctx.RenderDocBlock(promptctx.DocBlock{ID: id, Title: title, Path: path, Content: content}) + "\n\n"
+	return prompt.RenderDocBlock(prompt.DocBlock{ID: id, Title: title, Path: path, Content: content}) + "\n\n"
 }
 
 func userMessage(question string, blocks ...string) string {

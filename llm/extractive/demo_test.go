@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/internal/demo"
 	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -61,7 +61,7 @@ func TestAnswerOnDemoKB(t *testing.T) {
 	for _, tt := range demoCases {
 		t.Run(tt.question, func(t *testing.T) {
 			res := eng.Ask(retrieval.Query{Text: tt.question})
-			p := promptctx.Builder{}.Build(promptctx.Input{Question: tt.question, Glossary: kb.Glossary(), Evidence: res.Results})
+			p := prompt.Builder{}.Build(prompt.Input{Question: tt.question, Glossary: kb.Glossary(), Evidence: res.Results})
 			answer, err := m.Call(context.Background(), p.User)
 			if err != nil {
 				t.Fatal(err)
@@ -74,7 +74,7 @@ func TestAnswerOnDemoKB(t *testing.T) {
 				t.Fatalf("answer has %d citations, want 1–3: %s", len(cited), answer)
 			}
 			for _, id := range cited {
-				if !slices.ContainsFunc(p.Docs, func(b promptctx.DocBlock) bool { return b.ID == id }) {
+				if !slices.ContainsFunc(p.Docs, func(b prompt.DocBlock) bool { return b.ID == id }) {
 					t.Errorf("answer cites %s, which is not in the prompt", id)
 				}
 			}

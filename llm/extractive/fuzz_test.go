@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -26,11 +26,11 @@ func FuzzAnswer(f *testing.F) {
 	f.Add("### Rename a workspace\n\n1. Press F2 to rename it.\n2. Type the new name here.", "how do I rename a workspace", "w#chunk-3")
 	f.Add("A workspace is an area. Workspaces divide entries.", "explain what a workspace is", "c#chunk-0")
 	f.Fuzz(func(t *testing.T, content, question, id string) {
-		user := promptctx.RenderDocBlock(promptctx.DocBlock{ID: id, Title: "T", Path: "T > S", Content: content}) +
+		user := prompt.RenderDocBlock(prompt.DocBlock{ID: id, Title: "T", Path: "T > S", Content: content}) +
 			"\n\n<doc id=\"broken" + "\n\nQuestion: " + question
 		answer := Answer(user)
 		assertPrintable(t, answer)
-		blocks := promptctx.ParseDocBlocks(user)
+		blocks := prompt.ParseDocBlocks(user)
 		given := map[string]bool{}
 		for _, b := range blocks {
 			given[textsafe.Clip(b.ID, maxCitedIDRunes)] = true

@@ -1,5 +1,5 @@
 // Package extractive is docent's offline responder: it answers a prompt
-// built by promptctx with 1–3 sentences quoted from the prompt's <doc>
+// built by package prompt with 1–3 sentences quoted from the prompt's <doc>
 // blocks, each sentence followed by the id of its block, without any
 // model or network. It stands in for a model when none is configured and
 // completes an answer when a model fails.

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	promptctx "github.com/docent-sh/docent/context"
+	"github.com/docent-sh/docent/prompt"
 )
 
 // definedOutright reports whether some sentence says plainly what the
@@ -231,7 +231,7 @@ const NothingMoreAnswer = "That is all the documentation given says about this."
 // sentence the conversation already quoted, within its chunk first and
 // then into the next, and quotes the rest of a procedure whole, so every
 // step can be reached.
-func continueAnswer(blocks []promptctx.DocBlock, earlier []string) string {
+func continueAnswer(blocks []prompt.DocBlock, earlier []string) string {
 	said := saidSentences(earlier)
 	order := gather(blocks)
 	inReadingOrder(order)

@@ -9,9 +9,9 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/internal/evaldata"
+	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -58,7 +58,7 @@ func TestRateLimitsOnMastodonDocs(t *testing.T) {
 	}
 	q := "what are the rate limits of the API"
 	res := eng.Ask(retrieval.Query{Text: q})
-	p := promptctx.Builder{}.Build(promptctx.Input{Question: q, Evidence: res.Results})
+	p := prompt.Builder{}.Build(prompt.Input{Question: q, Evidence: res.Results})
 	if got := Answer(p.User); !strings.Contains(got, "300") {
 		t.Errorf("answer lacks the limit (300 times within 5 minutes):\n%s", got)
 	}

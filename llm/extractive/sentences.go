@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode"
 
-	promptctx "github.com/docent-sh/docent/context"
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/prompt"
 )
 
 // sentence is one candidate sentence of the evidence.
@@ -63,7 +63,7 @@ type sectionKey struct {
 }
 
 // gather splits every block into sentences and records where each sits.
-func gather(blocks []promptctx.DocBlock) []sentence {
+func gather(blocks []prompt.DocBlock) []sentence {
 	docRank := map[string]int{}
 	var out []sentence
 	for bi, b := range blocks {
@@ -109,7 +109,7 @@ func splitChunkID(id string) (string, int) {
 
 // isLeadBlock reports a doc's opening chunk or its Overview: where a doc
 // says what its subject is.
-func isLeadBlock(b promptctx.DocBlock) bool {
+func isLeadBlock(b prompt.DocBlock) bool {
 	if _, n := splitChunkID(b.ID); n == 0 {
 		return true
 	}

@@ -1,4 +1,4 @@
-package promptctx
+package prompt
 
 import (
 	"strings"
