@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/retrieval/analysis"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -183,7 +184,7 @@ func optionFor(d docEntry) Option {
 // each have a strong top doc, and the docs differ, the reply summarizes
 // each briefly and asks which to go deeper on.
 func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Result, bool) {
-	parts := splitIntents(text)
+	parts := analysis.SplitIntents(text)
 	if len(parts) < 2 {
 		return Result{}, false
 	}
@@ -279,7 +280,7 @@ func (e *Engine) evidence(ix *index, h hit, q normalizedQuery, ws weights) Evide
 	fields := map[string][]string{}
 	var matched []string
 	for _, t := range q.terms {
-		flags := ix.fieldFlags(stemKey(t), h.unit)
+		flags := ix.fieldFlags(analysis.StemKey(t), h.unit)
 		if flags == 0 {
 			continue
 		}

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/retrieval/analysis"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -104,11 +105,11 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 		e.bySlug[d.Slug] = i
 	}
 
-	entries := parseGlossary(b.Glossary, &analyzer{})
+	entries := parseGlossary(b.Glossary, &analysis.Analyzer{})
 	known, knownPhrases, naming := knownTerms(docs, entries)
-	an := &analyzer{known: known}
+	an := &analysis.Analyzer{Known: known}
 	for i := range entries {
-		entries[i].terms = an.terms(entries[i].term)
+		entries[i].terms = an.Terms(entries[i].term)
 	}
 	e.glossary = entries
 
@@ -127,7 +128,7 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 			slug:      textsafe.Line(d.Slug),
 			title:     textsafe.Line(title),
 			category:  textsafe.Line(category),
-			titleKeys: len(sortedKeys(an.terms(title))),
+			titleKeys: len(sortedKeys(an.Terms(title))),
 			concept:   b.IsConcept(d.Slug),
 		}
 		e.nChunks += len(d.Chunks)
@@ -138,8 +139,8 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 		an:           an,
 		knownPhrases: knownPhrases,
 		inVocabulary: e.inVocabulary,
-		synonyms:     compileSynonyms(b.Synonyms),
-		typos:        newTypoFixer(naming, e.docFrequency),
+		synonyms:     analysis.CompileSynonyms(b.Synonyms),
+		typos:        analysis.NewTypoFixer(naming, e.docFrequency),
 	}
 	return e, nil
 }
@@ -165,7 +166,7 @@ func keySetHash(sorted []string) uint64 {
 func sortedKeys(terms []string) []string {
 	var keys []string
 	for _, t := range terms {
-		if k := stemKey(t); !slices.Contains(keys, k) {
+		if k := analysis.StemKey(t); !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
 	}
@@ -181,9 +182,9 @@ func sortedKeys(terms []string) []string {
 func knownTerms(docs []knowledge.Doc, glossary []glossaryEntry) (known, phrases, naming map[string]bool) {
 	known, phrases, naming = map[string]bool{}, map[string]bool{}, map[string]bool{}
 	addWords := func(set map[string]bool, text string) []string {
-		toks := tokenize(text)
+		toks := analysis.Tokens(text)
 		for _, t := range toks {
-			if !isStopword(t) {
+			if !analysis.IsStopword(t) {
 				set[t] = true
 			}
 		}
@@ -220,7 +221,7 @@ func knownTerms(docs []knowledge.Doc, glossary []glossaryEntry) (known, phrases,
 	return known, phrases, naming
 }
 
-func (e *Engine) buildIndexes(an *analyzer) {
+func (e *Engine) buildIndexes(an *analysis.Analyzer) {
 	var wholeUnits []unit
 	var chunkUnits []unit
 	for i, d := range e.docs {
@@ -252,7 +253,7 @@ func (e *Engine) buildIndexes(an *analyzer) {
 			}
 			h, ok := hashes[path]
 			if !ok {
-				h = keySetHash(sortedKeys(an.terms(path)))
+				h = keySetHash(sortedKeys(an.Terms(path)))
 				hashes[path] = h
 			}
 			e.chunks.section[i] = h
@@ -341,12 +342,12 @@ func (e *Engine) vocabularyIndex() *index {
 // ("migrate" when the docs say "migrating"): such a word is no typo.
 func (e *Engine) inVocabulary(term string) bool {
 	ix := e.vocabularyIndex()
-	return ix != nil && (ix.df(term) > 0 || ix.df(stemKey(term)) > 0)
+	return ix != nil && (ix.df(term) > 0 || ix.df(analysis.StemKey(term)) > 0)
 }
 
 func (e *Engine) docFrequency(term string) int {
 	if ix := e.vocabularyIndex(); ix != nil {
-		return ix.df(stemPlural(term))
+		return ix.df(analysis.Singular(term))
 	}
 	return 0
 }
@@ -368,9 +369,9 @@ func (e *Engine) Ask(q Query) Result {
 	reply, talk := smallTalkReply(text)
 	var res Result
 	switch {
-	case isFollowUp(text) && q.LastChunkID != "":
+	case analysis.IsFollowUp(text) && q.LastChunkID != "":
 		res = e.continueFrom(q.LastChunkID, q.Shown)
-	case isFollowUp(text):
+	case analysis.IsFollowUp(text):
 		res = e.noMatch(RuleNoFollowUpOf)
 		res.Notes = append(res.Notes, "nothing to continue: no earlier answer in this session")
 	case talk:

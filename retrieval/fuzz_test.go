@@ -1,6 +1,8 @@
 package retrieval
 
 import (
+	"github.com/docent-sh/docent/retrieval/analysis"
+
 	"math"
 	"strings"
 	"testing"
@@ -16,7 +18,7 @@ func FuzzNormalize(f *testing.F) {
 		q := e.norm.normalize(s)
 		seen := map[string]bool{}
 		for _, term := range q.terms {
-			if term == "" || seen[term] || isStopword(term) && !e.norm.an.known[term] {
+			if term == "" || seen[term] || analysis.IsStopword(term) && !e.norm.an.Known[term] {
 				t.Fatalf("normalize(%q): bad term %q in %q", s, term, q.terms)
 			}
 			seen[term] = true
@@ -97,8 +99,8 @@ func FuzzStemKey(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, w := range tokenize(text) {
-			if k := stemKey(w); !strings.HasPrefix(k, "~") || len(k) == 1 {
+		for _, w := range analysis.Tokens(text) {
+			if k := analysis.StemKey(w); !strings.HasPrefix(k, "~") || len(k) == 1 {
 				t.Fatalf("stemKey(%q) = %q", w, k)
 			}
 		}

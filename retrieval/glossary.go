@@ -3,6 +3,7 @@ package retrieval
 import (
 	"strings"
 
+	"github.com/docent-sh/docent/retrieval/analysis"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -21,7 +22,7 @@ type glossaryEntry struct {
 //     ## Term                       (heading, definition in the lines below)
 //
 // Anything else (the title, prose) is ignored.
-func parseGlossary(src string, an *analyzer) []glossaryEntry {
+func parseGlossary(src string, an *analysis.Analyzer) []glossaryEntry {
 	var entries []glossaryEntry
 	var heading string
 	var body []string
@@ -59,7 +60,7 @@ func parseGlossary(src string, an *analyzer) []glossaryEntry {
 	for _, e := range entries {
 		e.term = textsafe.Line(e.term)
 		e.definition = plainText(e.definition)
-		e.terms = an.terms(e.term)
+		e.terms = an.Terms(e.term)
 		if len(e.terms) > 0 && e.definition != "" {
 			out = append(out, e)
 		}

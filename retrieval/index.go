@@ -1,6 +1,8 @@
 package retrieval
 
 import (
+	"github.com/docent-sh/docent/retrieval/analysis"
+
 	"math"
 	"slices"
 	"strings"
@@ -119,7 +121,7 @@ type buildPosting struct {
 
 // buildIndex analyzes every unit once and precomputes each posting's rank
 // contribution.
-func buildIndex(units []unit, texts func(i int) fieldText, an *analyzer, p bm25f) *index {
+func buildIndex(units []unit, texts func(i int) fieldText, an *analysis.Analyzer, p bm25f) *index {
 	ix := &index{units: units, postings: map[string][]posting{}, idf: map[string]float64{}, docUnits: map[int32][2]int32{}, display: make([]atomic.Pointer[displayText], len(units))}
 	for i, u := range units {
 		r, ok := ix.docUnits[u.doc]
@@ -200,7 +202,7 @@ func (ix *index) addVariantPostings(names []string, raw [][]buildPosting, lens [
 	groups := map[string][]int{} // stem key → term ids
 	for id, t := range names {
 		if len(raw[id]) > 0 {
-			k := stemKey(t)
+			k := analysis.StemKey(t)
 			groups[k] = append(groups[k], id)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/docent-sh/docent/retrieval/analysis"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -26,20 +27,20 @@ const (
 // function words such as "you", "so", "there") is small talk. None of them
 // may be a product's word: the list is the same for every doc set.
 var (
-	greetingWords = toSet(strings.Fields(`hello hi hey hiya howdy greetings yo morning afternoon evening`))
-	thanksWords   = toSet(strings.Fields(`thanks thank thx ty cheers appreciate appreciated grateful`))
-	goodbyeWords  = toSet(strings.Fields(`bye goodbye later`))
+	greetingWords = analysis.WordSet(`hello hi hey hiya howdy greetings yo morning afternoon evening`)
+	thanksWords   = analysis.WordSet(`thanks thank thx ty cheers appreciate appreciated grateful`)
+	goodbyeWords  = analysis.WordSet(`bye goodbye later`)
 	// ackWords acknowledge, or fill out a greeting or a thanks ("good
 	// morning", "thanks a lot", "hi all").
-	ackWords = toSet(strings.Fields(`ok okay good great cool nice perfect awesome excellent fine alright sorry
-		lot all everyone everybody folks see`))
+	ackWords = analysis.WordSet(`ok okay good great cool nice perfect awesome excellent fine alright sorry
+		lot all everyone everybody folks see`)
 )
 
 // smallTalkReply is the reply to a question that is only conversation,
 // and false for any other question.
 func smallTalkReply(text string) (string, bool) {
 	var greeting, thanks, goodbye, ack bool
-	for _, w := range tokenize(text) {
+	for _, w := range analysis.Tokens(text) {
 		switch {
 		case thanksWords[w]:
 			thanks = true
@@ -49,7 +50,7 @@ func smallTalkReply(text string) (string, bool) {
 			greeting = true
 		case ackWords[w]:
 			ack = true
-		case !isStopword(w):
+		case !analysis.IsStopword(w):
 			return "", false // a word that may name a topic
 		}
 	}
@@ -97,8 +98,8 @@ func informativeWords(text string) []string {
 	for _, f := range fields {
 		f = textsafe.Line(strings.Trim(f, "'’-"))
 		informative := false
-		for _, w := range tokenize(f) {
-			if !isStopword(w) && !intentWords[w] {
+		for _, w := range analysis.Tokens(f) {
+			if !analysis.IsStopword(w) && !intentWords[w] {
 				informative = true
 			}
 		}

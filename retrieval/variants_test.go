@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/retrieval/analysis"
 )
 
 // variantDocs: "archiving" appears exactly in one doc and only as a
@@ -47,7 +48,7 @@ func TestVariantsRankAndCover(t *testing.T) {
 
 func TestStemKeys(t *testing.T) {
 	for word, want := range map[string]string{"archiving": "~archiv", "archived": "~archiv", "archive": "~archiv", "running": "~run", "notes": "~note", "callout": "~callout", "callouts": "~callout"} {
-		if got := stemKey(word); got != want {
+		if got := analysis.StemKey(word); got != want {
 			t.Errorf("stemKey(%q) = %q, want %q", word, got, want)
 		}
 	}

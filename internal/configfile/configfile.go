@@ -25,7 +25,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/retrieval/analysis"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -390,7 +390,7 @@ func nearest(key string, known map[string]bool) string {
 	const maxSlips = 2
 	best, bestDist := "", maxSlips+1
 	for k := range known {
-		d := retrieval.EditDistance(strings.ToLower(key), k, maxSlips)
+		d := analysis.EditDistance(strings.ToLower(key), k, maxSlips)
 		if d*2 >= len(k) {
 			continue
 		}

@@ -23,7 +23,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/retrieval/analysis"
 )
 
 // Reduction is what Reduce made of a text.
@@ -120,7 +120,7 @@ func topicWords(text string, limit int) (query string, kept, distinct int) {
 	}) {
 		// "don't" is one word, as retrieval reads it.
 		w = strings.NewReplacer("'", "", "’", "").Replace(w)
-		if utf8.RuneCountInString(w) < 2 || retrieval.IsStopword(w) {
+		if utf8.RuneCountInString(w) < 2 || analysis.IsStopword(w) {
 			continue
 		}
 		if x, ok := index[w]; ok {

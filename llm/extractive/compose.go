@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/docent-sh/docent/prompt"
-	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/retrieval/analysis"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -49,7 +49,7 @@ func answerTo(userText string, earlier []string) string {
 		return NoCoverageAnswer
 	}
 	question := prompt.ParseQuestion(userText)
-	if retrieval.IsFollowUp(question) && len(earlier) > 0 {
+	if analysis.IsFollowUp(question) && len(earlier) > 0 {
 		return continueAnswer(cited, earlier)
 	}
 	return composeAnswer(parseIntent(question), cited)

@@ -1,5 +1,7 @@
 package extractive
 
+import "github.com/docent-sh/docent/retrieval/analysis"
+
 // howTo answers a request for steps. The unit of a procedure is a section
 // of a chunk: when a heading names the action (and the object asked about,
 // or nothing else), the answer is that section from its first step, since
@@ -145,7 +147,7 @@ func matchHeading(heading, action string, objects map[string]bool) headingMatch 
 				seen[w] = true
 				h.objects = append(h.objects, w)
 			}
-		case actionWords[w]:
+		case analysis.IsActionWord(w):
 			h.otherAction = true
 		case !stopwords[w]:
 			other = true
@@ -163,12 +165,12 @@ func listsActions(words []string) bool {
 	run := 0
 	for i, w := range words {
 		switch {
-		case actionWords[w]:
+		case analysis.IsActionWord(w):
 			run++
 			if run >= 3 {
 				return true
 			}
-		case (w == "and" || w == "or") && run > 0 && i+1 < len(words) && actionWords[words[i+1]]:
+		case (w == "and" || w == "or") && run > 0 && i+1 < len(words) && analysis.IsActionWord(words[i+1]):
 		default:
 			run = 0
 		}

@@ -1,6 +1,8 @@
 package extractive
 
 import (
+	"github.com/docent-sh/docent/retrieval/analysis"
+
 	"regexp"
 	"slices"
 	"strings"
@@ -62,7 +64,7 @@ func parseIntent(question string) intent {
 	// The action is the first action word outside the term asked about:
 	// "what are quick links" asks for no linking.
 	for _, w := range wordsOf(question) {
-		if base, ok := actionBase(w); ok && !slices.Contains(in.subject, base) {
+		if base, ok := analysis.ActionBase(w); ok && !slices.Contains(in.subject, base) {
 			in.action = base
 			break
 		}
@@ -77,7 +79,7 @@ func parseIntent(question string) intent {
 	}
 	// A bare imperative, "delete a workspace", asks for the steps too.
 	if words := wordsOf(q); len(words) > 0 {
-		if _, ok := actionBase(words[0]); ok {
+		if _, ok := analysis.ActionBase(words[0]); ok {
 			in.kind = askHowTo
 		}
 	}

@@ -1,8 +1,9 @@
 package extractive
 
 import (
+	"github.com/docent-sh/docent/retrieval/analysis"
+
 	"cmp"
-	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -136,14 +137,12 @@ func lastPathPart(path string) string {
 	return strings.TrimSpace(path)
 }
 
-// imperatives open a step: "Press Ctrl+N", "Choose More > Settings".
-// Every action word does.
-var imperatives = func() map[string]bool {
-	set := wordSet(`press click choose select type drag hover right go pick confirm hold paste
-		grab enter tap scroll drop double check uncheck write use make turn fill`)
-	maps.Copy(set, actionWords)
-	return set
-}()
+// imperatives open a step: "Press Ctrl+N", "Choose More > Settings", and
+// so does every action word (analysis.IsActionWord).
+var imperatives = wordSet(`press click choose select type drag hover right go pick confirm hold paste
+	grab enter tap scroll drop double check uncheck write use make turn fill`)
+
+func imperative(w string) bool { return imperatives[w] || analysis.IsActionWord(w) }
 
 // isInstruction reports a sentence that tells the reader what to do:
 // "Press F2 …", or after a short opening clause, "To bring it back, open
@@ -153,7 +152,7 @@ func isInstruction(text string, words []string) bool {
 	if len(words) == 0 {
 		return false
 	}
-	if imperatives[words[0]] {
+	if imperative(words[0]) {
 		return true
 	}
 	opening, _, ok := strings.Cut(text, ", ")
@@ -162,7 +161,7 @@ func isInstruction(text string, words []string) bool {
 	}
 	// The opening clause holds the first words; the next one opens the rest.
 	n := countWords(opening)
-	return n < len(words) && imperatives[words[n]]
+	return n < len(words) && imperative(words[n])
 }
 
 // countWords counts the words wordsOf would find in s, without them.

@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/retrieval/analysis"
 )
 
 // stopwords carry no topic: matching on them would pick sentences for
@@ -31,7 +31,7 @@ func wordSet(list string) map[string]bool {
 
 // wordsOf splits s into its lower-case words of letters and digits, as
 // retrieval does, so the answer weighs the words retrieval matched.
-func wordsOf(s string) []string { return retrieval.Tokens(s) }
+func wordsOf(s string) []string { return analysis.Tokens(s) }
 
 // normWords is wordsOf with every word normalized, one for one.
 func normWords(s string) []string { return normalize(wordsOf(s)) }
@@ -49,10 +49,10 @@ func normalize(words []string) []string {
 // ("workspaces" → "workspace"), so a question matches the docs however
 // either is phrased.
 func normWord(w string) string {
-	if base, ok := actionBase(w); ok {
+	if base, ok := analysis.ActionBase(w); ok {
 		return base
 	}
-	return retrieval.Singular(w)
+	return analysis.Singular(w)
 }
 
 // termSet returns the distinct normalized informative words of s: the
@@ -61,47 +61,10 @@ func normWord(w string) string {
 func termSet(s string) map[string]bool {
 	terms := make(map[string]bool)
 	for _, w := range wordsOf(s) {
-		if retrieval.IsStopword(w) || stopwords[w] || (utf8.RuneCountInString(w) < 2 && !unicode.IsDigit([]rune(w)[0])) {
+		if analysis.IsStopword(w) || stopwords[w] || (utf8.RuneCountInString(w) < 2 && !unicode.IsDigit([]rune(w)[0])) {
 			continue
 		}
 		terms[normWord(w)] = true
 	}
 	return terms
-}
-
-// actionWords are the things users ask how to do, in base form. "set" and
-// "use" are left out: they are in too many sentences that are not steps
-// ("the scope setting", "How to use it").
-var actionWords = wordSet(`add archive change clear close collapse configure copy create delete
-	duplicate edit empty expand export filter find hide import insert invite link list move open pin print
-	remove rename reorder resize restore search share show sort switch tag undo unpin upload`)
-
-// actionBase returns the action word that w is a form of.
-func actionBase(w string) (string, bool) {
-	if actionWords[w] {
-		return w, true
-	}
-	try := func(f string) bool { return actionWords[f] }
-	for _, suffix := range []string{"ing", "ed", "ion", "al"} {
-		stem, ok := strings.CutSuffix(w, suffix)
-		if !ok || len(stem) < 2 {
-			continue
-		}
-		switch n := len(stem); {
-		case try(stem):
-			return stem, true
-		case try(stem + "e"):
-			return stem + "e", true
-		case stem[n-1] == stem[n-2] && try(stem[:n-1]): // pinned, pinning
-			return stem[:n-1], true
-		case suffix == "ed" && stem[n-1] == 'i' && try(stem[:n-1]+"y"): // copied
-			return stem[:n-1] + "y", true
-		}
-	}
-	for _, form := range [][2]string{{"ies", "y"}, {"es", ""}, {"s", ""}} {
-		if stem, ok := strings.CutSuffix(w, form[0]); ok && try(stem+form[1]) {
-			return stem + form[1], true
-		}
-	}
-	return "", false
 }

@@ -1,4 +1,10 @@
-package retrieval
+// Package analysis is how docent reads words, the same for documents and
+// questions: the tokenizer, stopwords, plural and Porter stems, synonyms,
+// typo fixes and the words that shape a question (definitional, action,
+// follow-up, several intents). The retrieval engine indexes and ranks with
+// it, and the offline responder picks sentences with it, so both agree on
+// what a question's words are. Pure: no I/O, no state beyond its tables.
+package analysis
 
 import (
 	"strings"
@@ -6,20 +12,15 @@ import (
 	"unicode/utf8"
 )
 
-// tokenize lower-cases s and splits it into words: runs of letters and
+// Tokens lower-cases s and splits it into words: runs of letters and
 // digits. An apostrophe between letters is dropped rather than treated as a
 // break, so "user's" and "don't" stay one word each instead of leaving
 // stray "s" and "t" tokens behind. Words are substrings of the lower-cased
 // text where possible: indexing 100k chunks tokenizes millions of words.
-func tokenize(s string) []string { return appendTokens(nil, s) }
+func Tokens(s string) []string { return AppendTokens(nil, s) }
 
-// Tokens is the engine's tokenizer, for other packages that split text
-// into words the way retrieval does (lower case, apostrophes kept inside a
-// word).
-func Tokens(s string) []string { return tokenize(s) }
-
-// appendTokens is tokenize appending to words.
-func appendTokens(words []string, s string) []string {
+// AppendTokens is Tokens appending to words.
+func AppendTokens(words []string, s string) []string {
 	lower := strings.ToLower(s)
 	start, apostrophe := -1, false
 	flush := func(end int) {
@@ -105,6 +106,10 @@ hello hi hey thanks thank help ok okay
 work works working worked broken wrong
 `))
 
+// WordSet is the set of the whitespace-separated words of s: the form every
+// word list of this package and of the engine is written in.
+func WordSet(s string) map[string]bool { return toSet(strings.Fields(s)) }
+
 func toSet(words []string) map[string]bool {
 	set := make(map[string]bool, len(words))
 	for _, w := range words {
@@ -113,18 +118,14 @@ func toSet(words []string) map[string]bool {
 	return set
 }
 
-// isStopword reports whether w carries no topic.
-func isStopword(w string) bool { return stopwords[w] }
-
-// IsStopword is isStopword for other packages that pick a text's topic
-// words the way retrieval does; w is lower-case.
+// IsStopword reports whether w (lower-case) carries no topic.
 func IsStopword(w string) bool { return stopwords[w] }
 
-// stemPlural reduces a plural to its singular with the three rules the
+// Singular reduces a plural to its singular with the three rules the
 // product asks for (ies → y, es after a sibilant, s) and nothing more;
 // words under four letters are left alone. Titles and feature names are
 // stemmed like every other word: "Callouts" must meet "what is a callout".
-func stemPlural(w string) string {
+func Singular(w string) string {
 	if utf8.RuneCountInString(w) < 4 {
 		return w
 	}
@@ -144,32 +145,28 @@ func stemPlural(w string) string {
 	return w
 }
 
-// Singular is the engine's plural stemmer, for other packages that match
-// words the way retrieval does.
-func Singular(w string) string { return stemPlural(w) }
-
-// pointer reports whether w, after prev, points at what the text says
+// Pointer reports whether w, after prev, points at what the text says
 // next ("the following commands", "edit it as follows") rather than naming
 // the verb: technical docs say "the following" hundreds of times, and a
 // question about following someone must not match them.
-func pointer(prev, w string) bool {
+func Pointer(prev, w string) bool {
 	return prev == "the" && w == "following" || prev == "as" && w == "follows"
 }
 
-// analyzer turns document text into index terms with exactly the rules the
+// Analyzer turns document text into index terms with exactly the rules the
 // query side uses, so a query term and a document term meet whenever the
 // words are the same modulo case, punctuation and plural.
-type analyzer struct {
-	known map[string]bool // words of known terms: no synonym rewrites them, typos are fixed to them
+type Analyzer struct {
+	Known map[string]bool // words of known terms: no synonym rewrites them, typos are fixed to them
 }
 
-// terms returns the index terms of text in order, stopwords removed.
-func (a *analyzer) terms(text string) []string {
-	words := tokenize(text)
+// Terms returns the index terms of text in order, stopwords removed.
+func (a *Analyzer) Terms(text string) []string {
+	words := Tokens(text)
 	out := words[:0]
 	prev := ""
 	for _, w := range words {
-		if t := a.term(w); t != "" && !pointer(prev, w) {
+		if t := a.Term(w); t != "" && !Pointer(prev, w) {
 			out = append(out, t)
 		}
 		prev = w
@@ -177,57 +174,10 @@ func (a *analyzer) terms(text string) []string {
 	return out
 }
 
-// term maps one word to its index term, "" for a stopword.
-func (a *analyzer) term(w string) string {
-	if isStopword(w) {
+// Term maps one word to its index term, "" for a stopword.
+func (a *Analyzer) Term(w string) string {
+	if IsStopword(w) {
 		return ""
 	}
-	return stemPlural(w)
-}
-
-// termTable numbers the index terms while an index is built and memoizes
-// the word → term mapping: a corpus repeats a small vocabulary millions of
-// times, and integers are cheaper to count than strings. Not safe for
-// concurrent use; queries do not use it.
-type termTable struct {
-	an    *analyzer
-	words map[string]int32 // word → term id, -1 for a stopword
-	ids   map[string]int32 // term → id
-	names []string         // id → term
-	buf   []string
-}
-
-func newTermTable(an *analyzer) *termTable {
-	return &termTable{an: an, words: map[string]int32{}, ids: map[string]int32{}}
-}
-
-// appendIDs appends the term ids of text to dst.
-func (c *termTable) appendIDs(dst []int32, text string) []int32 {
-	c.buf = appendTokens(c.buf[:0], text)
-	for i, w := range c.buf {
-		if i > 0 && pointer(c.buf[i-1], w) {
-			continue
-		}
-		id, ok := c.words[w]
-		if !ok {
-			// Clone: w points into the lower-cased text, which the
-			// index must not keep alive.
-			w = strings.Clone(w)
-			id = -1
-			if t := c.an.term(w); t != "" {
-				id, ok = c.ids[t]
-				if !ok {
-					t = strings.Clone(t)
-					id = int32(len(c.names))
-					c.ids[t] = id
-					c.names = append(c.names, t)
-				}
-			}
-			c.words[w] = id
-		}
-		if id >= 0 {
-			dst = append(dst, id)
-		}
-	}
-	return dst
+	return Singular(w)
 }

@@ -1,4 +1,4 @@
-package extractive
+package analysis
 
 import "testing"
 
@@ -9,9 +9,9 @@ func TestActionBase(t *testing.T) {
 		"creation": "create", "switches": "switch", "renamed": "rename", "added": "add",
 		"settings": "", "setting": "", "need": "", "string": "", "notes": "", "workspace": "",
 	} {
-		got, ok := actionBase(word)
+		got, ok := ActionBase(word)
 		if got != want || ok != (want != "") {
-			t.Errorf("actionBase(%q) = %q, %v; want %q", word, got, ok, want)
+			t.Errorf("ActionBase(%q) = %q, %v; want %q", word, got, ok, want)
 		}
 	}
 }

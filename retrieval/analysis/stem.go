@@ -1,8 +1,8 @@
-package retrieval
+package analysis
 
 import porter "github.com/blevesearch/go-porterstemmer"
 
-// stemKey is the index key under which a term's morphological variants
+// StemKey is the index key under which a term's morphological variants
 // meet: the Porter stem behind a prefix no analyzed term can start with
 // (terms are letters and digits). "deleting" and "delete", "moving" and
 // "move" share a key.
@@ -11,6 +11,6 @@ import porter "github.com/blevesearch/go-porterstemmer"
 // scores under its own term too) and are what the decision policy's
 // coverage counts: a question about deleting an account is covered by a
 // section titled "Delete your account".
-func stemKey(term string) string {
+func StemKey(term string) string {
 	return "~" + porter.StemString(term)
 }

@@ -1,15 +1,15 @@
-package retrieval
+package analysis
 
 import (
 	"slices"
 	"unicode/utf8"
 )
 
-// typoFixer corrects a misspelled query word to a known term. Known terms
+// TypoFixer corrects a misspelled query word to a known term. Known terms
 // are few (titles, keywords, glossary headwords), so they are bucketed by
 // length and only buckets within the allowed distance are compared: the
 // cost does not grow with the corpus.
-type typoFixer struct {
+type TypoFixer struct {
 	byLen map[int][]knownWord
 }
 
@@ -19,8 +19,9 @@ type knownWord struct {
 	df    int // how many units contain it: breaks ties toward the common term
 }
 
-func newTypoFixer(words map[string]bool, df func(string) int) *typoFixer {
-	f := &typoFixer{byLen: map[int][]knownWord{}}
+// NewTypoFixer knows words, each with how many units contain it (df).
+func NewTypoFixer(words map[string]bool, df func(string) int) *TypoFixer {
+	f := &TypoFixer{byLen: map[int][]knownWord{}}
 	sorted := make([]string, 0, len(words))
 	for w := range words {
 		sorted = append(sorted, w)
@@ -46,10 +47,10 @@ func maxTypoDistance(word string) int {
 	}
 }
 
-// fix returns the closest known word within the allowed distance, preferring
+// Fix returns the closest known word within the allowed distance, preferring
 // the smaller distance, then the term found in more units, then the
 // alphabetically first, so the same typo always gets the same fix.
-func (f *typoFixer) fix(word string) (string, bool) {
+func (f *TypoFixer) Fix(word string) (string, bool) {
 	maxD := maxTypoDistance(word)
 	if maxD == 0 {
 		return "", false
@@ -70,9 +71,9 @@ func (f *typoFixer) fix(word string) (string, bool) {
 	return best, true
 }
 
-// EditDistance is editDistance for other packages that match a misspelt
-// name the way the engine matches a misspelt word. It returns limit+1 or
-// more once the distance exceeds limit.
+// EditDistance is editDistance over strings, for matching a misspelt name
+// (a configuration key) the way a misspelt word is matched. It returns
+// limit+1 or more once the distance exceeds limit.
 func EditDistance(a, b string, limit int) int { return editDistance([]rune(a), []rune(b), limit) }
 
 // editDistance is the optimal-string-alignment distance (insertions,

@@ -1,0 +1,164 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/docent-sh/docent/knowledge"
+)
+
+func TestTokenize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"What is a Workspace?", []string{"what", "is", "a", "workspace"}},
+		{"quick-links, HOME!", []string{"quick", "links", "home"}},
+		{"user's don’t", []string{"users", "dont"}},
+		{"'quoted' ctrl+shift+h", []string{"quoted", "ctrl", "shift", "h"}},
+		{"Überblick café 42", []string{"überblick", "café", "42"}},
+		{"?!.,;", nil},
+	}
+	for _, tt := range tests {
+		if got := Tokens(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("tokenize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestStopwords(t *testing.T) {
+	for _, w := range []string{"a", "an", "the", "is", "what", "how", "my", "do", "explain", "tell", "me", "about", "thing", "happens", "no", "nothing"} {
+		if !IsStopword(w) {
+			t.Errorf("%q should be a stopword", w)
+		}
+	}
+	// Words that name things or actions in a product must survive.
+	for _, w := range []string{"home", "open", "new", "list", "up", "back", "next", "notes", "search", "settings", "move", "add"} {
+		if IsStopword(w) {
+			t.Errorf("%q is a domain word and must not be a stopword", w)
+		}
+	}
+}
+
+func TestStemPlural(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"entries", "entry"},   // ies → y
+		{"boxes", "box"},       // es after x
+		{"switches", "switch"}, // es after ch
+		{"classes", "class"},   // es after ss
+		{"widgets", "widget"},  // s
+		{"pages", "page"},      // s (not es: no sibilant)
+		{"status", "status"},   // us is not a plural
+		{"class", "class"},     // ss is not a plural
+		{"analysis", "analysis"},
+		{"tabs", "tab"},   // four letters: stems
+		{"bus", "bus"},    // under 4 characters
+		{"its", "its"},    // under 4 characters
+		{"notes", "note"}, // a feature's name stems like any word
+	}
+	for _, tt := range tests {
+		if got := Singular(tt.in); got != tt.want {
+			t.Errorf("stemPlural(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"workspace", "workspace", 0},
+		{"wrkspace", "workspace", 1},
+		{"wokrspace", "workspace", 1},
+		{"kitten", "sitting", 3},
+		{"", "abc", 3},
+	}
+	for _, tt := range tests {
+		if got := EditDistance(tt.a, tt.b, 10); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if got := EditDistance("kitten", "sitting", 1); got <= 1 {
+		t.Errorf("bounded distance = %d, want > 1", got)
+	}
+}
+
+func TestDefinitionalIntent(t *testing.T) {
+	tests := []struct {
+		query string
+		want  bool
+	}{
+		{"what is home", true},
+		{"What are widgets?", true},
+		{"what's a workspace", true},
+		{"explain notes", true},
+		{"define entry", true},
+		{"tell me about quick links", true},
+		{"what are workspace actions", false}, // action word
+		{"explain how to create a workspace", false},
+		{"how do I open notes", false},
+		{"workspace", false},
+	}
+	for _, tt := range tests {
+		if got := IsDefinitional(Tokens(tt.query)); got != tt.want {
+			t.Errorf("isDefinitional(%q) = %v, want %v", tt.query, got, tt.want)
+		}
+	}
+}
+
+func TestFollowUpAndIntents(t *testing.T) {
+	for _, s := range []string{"tell me more", "More.", "go on", "Continue!"} {
+		if !IsFollowUp(s) {
+			t.Errorf("%q should be a follow-up", s)
+		}
+	}
+	for _, s := range []string{"continue widget", "more about home", ""} {
+		if IsFollowUp(s) {
+			t.Errorf("%q is not a follow-up", s)
+		}
+	}
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"workspace and widgets", []string{"workspace", "widgets"}},
+		{"open notes + quick links", []string{"open notes", "quick links"}},
+		{"home, recent & navigator", []string{"home", "recent", "navigator"}},
+		{"notes+links", []string{"notes", "links"}},
+		{"workspace", nil},
+		{"and", nil},
+	}
+	for _, tt := range tests {
+		if got := SplitIntents(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("splitIntents(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCompileSynonyms(t *testing.T) {
+	tab := CompileSynonyms([]knowledge.Synonym{
+		{From: "shortcuts", To: "quick links"},
+		{From: "sign in page", To: "home"},
+		{From: "?!", To: "home"},                 // no word on the left: dropped
+		{From: "quick-links", To: "quick links"}, // maps to itself once tokenized: dropped
+		{From: "Sign-in page", To: "login"},      // same words as an earlier phrase: replaces it
+		{From: "shortcuts", To: "bookmarks"},     // a later rule for the same word wins
+	})
+	word := func(w string) string { return strings.Join(tab.Words[w].To, " ") }
+	if word("shortcuts") != "bookmarks" || word("shortcut") != "bookmarks" {
+		t.Errorf("shortcuts → %q, shortcut → %q; want the later rule, bookmarks, for both", word("shortcuts"), word("shortcut"))
+	}
+	if _, ok := tab.Words["quick"]; ok || len(tab.Words) != 2 {
+		t.Errorf("words %v: want only shortcuts and its singular", tab.Words)
+	}
+	if len(tab.Phrases) != 1 || strings.Join(tab.Phrases[0].To, " ") != "login" {
+		t.Errorf("phrases %v: want one, sign in page → login", tab.Phrases)
+	}
+	// A rule for a singular is not replaced by another rule's plural.
+	tab = CompileSynonyms([]knowledge.Synonym{{From: "shortcut", To: "hotkey"}, {From: "shortcuts", To: "quick links"}})
+	if word("shortcut") != "hotkey" || word("shortcuts") != "quick links" {
+		t.Errorf("shortcut → %q, shortcuts → %q", word("shortcut"), word("shortcuts"))
+	}
+}

@@ -1,0 +1,156 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+)
+
+// actionWords are the things users ask how to do, in base form: a
+// question with one of them is about doing something, not a request for a
+// definition ("what are workspace actions" wants the actions doc), and the
+// offline responder recognizes steps by them. "set" and
+// "use" are left out: they are in too many sentences that are not steps
+// ("the scope setting", "How to use it").
+var actionWords = WordSet(`add archive change clear close collapse configure copy create delete
+	duplicate edit empty expand export filter find hide import insert invite link list move open pin print
+	remove rename reorder resize restore search share show sort switch tag undo unpin upload`)
+
+// IsActionWord reports whether w is an action word in its base form.
+func IsActionWord(w string) bool { return actionWords[w] }
+
+// ActionBase returns the action word (in base form) that w is a form of:
+// "pinned" and "pinning" are forms of "pin", "copied" of "copy".
+func ActionBase(w string) (string, bool) {
+	if actionWords[w] {
+		return w, true
+	}
+	try := func(f string) bool { return actionWords[f] }
+	for _, suffix := range []string{"ing", "ed", "ion", "al"} {
+		stem, ok := strings.CutSuffix(w, suffix)
+		if !ok || len(stem) < 2 {
+			continue
+		}
+		switch n := len(stem); {
+		case try(stem):
+			return stem, true
+		case try(stem + "e"):
+			return stem + "e", true
+		case stem[n-1] == stem[n-2] && try(stem[:n-1]): // pinned, pinning
+			return stem[:n-1], true
+		case suffix == "ed" && stem[n-1] == 'i' && try(stem[:n-1]+"y"): // copied
+			return stem[:n-1] + "y", true
+		}
+	}
+	for _, form := range [][2]string{{"ies", "y"}, {"es", ""}, {"s", ""}} {
+		if stem, ok := strings.CutSuffix(w, form[0]); ok && try(stem+form[1]) {
+			return stem + form[1], true
+		}
+	}
+	return "", false
+}
+
+// doingVerbs are the action words that never name the thing a question
+// asks about: "what is a link" or "what are filters" asks for a
+// definition although link and filter are actions, "what does creating
+// a workspace do" does not.
+var doingVerbs = WordSet("create delete rename list open move add")
+
+// asksToDo reports whether w, in any form, makes a question about doing
+// something rather than a request for a definition.
+func asksToDo(w string) bool {
+	if w == "action" || w == "actions" {
+		return true
+	}
+	base, ok := ActionBase(w)
+	return ok && doingVerbs[base]
+}
+
+// IsDefinitional reports a request for a definition ("what is X", "what are
+// X", "what's X", "explain X", "define X", "meaning of X", "definition of
+// X", "tell me about X") that is not about an action.
+func IsDefinitional(words []string) bool {
+	def := false
+	for i, w := range words {
+		switch w {
+		case "explain", "define", "definition", "meaning", "whats":
+			def = true
+		case "what":
+			if i+1 < len(words) && (words[i+1] == "is" || words[i+1] == "are") {
+				def = true
+			}
+		case "tell":
+			if i+2 < len(words) && words[i+1] == "me" && words[i+2] == "about" {
+				def = true
+			}
+		}
+	}
+	if !def {
+		return false
+	}
+	for _, w := range words {
+		if asksToDo(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// followUpPhrases continue the last resource instead of starting a search.
+var followUpPhrases = [][]string{{"tell", "me", "more"}, {"more"}, {"go", "on"}, {"continue"}}
+
+// IsFollowUp reports whether text is only a request to continue the last
+// answer ("tell me more").
+func IsFollowUp(text string) bool {
+	words := Tokens(text)
+	for _, p := range followUpPhrases {
+		if slices.Equal(words, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// SplitIntents splits a question at "and", "+", "&" and commas. It returns
+// nil when there is nothing to split.
+func SplitIntents(text string) []string {
+	var parts []string
+	var cur strings.Builder
+	flush := func() {
+		if s := strings.TrimSpace(cur.String()); s != "" {
+			parts = append(parts, s)
+		}
+		cur.Reset()
+	}
+	for _, field := range strings.Fields(text) {
+		pieces := strings.FieldsFunc(field, func(r rune) bool { return r == '+' || r == '&' || r == ',' })
+		lead := len(field) > 0 && strings.ContainsRune("+&,", rune(field[0]))
+		trail := len(field) > 0 && strings.ContainsRune("+&,", rune(field[len(field)-1]))
+		if strings.EqualFold(field, "and") {
+			// "between A and B", "both A and B" join two things in one
+			// question: the difference between limiting and suspending
+			// is one intent.
+			if words := Tokens(cur.String()); !slices.ContainsFunc(words, func(w string) bool { return w == "between" || w == "both" }) {
+				flush()
+				continue
+			}
+		}
+		if lead {
+			flush()
+		}
+		for i, p := range pieces {
+			if i > 0 {
+				flush()
+			}
+			cur.WriteString(p)
+			cur.WriteByte(' ')
+		}
+		if trail {
+			flush()
+		}
+	}
+	flush()
+	if len(parts) < 2 {
+		return nil
+	}
+	return parts
+}
