@@ -26,7 +26,6 @@ type Engine interface {
 	Ask(q retrieval.Query) retrieval.Result
 	Pick(slug, question string) retrieval.Result
 	Continue(chunkID string, shown []string) retrieval.Result
-	Stats() retrieval.Stats
 	Size() (docs, chunks int)
 }
 
@@ -82,8 +81,7 @@ type Options struct {
 // turns are meant to come one at a time, as a person asks them.
 type Session struct {
 	// loaded is swapped whole when the knowledge base changes: a turn
-	// answers from one engine throughout, and Stats never waits for a
-	// rebuild.
+	// answers from one engine throughout.
 	loaded atomic.Pointer[loadedEngine]
 	writer Writer
 	opts   Options
@@ -92,6 +90,8 @@ type Session struct {
 
 	refreshMu        sync.Mutex // one generation check or rebuild at a time
 	failedGeneration int64      // the generation whose rebuild failed, else noGeneration
+
+	stats statsKeeper // the last turns' latency and outcomes
 
 	mu          sync.Mutex
 	lastChunkID string // the chunk the last answer came from ("tell me more" continues it)
@@ -134,7 +134,7 @@ func (s *Session) SetApp(app *prompt.AppState) {
 
 // Stats returns the current engine's rolling figures. They start afresh
 // when the engine is rebuilt for a changed knowledge base.
-func (s *Session) Stats() retrieval.Stats { return s.loaded.Load().engine.Stats() }
+func (s *Session) Stats() Stats { return s.stats.snapshot() }
 
 // Size is the docs and chunks of the knowledge base the session answers
 // from now, which changes when a seed elsewhere rebuilds the engine.
@@ -163,6 +163,7 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 			res.Results = s.withLastChunk(res.Results)
 		}
 	}
+	s.stats.record(res)
 	if id := answeredChunk(res); id != "" {
 		s.lastChunkID = id
 		s.lastEvidence = nil

@@ -339,3 +339,18 @@ func TestPickKeepsTheQuestion(t *testing.T) {
 		t.Errorf("bare pick: %s %+v", bare.Rule, bare.Results)
 	}
 }
+
+// Every turn the session retrieves counts in its stats, whichever way it
+// came (a question, a pick, a continuation).
+func TestStatsCountEveryTurn(t *testing.T) {
+	s, _ := newSession(t, &recordingWriter{})
+	ctx := context.Background()
+	found := s.Retrieve(ctx, assistant.Request{Query: "explain workspace"})
+	s.Retrieve(ctx, assistant.Request{Query: "workspace"})
+	s.Retrieve(ctx, assistant.Request{DocSlug: "concepts/workspace"})
+	s.Retrieve(ctx, assistant.Request{AfterChunkID: found.Results[0].ChunkID})
+	st := s.Stats()
+	if st.Turns != 4 || st.MatchRate != 0.75 || st.P50MS <= 0 || st.P95MS < st.P50MS {
+		t.Errorf("stats after a found, an ambiguous, a pick and a continuation: %+v", st)
+	}
+}

@@ -64,7 +64,6 @@ type Engine struct {
 	buildWhole func()
 	glossary   []glossaryEntry
 	norm       *normalizer
-	stats      statsKeeper
 	nChunks    int
 }
 
@@ -358,9 +357,6 @@ func (e *Engine) Size() (docs, chunks int) { return len(e.docs), e.nChunks }
 // Config returns the configuration the engine was built with.
 func (e *Engine) Config() Config { return e.cfg }
 
-// Stats returns rolling latency and rate figures over the recent turns.
-func (e *Engine) Stats() Stats { return e.stats.snapshot() }
-
 // Ask answers one turn. A follow-up ("tell me more", "more", "go on",
 // "continue") continues the resource of q.LastChunkID.
 func (e *Engine) Ask(q Query) Result {
@@ -413,7 +409,6 @@ func (e *Engine) finish(res Result, start time.Time) Result {
 	if res.Results == nil {
 		res.Results = []Evidence{}
 	}
-	e.stats.record(res)
 	return res
 }
 

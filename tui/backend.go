@@ -8,6 +8,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/cite"
 	"github.com/docent-sh/docent/retrieval"
 )
@@ -37,7 +38,7 @@ type Backend interface {
 // pane. The TUI asks for them in the same Cmd that retrieves, never from
 // Update.
 type StatsReporter interface {
-	Stats() retrieval.Stats
+	Stats() assistant.Stats
 }
 
 // SizeReporter is implemented by backends whose knowledge base can change

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -60,7 +61,7 @@ func (p debugPane) Update(msg tea.Msg) (debugPane, tea.Cmd) {
 type turnReport struct {
 	res   *retrieval.Result
 	info  *AnswerInfo
-	stats *retrieval.Stats
+	stats *assistant.Stats
 }
 
 func (p *debugPane) rebuild() {

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -92,7 +93,7 @@ type Model struct {
 	streamMsg  *message  // the transcript entry being streamed
 	lastResult *retrieval.Result
 	lastInfo   *AnswerInfo
-	lastStats  *retrieval.Stats
+	lastStats  *assistant.Stats
 }
 
 // Option configures a Model.

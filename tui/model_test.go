@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/cite"
 	"github.com/docent-sh/docent/retrieval"
 )
@@ -536,8 +537,8 @@ func TestScrollKeysAndWheel(t *testing.T) {
 // statsBackend adds rolling figures to a fake backend.
 type statsBackend struct{ *fakeBackend }
 
-func (statsBackend) Stats() retrieval.Stats {
-	return retrieval.Stats{Turns: 12, P50MS: 0.3, P95MS: 0.9, MatchRate: 0.75, FallbackRate: 1.0 / 12, DedupeRate: 0.25}
+func (statsBackend) Stats() assistant.Stats {
+	return assistant.Stats{Turns: 12, P50MS: 0.3, P95MS: 0.9, MatchRate: 0.75, FallbackRate: 1.0 / 12, DedupeRate: 0.25}
 }
 
 func TestAltEnterInsertsNewline(t *testing.T) {

@@ -69,7 +69,7 @@ func (b *SessionBackend) Role() string { return b.s.Role() }
 func (b *SessionBackend) Roles() []string { return b.s.Roles() }
 
 // Stats returns the session's rolling retrieval figures.
-func (b *SessionBackend) Stats() retrieval.Stats { return b.s.Stats() }
+func (b *SessionBackend) Stats() assistant.Stats { return b.s.Stats() }
 
 // Size reports the knowledge base the session answers from now.
 func (b *SessionBackend) Size() (docs, chunks int) { return b.s.Size() }

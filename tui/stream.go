@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -19,7 +20,7 @@ import (
 type retrievedMsg struct {
 	turn  int
 	res   retrieval.Result
-	stats *retrieval.Stats // nil when the backend keeps none
+	stats *assistant.Stats // nil when the backend keeps none
 	size  *corpusSize      // nil when the backend does not say
 	err   error
 }

@@ -104,7 +104,7 @@ func (b demoBackend) Answer(ctx context.Context, res retrieval.Result, emit func
 	return info, err
 }
 
-func (b demoBackend) Stats() retrieval.Stats {
+func (b demoBackend) Stats() assistant.Stats {
 	st := b.SessionBackend.Stats()
 	st.P50MS, st.P95MS = pinnedLatency, pinnedLatency
 	return st

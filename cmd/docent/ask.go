@@ -47,7 +47,7 @@ type askCitation struct {
 
 type askMetrics struct {
 	retrieval.Metrics
-	Stats retrieval.Stats `json:"stats"`
+	Stats assistant.Stats `json:"stats"`
 }
 
 type askLLM struct {

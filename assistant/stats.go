@@ -1,13 +1,16 @@
-package retrieval
+package assistant
 
 import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/docent-sh/docent/retrieval"
 )
 
-// Stats are rolling figures over the last turns, for the debug pane and
-// --json output.
+// Stats are rolling figures over a session's last turns, for the debug
+// pane and --json output. The session keeps them, not the engine: they
+// describe a conversation, and they outlive an engine rebuilt after a seed.
 type Stats struct {
 	Turns        int     `json:"turns"`         // turns in the window
 	P50MS        float64 `json:"p50_ms"`        // median retrieval latency
@@ -34,10 +37,10 @@ type statsKeeper struct {
 	next int
 }
 
-func (s *statsKeeper) record(r Result) {
+func (s *statsKeeper) record(r retrieval.Result) {
 	rec := turnRecord{
 		ms:       r.Metrics.RetrievalMS,
-		matched:  r.Status == StatusFound || r.Status == StatusMulti,
+		matched:  r.Status == retrieval.StatusFound || r.Status == retrieval.StatusMulti,
 		fallback: r.Metrics.Fallback != "",
 		deduped:  r.Metrics.DedupeTrimmed > 0,
 	}
