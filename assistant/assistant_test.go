@@ -159,9 +159,10 @@ func TestTellMeMoreContinuesTheLastResource(t *testing.T) {
 	}
 }
 
-// The real offline responder answers a found turn with citations through
-// the same path a model would take.
-func TestExtractiveResponderEndToEnd(t *testing.T) {
+// extractiveResponder is the real offline responder, as docent selects it
+// with no provider configured.
+func extractiveResponder(t *testing.T) *llm.Responder {
+	t.Helper()
 	sel, err := llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +171,13 @@ func TestExtractiveResponderEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := newSession(t, r)
+	return r
+}
+
+// The real offline responder answers a found turn with citations through
+// the same path a model would take.
+func TestExtractiveResponderEndToEnd(t *testing.T) {
+	s, _ := newSession(t, extractiveResponder(t))
 	ctx := context.Background()
 	res := s.Retrieve(ctx, assistant.Request{Query: "what is quick links"})
 	var pieces int
@@ -232,15 +239,7 @@ func TestMultiIntentAnswersEachPartThenAsks(t *testing.T) {
 // stopped in before moving to the next, so every sentence of a doc is
 // reached once, in order; the sources name the chunks the prompt held.
 func TestTellMeMoreGoesOnWhereTheAnswerStopped(t *testing.T) {
-	sel, err := llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := llm.NewResponder(sel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _ := newSession(t, r)
+	s, _ := newSession(t, extractiveResponder(t))
 	ctx := context.Background()
 	var told []string
 	var cited []string
