@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/docent-sh/docent/internal/sentence"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -99,32 +100,11 @@ func lastRune(s string) rune {
 	return r
 }
 
-// sentences splits prose at ., ! or ? followed by a space and an upper-case
-// letter, digit or quote, so "e.g. this" and "v1.2" stay whole.
-func sentences(text string) []string {
-	var out []string
-	start := 0
-	rs := []rune(text)
-	for i := 0; i < len(rs); i++ {
-		if rs[i] != '.' && rs[i] != '!' && rs[i] != '?' {
-			continue
-		}
-		if i+2 < len(rs) && rs[i+1] == ' ' && (unicode.IsUpper(rs[i+2]) || unicode.IsDigit(rs[i+2]) || rs[i+2] == '"' || rs[i+2] == '“') {
-			out = append(out, strings.TrimSpace(string(rs[start:i+1])))
-			start = i + 2
-		}
-	}
-	if rest := strings.TrimSpace(string(rs[start:])); rest != "" {
-		out = append(out, rest)
-	}
-	return out
-}
-
 // summarize returns up to maxSentences sentences of prose (plainText's
 // output), stopping early once the summary is long enough to be useful: a
 // reply should read as an answer, not as the whole section.
 func summarize(text string, maxSentences, softLimit int) string {
-	ss := sentences(text)
+	ss := sentence.Split(text)
 	var b strings.Builder
 	for i, s := range ss {
 		if i >= maxSentences || (b.Len() > 0 && b.Len()+len(s) > softLimit) {

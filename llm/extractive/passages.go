@@ -4,9 +4,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	// The package is aliased: this package has a type named sentence.
+	sentences "github.com/docent-sh/docent/internal/sentence"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -142,7 +143,7 @@ func passagesOf(content string) []passage {
 		if !p.cont || pi < 0 {
 			pi++
 		}
-		for _, s := range splitSentences(cleanInline(p.text)) {
+		for _, s := range sentences.Split(cleanInline(p.text)) {
 			// A step is kept however short: "Click Done." ends a procedure.
 			if len(strings.Fields(s)) >= minSentenceWords || (p.item && s != "") {
 				out = append(out, passage{text: truncateSentence(s), heading: p.heading, section: p.section, para: pi, item: p.item, number: p.number})
@@ -173,53 +174,6 @@ func cleanInline(s string) string {
 	}
 	replace("<", htmlTag, "")
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// abbreviations end with a period without ending a sentence.
-var abbreviations = map[string]bool{
-	"e.g": true, "i.e": true, "etc": true, "vs": true, "cf": true, "approx": true,
-	"mr": true, "mrs": true, "ms": true, "dr": true, "no": true, "fig": true,
-}
-
-// splitSentences splits prose after '.', '!' or '?' when a space and a
-// capital, digit or opening quote follow and the word before is not an
-// abbreviation.
-func splitSentences(p string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c != '.' && c != '!' && c != '?' {
-			continue
-		}
-		end := i + 1
-		for end < len(p) && strings.IndexByte(`"')]`, p[end]) >= 0 {
-			end++
-		}
-		if end >= len(p) || p[end] != ' ' {
-			continue
-		}
-		next, _ := utf8.DecodeRuneInString(p[end+1:])
-		if !unicode.IsUpper(next) && !unicode.IsDigit(next) && !strings.ContainsRune(`"'(`, next) {
-			continue
-		}
-		if c == '.' && abbreviations[strings.ToLower(lastWord(p[start:i]))] {
-			continue
-		}
-		out = append(out, strings.TrimSpace(p[start:end]))
-		start = end + 1
-	}
-	if rest := strings.TrimSpace(p[start:]); rest != "" {
-		out = append(out, rest)
-	}
-	return out
-}
-
-func lastWord(s string) string {
-	if i := strings.LastIndexAny(s, " (\"'"); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 func truncateSentence(s string) string {

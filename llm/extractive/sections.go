@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	sentences "github.com/docent-sh/docent/internal/sentence"
 	"github.com/docent-sh/docent/prompt"
 )
 
@@ -273,7 +274,7 @@ func saidSentences(earlier []string) map[string]bool {
 	for _, a := range earlier {
 		for _, line := range strings.Split(quotedID.ReplaceAllString(a, " "), "\n") {
 			line = listMarker.ReplaceAllString(strings.TrimSpace(line), "")
-			for _, s := range splitSentences(line) {
+			for _, s := range sentences.Split(line) {
 				if words := normWords(s); len(words) > 0 {
 					said[sentenceKey(words)] = true
 				}
