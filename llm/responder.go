@@ -90,7 +90,7 @@ var (
 // concurrent use; each Stream call is independent.
 type Responder struct {
 	sel         Selection
-	model       llms.Model   // the provider's client; the extractive model for extractive
+	model       llms.Model   // the provider's client; nil for extractive
 	ollamaHTTP  *http.Client // Ollama's client is made per call, for its num_ctx
 	extractive  *extractive.Model
 	setupNotice string // set when the provider cannot be called at all
@@ -164,7 +164,6 @@ func NewResponder(sel Selection, opts ...Option) (*Responder, error) {
 	switch sel.Provider {
 	case ProviderExtractive:
 		r.sel.Model, r.sel.BaseURL = extractive.ModelName, ""
-		r.model = r.extractive
 	case ProviderOpenAI:
 		token := sel.apiKey
 		if token == "" {
@@ -274,7 +273,6 @@ func (r *Responder) Stream(ctx context.Context, p prompt.Prompt, emit func(chunk
 		emit = func(string) {}
 	}
 	out := &output{emit: emit, start: time.Now()}
-	messages := toMessages(p)
 	ans := Answer{Provider: r.sel.Provider, Model: r.sel.Model}
 
 	var fail *failure
@@ -282,14 +280,14 @@ func (r *Responder) Stream(ctx context.Context, p prompt.Prompt, emit func(chunk
 	case r.setupNotice != "":
 		fail = &failure{notice: r.setupNotice}
 	case r.sel.Provider == ProviderExtractive:
-		ans.Stopped = r.streamOnce(ctx, r.extractive, messages, out)
+		ans.Stopped = r.streamExtractive(ctx, p, out)
 	default:
 		model, err := r.modelFor(p)
 		if err != nil {
 			fail = &failure{notice: fmt.Sprintf("%s: create client: %v", r.sel.Provider, err)}
 			break
 		}
-		fail, ans.Stopped = r.streamModel(ctx, model, messages, out)
+		fail, ans.Stopped = r.streamModel(ctx, model, toMessages(p), out)
 	}
 
 	if fail != nil && !ans.Stopped {
@@ -300,7 +298,7 @@ func (r *Responder) Stream(ctx context.Context, p prompt.Prompt, emit func(chunk
 		if out.emitted() > 0 {
 			out.write(MidStreamSeparator)
 		}
-		ans.Stopped = r.streamOnce(ctx, r.extractive, messages, out)
+		ans.Stopped = r.streamExtractive(ctx, p, out)
 	}
 
 	out.finish(&ans)
@@ -310,11 +308,12 @@ func (r *Responder) Stream(ctx context.Context, p prompt.Prompt, emit func(chunk
 	return ans, nil
 }
 
-// streamOnce runs one call of model without retries or timeouts: the
-// extractive model cannot fail except by cancellation, which it reports.
-func (r *Responder) streamOnce(ctx context.Context, model llms.Model, messages []llms.MessageContent, out *output) (stopped bool) {
+// streamExtractive writes the extractive answer to p from the prompt's
+// fields, without retries or timeouts: it cannot fail except by
+// cancellation, which it reports.
+func (r *Responder) streamExtractive(ctx context.Context, p prompt.Prompt, out *output) (stopped bool) {
 	gen := out.begin(nil)
-	_, err := model.GenerateContent(ctx, messages, llms.WithStreamingFunc(out.streamingFunc(gen)))
+	_, err := r.extractive.Stream(ctx, p, out.streamingFunc(gen))
 	out.end(gen, err == nil)
 	if err != nil && ctx.Err() == nil {
 		r.log.Error("llm: extractive answer failed", "error", err)

@@ -12,8 +12,9 @@ import (
 //	...chunk content...
 //	</doc>
 //
-// The llm package parses these blocks back (ParseDocBlocks) to know which
-// chunk ids a model may cite and to write the offline extractive answer.
+// Prompt.Docs holds the blocks themselves, so no caller of the builder
+// parses them back to answer; ParseDocBlocks is the reading side of the
+// format, for checking what a model is actually sent.
 type DocBlock struct {
 	ID      string
 	Title   string
@@ -57,8 +58,10 @@ func writeDocBlock(sb *strings.Builder, b DocBlock) {
 
 // ParseDocBlocks returns the well-formed <doc> blocks of text in order,
 // with attributes and content unescaped. A malformed opening tag or a block
-// that is never closed is skipped rather than guessed at, because the
-// caller uses the ids as the set of citable chunks.
+// that is never closed is skipped rather than guessed at. It reads a user
+// message as a model reads it: tests check with it what a provider was
+// sent, and its fuzz target proves that a rendered block reads back as
+// exactly one block, whatever a doc holds.
 func ParseDocBlocks(text string) []DocBlock {
 	var blocks []DocBlock
 	rest := text
@@ -222,7 +225,8 @@ var sectionEnds = []string{docClose + "\n\n", "</session>\n\n", "</app_state>\n\
 
 // ParseQuestion returns the question of a user message built by Build, as
 // the builder received it (cleaned of control characters, tags restored),
-// or "" when text is not such a message.
+// or "" when text is not such a message. Prompt.Question holds the same
+// without parsing; this reads a message as sent, for tests.
 func ParseQuestion(text string) string {
 	start := 0
 	if strings.HasPrefix(text, noDocsNote) {

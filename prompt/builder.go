@@ -94,7 +94,11 @@ type Prompt struct {
 	User    string
 	History []Message
 	Docs    []DocBlock // the blocks in User, in order, as sent (after any cut)
-	Report  Report
+	// Question is the question as User states it: without control
+	// sequences, trimmed. With Docs it is what the offline responder
+	// answers, so nothing reads it back out of User's text.
+	Question string
+	Report   Report
 }
 
 // Token-budget reasons are worded once so that the report reads the same
@@ -163,7 +167,8 @@ func (b Builder) Build(in Input) Prompt {
 	userTokens += widgetsTokens
 	bl.tokens.Widgets = widgetsTokens
 
-	question := questionPrefix + neutralize(strings.TrimSpace(textsafe.String(in.Question)))
+	asked := strings.TrimSpace(textsafe.String(in.Question))
+	question := questionPrefix + neutralize(asked)
 	user.WriteString(question)
 	userTokens += bl.count(question)
 
@@ -172,10 +177,11 @@ func (b Builder) Build(in Input) Prompt {
 
 	bl.tokens.Total = sysTokens + userTokens + recentTokens
 	return Prompt{
-		System:  system.String(),
-		User:    user.String(),
-		History: history,
-		Docs:    blocks,
+		System:   system.String(),
+		User:     user.String(),
+		History:  history,
+		Docs:     blocks,
+		Question: asked,
 		Report: Report{
 			Role:     roleName(in.Role, role),
 			Tokens:   bl.tokens,

@@ -62,5 +62,8 @@ func FuzzBuild(f *testing.F) {
 		if got, want := ParseQuestion(p.User), strings.TrimSpace(textsafe.String(question)); got != want {
 			t.Errorf("ParseQuestion = %q, want %q", got, want)
 		}
+		if got := ParseQuestion(p.User); p.Question != got {
+			t.Errorf("Prompt.Question = %q, the user message asks %q", p.Question, got)
+		}
 	})
 }

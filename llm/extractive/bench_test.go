@@ -11,6 +11,6 @@ import (
 func BenchmarkAnswer(b *testing.B) {
 	p := demo.WorkspacePrompt(b)
 	for b.Loop() {
-		Answer(p.User)
+		Answer(p)
 	}
 }

@@ -29,17 +29,25 @@ const (
 // documentation at all.
 const NoCoverageAnswer = "The documentation does not cover this question, so I cannot answer it from the docs."
 
-// Answer writes the grounded answer to a user message built by
-// package prompt: the <doc> blocks are the evidence, in the engine's rank order
-// (best first), and prompt.ParseQuestion gives the question.
-func Answer(userText string) string { return answerTo(userText, nil) }
+// Answer writes the grounded answer to a prompt built by package prompt:
+// its Docs are the evidence, in the engine's rank order (best first), its
+// Question what is asked, and the replies in its History the answers
+// already given, which a follow-up ("tell me more") goes on from. It reads
+// the prompt's fields, never its rendered text, so what it quotes is what
+// the builder chose, with no parsing in between.
+func Answer(p prompt.Prompt) string {
+	return answerTo(p.Docs, p.Question, replies(p.History))
+}
 
-// answerTo is Answer in a conversation: earlier are the answers already
-// given in it, oldest first, which a follow-up ("tell me more") goes on
-// from.
-func answerTo(userText string, earlier []string) string {
+// answerTo is Answer for the blocks, the question and the earlier answers,
+// oldest first.
+func answerTo(blocks []prompt.DocBlock, question string, earlier []string) string {
 	var cited []prompt.DocBlock
-	for _, b := range prompt.ParseDocBlocks(userText) {
+	for _, b := range blocks {
+		// The builder's blocks are clean already; any other caller's are
+		// cleaned the same way, so no id, title or path brings a control
+		// sequence into the answer, and an id of nothing else is none.
+		b = prompt.DocBlock{ID: textsafe.Line(b.ID), Title: textsafe.Line(b.Title), Path: textsafe.Line(b.Path), Content: textsafe.String(b.Content)}
 		// An id with a bracket would not read back as one citation.
 		if strings.TrimSpace(b.ID) != "" && !strings.ContainsAny(b.ID, "[]") {
 			cited = append(cited, b)
@@ -48,11 +56,32 @@ func answerTo(userText string, earlier []string) string {
 	if len(cited) == 0 {
 		return NoCoverageAnswer
 	}
-	question := prompt.ParseQuestion(userText)
 	if analysis.IsFollowUp(question) && len(earlier) > 0 {
 		return continueAnswer(cited, earlier)
 	}
 	return composeAnswer(parseIntent(question), cited)
+}
+
+// replies are the assistant's messages of a conversation, oldest first.
+// A reply before the first user message is not one: a model is never sent
+// it (a conversation starts with the user), so no answer goes on from it.
+func replies(history []prompt.Message) []string {
+	var out []string
+	started := false
+	for _, m := range history {
+		if strings.TrimSpace(m.Text) == "" {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(m.Role)) {
+		case "user":
+			started = true
+		case "assistant":
+			if started {
+				out = append(out, m.Text)
+			}
+		}
+	}
+	return out
 }
 
 // reply is the sentences an answer quotes, in the order it quotes them.

@@ -75,7 +75,7 @@ func TestAnswer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {
 			p := buildPrompt(tt.question, workspaceEvidence())
-			answer := Answer(p.User)
+			answer := Answer(p)
 			cited := citationsOf(answer)
 			if len(cited) < 1 || len(cited) > maxAnswerSentences {
 				t.Fatalf("answer has %d citations, want 1–3: %s", len(cited), answer)
@@ -108,10 +108,10 @@ func TestAnswer(t *testing.T) {
 
 func TestAnswerWithoutDocs(t *testing.T) {
 	p := buildPrompt("How do I export to PDF?", nil)
-	if got := Answer(p.User); got != NoCoverageAnswer {
+	if got := Answer(p); got != NoCoverageAnswer {
 		t.Errorf("answer without docs = %q, want %q", got, NoCoverageAnswer)
 	}
-	if got := Answer(""); got != NoCoverageAnswer {
+	if got := Answer(prompt.Prompt{}); got != NoCoverageAnswer {
 		t.Errorf("answer to nothing = %q", got)
 	}
 }
@@ -120,7 +120,7 @@ func TestAnswerWithoutDocs(t *testing.T) {
 // opening, because retrieval ranked it first.
 func TestAnswerWithoutSharedWords(t *testing.T) {
 	p := buildPrompt("Tell me more", workspaceEvidence())
-	answer := Answer(p.User)
+	answer := Answer(p)
 	if !strings.HasPrefix(answer, "A workspace is an area") || !strings.Contains(answer, "[concepts/workspace#chunk-0]") {
 		t.Errorf("answer = %s", answer)
 	}
@@ -128,19 +128,20 @@ func TestAnswerWithoutSharedWords(t *testing.T) {
 
 func TestAnswerHeadingOnlyChunk(t *testing.T) {
 	ev := []retrieval.Evidence{{DocSlug: "concepts/home", Title: "Home", ChunkID: "concepts/home#chunk-0", Content: "# Home\n\n## Overview"}}
-	answer := Answer(buildPrompt("what is home", ev).User)
+	answer := Answer(buildPrompt("what is home", ev))
 	if !strings.Contains(answer, "[concepts/home#chunk-0]") || !strings.Contains(answer, "no explanatory text") {
 		t.Errorf("answer = %s", answer)
 	}
 }
 
 // block renders one hand-built doc block for a prompt.
-func block(id, title, path, content string) string {
-	return prompt.RenderDocBlock(prompt.DocBlock{ID: id, Title: title, Path: path, Content: content}) + "\n\n"
+func block(id, title, path, content string) prompt.DocBlock {
+	return prompt.DocBlock{ID: id, Title: title, Path: path, Content: content}
 }
 
-func userMessage(question string, blocks ...string) string {
-	return strings.Join(blocks, "") + "Question: " + question
+// userMessage is a prompt that asks question over blocks, in rank order.
+func userMessage(question string, blocks ...prompt.DocBlock) prompt.Prompt {
+	return prompt.Prompt{Docs: blocks, Question: question}
 }
 
 // firstSentence returns the answer's first sentence and its citation.

@@ -62,12 +62,12 @@ func TestAnswerOnDemoKB(t *testing.T) {
 		t.Run(tt.question, func(t *testing.T) {
 			res := eng.Ask(retrieval.Query{Text: tt.question})
 			p := prompt.Builder{}.Build(prompt.Input{Question: tt.question, Glossary: kb.Glossary(), Evidence: res.Results})
-			answer, err := m.Call(context.Background(), p.User)
+			answer, err := m.Stream(context.Background(), p, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if answer != Answer(p.User) {
-				t.Fatalf("the model answered %q, Answer %q", answer, Answer(p.User))
+			if answer != Answer(p) {
+				t.Fatalf("the model answered %q, Answer %q", answer, Answer(p))
 			}
 			cited := citationsOf(answer)
 			if len(cited) < 1 || len(cited) > maxAnswerSentences {

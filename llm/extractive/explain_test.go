@@ -1,6 +1,10 @@
 package extractive
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/docent-sh/docent/prompt"
+)
 
 func TestExplanation(t *testing.T) {
 	steps := block("concepts/workspace#chunk-3", "Workspace", "Workspace > How it works",
@@ -20,7 +24,7 @@ func TestExplanation(t *testing.T) {
 
 	tests := []struct {
 		name      string
-		user      string
+		user      prompt.Prompt
 		wantFirst string // the answer's first sentence
 		wantCite  string // and its citation
 	}{

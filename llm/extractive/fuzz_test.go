@@ -10,9 +10,10 @@ import (
 	"github.com/docent-sh/docent/textsafe"
 )
 
-// The extractive responder reads prompts it did not build too; whatever it
-// gets, it must not panic, must cite only ids it was given, at most three,
-// and must write nothing a terminal would interpret.
+// The extractive responder answers whatever blocks and question it is
+// given, cleaned by the prompt builder or not: it must not panic, must
+// cite only ids it was given, at most three, and must write nothing a
+// terminal would interpret.
 func FuzzAnswer(f *testing.F) {
 	f.Add("A workspace is an area. It holds notes.", "what is a workspace", "concepts/workspace#chunk-0")
 	f.Add("", "", "")
@@ -26,11 +27,9 @@ func FuzzAnswer(f *testing.F) {
 	f.Add("### Rename a workspace\n\n1. Press F2 to rename it.\n2. Type the new name here.", "how do I rename a workspace", "w#chunk-3")
 	f.Add("A workspace is an area. Workspaces divide entries.", "explain what a workspace is", "c#chunk-0")
 	f.Fuzz(func(t *testing.T, content, question, id string) {
-		user := prompt.RenderDocBlock(prompt.DocBlock{ID: id, Title: "T", Path: "T > S", Content: content}) +
-			"\n\n<doc id=\"broken" + "\n\nQuestion: " + question
-		answer := Answer(user)
+		blocks := []prompt.DocBlock{{ID: id, Title: "T", Path: "T > S", Content: content}}
+		answer := Answer(userMessage(question, blocks...))
 		assertPrintable(t, answer)
-		blocks := prompt.ParseDocBlocks(user)
 		given := map[string]bool{}
 		for _, b := range blocks {
 			given[textsafe.Clip(b.ID, maxCitedIDRunes)] = true
@@ -52,8 +51,7 @@ func FuzzAnswer(f *testing.F) {
 			}
 		}
 		// "tell me more" reads earlier answers, which came from anywhere.
-		more := strings.Replace(user, "Question: "+question, "Question: tell me more", 1)
-		assertPrintable(t, answerTo(more, []string{answer, content, question}))
+		assertPrintable(t, answerTo(blocks, "tell me more", []string{answer, content, question}))
 		// Raw question and doc text must not smuggle a citation of an id
 		// that was not given.
 		for _, c := range citationsOf(answer) {

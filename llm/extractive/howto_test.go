@@ -1,6 +1,10 @@
 package extractive
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/docent-sh/docent/prompt"
+)
 
 func TestHowTo(t *testing.T) {
 	toc := block("actions/workspaces#chunk-0", "Workspace Actions", "Workspace Actions",
@@ -20,7 +24,7 @@ func TestHowTo(t *testing.T) {
 
 	tests := []struct {
 		name string
-		user string
+		user prompt.Prompt
 		want string
 	}{
 		{

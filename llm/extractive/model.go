@@ -1,5 +1,5 @@
 // Package extractive is docent's offline responder: it answers a prompt
-// built by package prompt with 1–3 sentences quoted from the prompt's <doc>
+// built by package prompt with 1–3 sentences quoted from the prompt's doc
 // blocks, each sentence followed by the id of its block, without any
 // model or network. It stands in for a model when none is configured and
 // completes an answer when a model fails.
@@ -7,19 +7,17 @@
 // The files follow the answer's path: intent.go reads what the question
 // asks, passages.go and sentences.go turn the blocks into candidate
 // sentences, explain.go, howto.go and compose.go choose and cite them, and
-// model.go streams the result as an llms.Model.
+// model.go streams the result through the streaming func a model's client
+// takes.
 package extractive
 
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 	"unicode"
 
-	"github.com/tmc/langchaingo/llms"
-
-	"github.com/docent-sh/docent/tokens"
+	"github.com/docent-sh/docent/prompt"
 )
 
 // ModelName is the model name the offline responder reports.
@@ -28,16 +26,15 @@ const ModelName = "extractive"
 // defaultPieceWords is how many words a streamed piece holds by default.
 const defaultPieceWords = 3
 
-// Model is docent's offline responder as a langchaingo llms.Model, so
-// that it streams through exactly the same path as a real model: it
-// answers the last user message with Answer and streams the answer a few
-// words at a time through the streaming func.
+// Model is docent's offline responder. It streams through the same kind
+// of streaming func as a model's client (langchaingo's
+// llms.WithStreamingFunc), so the caller's path for pieces, cancellation
+// and errors is the one a real model takes; it reads the structured
+// prompt.Prompt rather than the messages rendered from it.
 type Model struct {
 	pace       time.Duration
 	pieceWords int
 }
-
-var _ llms.Model = (*Model)(nil)
 
 // Option configures a Model.
 type Option func(*Model)
@@ -66,35 +63,21 @@ func New(opts ...Option) *Model {
 	return m
 }
 
-// Call answers a single prompt holding the <doc> blocks and the question.
-func (m *Model) Call(ctx context.Context, prompt string, options ...llms.CallOption) (string, error) {
-	return llms.GenerateFromSinglePrompt(ctx, m, prompt, options...)
-}
-
-// GenerateContent writes the extractive answer to the last user message,
-// streaming it through the streaming func when one is set. It stops with
-// the context's error as soon as ctx is done, between two pieces.
-func (m *Model) GenerateContent(ctx context.Context, messages []llms.MessageContent, options ...llms.CallOption) (*llms.ContentResponse, error) {
-	var opts llms.CallOptions
-	for _, opt := range options {
-		opt(&opts)
-	}
+// Stream writes the extractive answer to p and returns it, passing it a
+// few words at a time to fn when fn is set (the pieces joined are the
+// answer). It stops with the context's error as soon as ctx is done,
+// between two pieces, and with fn's error when fn returns one.
+func (m *Model) Stream(ctx context.Context, p prompt.Prompt, fn func(context.Context, []byte) error) (string, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("extractive: %w", err)
+		return "", fmt.Errorf("extractive: %w", err)
 	}
-	answer := answerTo(lastUserText(messages), earlierAnswers(messages))
-	if opts.StreamingFunc != nil {
-		if err := m.stream(ctx, answer, opts.StreamingFunc); err != nil {
-			return nil, err
+	answer := Answer(p)
+	if fn != nil {
+		if err := m.stream(ctx, answer, fn); err != nil {
+			return "", err
 		}
 	}
-	return &llms.ContentResponse{Choices: []*llms.ContentChoice{{
-		Content:    answer,
-		StopReason: "stop",
-		GenerationInfo: map[string]any{
-			"CompletionTokens": tokens.Default().Count(answer),
-		},
-	}}}, nil
+	return answer, nil
 }
 
 func (m *Model) stream(ctx context.Context, answer string, fn func(context.Context, []byte) error) error {
@@ -147,40 +130,4 @@ func splitPieces(text string, n int) []string {
 		pieces = append(pieces, text[start:])
 	}
 	return pieces
-}
-
-// lastUserText returns the text of the last human message.
-func lastUserText(messages []llms.MessageContent) string {
-	for i := len(messages) - 1; i >= 0; i-- {
-		if messages[i].Role != llms.ChatMessageTypeHuman && messages[i].Role != llms.ChatMessageTypeGeneric {
-			continue
-		}
-		var b strings.Builder
-		for _, part := range messages[i].Parts {
-			if t, ok := part.(llms.TextContent); ok {
-				b.WriteString(t.Text)
-			}
-		}
-		return b.String()
-	}
-	return ""
-}
-
-// earlierAnswers are the texts of the assistant's messages in the
-// conversation, oldest first.
-func earlierAnswers(messages []llms.MessageContent) []string {
-	var out []string
-	for _, m := range messages {
-		if m.Role != llms.ChatMessageTypeAI {
-			continue
-		}
-		var b strings.Builder
-		for _, part := range m.Parts {
-			if t, ok := part.(llms.TextContent); ok {
-				b.WriteString(t.Text)
-			}
-		}
-		out = append(out, b.String())
-	}
-	return out
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/tmc/langchaingo/llms"
 )
 
 func TestSplitPieces(t *testing.T) {
@@ -27,12 +25,10 @@ func TestModelStreams(t *testing.T) {
 	p := buildPrompt("What is a workspace?", workspaceEvidence())
 	m := New()
 	var pieces []string
-	resp, err := m.GenerateContent(context.Background(),
-		[]llms.MessageContent{llms.TextParts(llms.ChatMessageTypeSystem, p.System), llms.TextParts(llms.ChatMessageTypeHuman, p.User)},
-		llms.WithStreamingFunc(func(_ context.Context, chunk []byte) error {
-			pieces = append(pieces, string(chunk))
-			return nil
-		}))
+	answer, err := m.Stream(context.Background(), p, func(_ context.Context, chunk []byte) error {
+		pieces = append(pieces, string(chunk))
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,17 +40,14 @@ func TestModelStreams(t *testing.T) {
 			t.Errorf("piece %q has %d words", piece, n)
 		}
 	}
-	if got := strings.Join(pieces, ""); got != resp.Choices[0].Content || got != Answer(p.User) {
-		t.Errorf("streamed %q, returned %q", got, resp.Choices[0].Content)
-	}
-	if n, _ := resp.Choices[0].GenerationInfo["CompletionTokens"].(int); n == 0 {
-		t.Errorf("no completion token count in %v", resp.Choices[0].GenerationInfo)
+	if got := strings.Join(pieces, ""); got != answer || got != Answer(p) {
+		t.Errorf("streamed %q, returned %q", got, answer)
 	}
 
-	// Call takes the same text as a single prompt.
-	got, err := m.Call(context.Background(), p.User)
-	if err != nil || got != resp.Choices[0].Content {
-		t.Errorf("Call = %q, %v", got, err)
+	// Without a streaming func it returns the same answer.
+	got, err := m.Stream(context.Background(), p, nil)
+	if err != nil || got != answer {
+		t.Errorf("Stream without a func = %q, %v", got, err)
 	}
 }
 
@@ -64,14 +57,13 @@ func TestModelStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var pieces []string
-	_, err := m.GenerateContent(ctx, []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, p.User)},
-		llms.WithStreamingFunc(func(_ context.Context, chunk []byte) error {
-			pieces = append(pieces, string(chunk))
-			if len(pieces) == 2 {
-				cancel()
-			}
-			return nil
-		}))
+	_, err := m.Stream(ctx, p, func(_ context.Context, chunk []byte) error {
+		pieces = append(pieces, string(chunk))
+		if len(pieces) == 2 {
+			cancel()
+		}
+		return nil
+	})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -81,8 +73,7 @@ func TestModelStopsOnCancel(t *testing.T) {
 
 	// A streaming func's error stops the stream too, as with real clients.
 	stop := errors.New("consumer gone")
-	_, err = m.GenerateContent(context.Background(), []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, p.User)},
-		llms.WithStreamingFunc(func(context.Context, []byte) error { return stop }))
+	_, err = m.Stream(context.Background(), p, func(context.Context, []byte) error { return stop })
 	if !errors.Is(err, stop) {
 		t.Errorf("err = %v, want the streaming func's error", err)
 	}

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tmc/langchaingo/llms"
-
 	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/internal/evaldata"
 	"github.com/docent-sh/docent/prompt"
@@ -18,8 +16,8 @@ import (
 // rateLimitBlocks are written like a real API reference: the first chunk
 // describes the headers that report the limits, the second, ranked lower,
 // holds the limits themselves under their own heading.
-func rateLimitBlocks() []string {
-	return []string{
+func rateLimitBlocks() []prompt.DocBlock {
+	return []prompt.DocBlock{
 		block("api/rate-limits#chunk-0", "Rate limits", "Rate limits > Headers",
 			"## Headers\n\nRate limit information is returned in the response headers.\n\n"+
 				"An API method can be subject to multiple overlapping rate limits. The headers report the one you are closest to exceeding."),
@@ -59,14 +57,14 @@ func TestRateLimitsOnMastodonDocs(t *testing.T) {
 	q := "what are the rate limits of the API"
 	res := eng.Ask(retrieval.Query{Text: q})
 	p := prompt.Builder{}.Build(prompt.Input{Question: q, Evidence: res.Results})
-	if got := Answer(p.User); !strings.Contains(got, "300") {
+	if got := Answer(p); !strings.Contains(got, "300") {
 		t.Errorf("answer lacks the limit (300 times within 5 minutes):\n%s", got)
 	}
 }
 
 // procedure is a numbered list of n steps under a heading naming the
 // action, the last one "Click Done".
-func procedure(n int) string {
+func procedure(n int) prompt.DocBlock {
 	var b strings.Builder
 	b.WriteString("## Add a feed\n\nTo add a feed:\n\n")
 	for i := 1; i < n; i++ {
@@ -118,13 +116,13 @@ func TestLongProcedureContinues(t *testing.T) {
 	if !strings.HasSuffix(first, `3 more steps follow: ask "tell me more".`) {
 		t.Errorf("first answer does not say how many steps remain:\n%s", first)
 	}
-	more := answerTo(userMessage("tell me more", procedure(steps)), []string{first})
+	more := answerTo([]prompt.DocBlock{procedure(steps)}, "tell me more", []string{first})
 	want := fmt.Sprintf("%d. Click the button number %d in the feed panel.\n%d. Click the button number %d in the feed panel.\n%d. Click Done. [actions/feeds#chunk-2]",
 		steps-2, steps-2, steps-1, steps-1, steps)
 	if more != want {
 		t.Errorf("tell me more =\n%s\nwant\n%s", more, want)
 	}
-	if again := answerTo(userMessage("tell me more", procedure(steps)), []string{first, more}); again != NothingMoreAnswer {
+	if again := answerTo([]prompt.DocBlock{procedure(steps)}, "tell me more", []string{first, more}); again != NothingMoreAnswer {
 		t.Errorf("tell me more after the last step = %q", again)
 	}
 }
@@ -139,18 +137,15 @@ func TestTellMeMoreContinuesWhereTheAnswerStopped(t *testing.T) {
 	next := block("guides/sync#chunk-2", "Sync", "Sync > Settings",
 		"## Settings\n\nThe interval can be set from one to sixty minutes.")
 	said := "Sync runs every five minutes. It sends changed notes first. Large files wait for a fast connection. [guides/sync#chunk-1]"
-	messages := []llms.MessageContent{
-		llms.TextParts(llms.ChatMessageTypeHuman, "how does sync work"),
-		llms.TextParts(llms.ChatMessageTypeAI, said),
-		llms.TextParts(llms.ChatMessageTypeHuman, userMessage("tell me more", current, next)),
-	}
-	resp, err := New().GenerateContent(context.Background(), messages)
+	p := userMessage("tell me more", current, next)
+	p.History = []prompt.Message{{Role: "user", Text: "how does sync work"}, {Role: "assistant", Text: said}}
+	got, err := New().Stream(context.Background(), p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "Conflicts keep both copies. A badge marks a conflicted note. [guides/sync#chunk-1] " +
 		"The interval can be set from one to sixty minutes. [guides/sync#chunk-2]"
-	if got := resp.Choices[0].Content; got != want {
+	if got != want {
 		t.Errorf("tell me more =\n%s\nwant\n%s", got, want)
 	}
 }
