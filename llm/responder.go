@@ -425,28 +425,19 @@ func (r *Responder) backoff(try int, retryAfter time.Duration) time.Duration {
 }
 
 // toMessages converts the prompt for langchaingo: system, the earlier
-// conversation, then the user message. A history that starts with a reply
-// loses it, because Anthropic rejects a conversation that does not start
-// with the user.
+// conversation (Prompt.Conversation), then the user message.
 func toMessages(p prompt.Prompt) []llms.MessageContent {
-	msgs := make([]llms.MessageContent, 0, len(p.History)+2)
+	history := p.Conversation()
+	msgs := make([]llms.MessageContent, 0, len(history)+2)
 	if strings.TrimSpace(p.System) != "" {
 		msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeSystem, p.System))
 	}
-	started := false
-	for _, m := range p.History {
-		if strings.TrimSpace(m.Text) == "" {
-			continue
+	for _, m := range history {
+		role := llms.ChatMessageTypeHuman
+		if m.Role == "assistant" {
+			role = llms.ChatMessageTypeAI
 		}
-		switch strings.ToLower(strings.TrimSpace(m.Role)) {
-		case "user":
-			started = true
-			msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, m.Text))
-		case "assistant":
-			if started {
-				msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeAI, m.Text))
-			}
-		}
+		msgs = append(msgs, llms.TextParts(role, m.Text))
 	}
 	return append(msgs, llms.TextParts(llms.ChatMessageTypeHuman, p.User))
 }

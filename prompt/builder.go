@@ -101,6 +101,31 @@ type Prompt struct {
 	Report   Report
 }
 
+// Conversation is History as a model is sent it: roles in lower case,
+// blank messages and unknown roles left out, and replies before the first
+// user message dropped, because a conversation starts with the user
+// (Anthropic rejects one that does not). The provider clients and the
+// offline responder read it, so both see the same conversation.
+func (p Prompt) Conversation() []Message {
+	var out []Message
+	started := false
+	for _, m := range p.History {
+		if strings.TrimSpace(m.Text) == "" {
+			continue
+		}
+		switch role := strings.ToLower(strings.TrimSpace(m.Role)); role {
+		case "user":
+			started = true
+			out = append(out, Message{Role: role, Text: m.Text})
+		case "assistant":
+			if started {
+				out = append(out, Message{Role: role, Text: m.Text})
+			}
+		}
+	}
+	return out
+}
+
 // Token-budget reasons are worded once so that the report reads the same
 // everywhere.
 func overBudget(component string, budget int) string {

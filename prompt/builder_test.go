@@ -808,3 +808,19 @@ func TestReportLines(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A conversation starts with the user: a reply before the first question
+// is dropped, as are blank messages and unknown roles.
+func TestConversation(t *testing.T) {
+	p := Prompt{History: []Message{
+		{Role: "assistant", Text: "Hi, ask me anything."},
+		{Role: "system", Text: "not a turn"},
+		{Role: " User ", Text: "how does sync work"},
+		{Role: "assistant", Text: "  "},
+		{Role: "ASSISTANT", Text: "Sync runs every five minutes."},
+	}}
+	want := []Message{{Role: "user", Text: "how does sync work"}, {Role: "assistant", Text: "Sync runs every five minutes."}}
+	if got := p.Conversation(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Conversation() = %q, want %q", got, want)
+	}
+}

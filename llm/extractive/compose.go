@@ -36,7 +36,7 @@ const NoCoverageAnswer = "The documentation does not cover this question, so I c
 // the prompt's fields, never its rendered text, so what it quotes is what
 // the builder chose, with no parsing in between.
 func Answer(p prompt.Prompt) string {
-	return answerTo(p.Docs, p.Question, replies(p.History))
+	return answerTo(p.Docs, p.Question, replies(p))
 }
 
 // answerTo is Answer for the blocks, the question and the earlier answers,
@@ -62,23 +62,13 @@ func answerTo(blocks []prompt.DocBlock, question string, earlier []string) strin
 	return composeAnswer(parseIntent(question), cited)
 }
 
-// replies are the assistant's messages of a conversation, oldest first.
-// A reply before the first user message is not one: a model is never sent
-// it (a conversation starts with the user), so no answer goes on from it.
-func replies(history []prompt.Message) []string {
+// replies are the assistant's messages of the prompt's conversation,
+// oldest first: the answers already given.
+func replies(p prompt.Prompt) []string {
 	var out []string
-	started := false
-	for _, m := range history {
-		if strings.TrimSpace(m.Text) == "" {
-			continue
-		}
-		switch strings.ToLower(strings.TrimSpace(m.Role)) {
-		case "user":
-			started = true
-		case "assistant":
-			if started {
-				out = append(out, m.Text)
-			}
+	for _, m := range p.Conversation() {
+		if m.Role == "assistant" {
+			out = append(out, m.Text)
 		}
 	}
 	return out
