@@ -13,20 +13,11 @@ import (
 	"github.com/docent-sh/docent/retrieval"
 )
 
-// Request is one turn: a typed question (including follow-ups such as
-// "tell me more", which the backend understands) or a picked pill, which
-// carries the doc to answer from with the question the pill was offered
-// for.
-type Request struct {
-	Query   string
-	DocSlug string
-}
-
 // Backend runs retrieval and answering for the TUI. The TUI only calls it
 // from tea.Cmds, never from Update.
 type Backend interface {
 	// Retrieve runs retrieval for one turn.
-	Retrieve(ctx context.Context, req Request) (retrieval.Result, error)
+	Retrieve(ctx context.Context, req assistant.Request) (retrieval.Result, error)
 	// Answer writes the answer for a found or multi result, calling emit for
 	// each streamed piece as it arrives. It returns when done or when ctx is
 	// cancelled; then Stopped is true and the partial text is kept.

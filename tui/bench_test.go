@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/retrieval"
@@ -122,7 +123,7 @@ func BenchmarkView(b *testing.B) {
 // engineOnly is the smallest Backend over an engine, for start-up timing.
 type engineOnly struct{ eng *retrieval.Engine }
 
-func (e engineOnly) Retrieve(_ context.Context, req Request) (retrieval.Result, error) {
+func (e engineOnly) Retrieve(_ context.Context, req assistant.Request) (retrieval.Result, error) {
 	return e.eng.Ask(retrieval.Query{Text: req.Query}), nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -21,10 +22,10 @@ type fakeBackend struct {
 	pieces    []string
 	info      AnswerInfo
 	answerErr error
-	requests  []Request
+	requests  []assistant.Request
 }
 
-func (f *fakeBackend) Retrieve(_ context.Context, req Request) (retrieval.Result, error) {
+func (f *fakeBackend) Retrieve(_ context.Context, req assistant.Request) (retrieval.Result, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.requests = append(f.requests, req)

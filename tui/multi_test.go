@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/retrieval"
-	"github.com/docent-sh/docent/tui"
 )
 
 // A question that asks two things: the transcript shows a short answer
 // under each doc's title and the question, and the docs come as pills.
 func TestMultiIntentShowsBothAnswersAndPills(t *testing.T) {
-	want := expectAnswer(t, tui.Request{Query: "workspace and widgets"})
+	want := expectAnswer(t, assistant.Request{Query: "workspace and widgets"})
 	if !strings.HasSuffix(want, retrieval.ReplyMultiEnd) {
 		t.Fatalf("the session's answer %q does not end with the question", want)
 	}

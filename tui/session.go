@@ -37,8 +37,8 @@ func NewSessionBackend(s *assistant.Session) *SessionBackend {
 }
 
 // Retrieve runs retrieval for one turn.
-func (b *SessionBackend) Retrieve(ctx context.Context, req Request) (retrieval.Result, error) {
-	return b.s.Retrieve(ctx, assistant.Request{Query: req.Query, DocSlug: req.DocSlug}), nil
+func (b *SessionBackend) Retrieve(ctx context.Context, req assistant.Request) (retrieval.Result, error) {
+	return b.s.Retrieve(ctx, req), nil
 }
 
 // Answer writes and streams the answer for a result.

@@ -52,7 +52,7 @@ type answerStream struct {
 // streamBuffer lets the backend run a little ahead of the screen.
 const streamBuffer = 64
 
-func retrieveCmd(ctx context.Context, b Backend, turn int, req Request) tea.Cmd {
+func retrieveCmd(ctx context.Context, b Backend, turn int, req assistant.Request) tea.Cmd {
 	return func() tea.Msg {
 		res, err := b.Retrieve(ctx, req)
 		if err != nil && ctx.Err() == nil {

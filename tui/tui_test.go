@@ -90,7 +90,7 @@ const (
 // measured figures pinned.
 type demoBackend struct{ *tui.SessionBackend }
 
-func (b demoBackend) Retrieve(ctx context.Context, req tui.Request) (retrieval.Result, error) {
+func (b demoBackend) Retrieve(ctx context.Context, req assistant.Request) (retrieval.Result, error) {
 	res, err := b.SessionBackend.Retrieve(ctx, req)
 	res.Metrics.RetrievalMS = pinnedLatency
 	return res, err
@@ -124,21 +124,21 @@ func newDemoBackend(t testing.TB) (demoBackend, tui.Status) {
 // expectAnswer is what a fresh session answers to req, to know what the
 // screen must show. The offline responder writes the same answer from the
 // same evidence, whatever came before in the conversation.
-func expectAnswer(t testing.TB, req tui.Request) string {
+func expectAnswer(t testing.TB, req assistant.Request) string {
 	t.Helper()
 	return expectInfo(t, req).Text
 }
 
 // expectFootnoted is the answer to req as the transcript shows it, with
 // its citations as footnotes.
-func expectFootnoted(t testing.TB, req tui.Request) cite.Footnoted {
+func expectFootnoted(t testing.TB, req assistant.Request) cite.Footnoted {
 	t.Helper()
 	info := expectInfo(t, req)
 	return cite.Footnotes(info.Text, info.Sources)
 }
 
 // expectInfo is expectAnswer's whole answer.
-func expectInfo(t testing.TB, req tui.Request) tui.AnswerInfo {
+func expectInfo(t testing.TB, req assistant.Request) tui.AnswerInfo {
 	t.Helper()
 	b := tui.NewSessionBackend(newSession(t, offline(t)))
 	res, err := b.Retrieve(context.Background(), req)
@@ -329,7 +329,7 @@ func opening(reply string, words int) string {
 
 func TestAskShowsAnswer(t *testing.T) {
 	b, st := newDemoBackend(t)
-	f := expectFootnoted(t, tui.Request{Query: "what is quick links"})
+	f := expectFootnoted(t, assistant.Request{Query: "what is quick links"})
 	if len(f.Notes) == 0 || !strings.HasPrefix(f.Notes[0].ID, "widgets/quick-links#chunk-") || !f.Notes[0].Known {
 		t.Fatalf("the offline answer cites no quick-links chunk: %+v", f)
 	}
@@ -366,7 +366,7 @@ func workspaceOptions(t *testing.T) []retrieval.Option {
 
 func TestWorkspacePillsArrowThenEnterPicksSecond(t *testing.T) {
 	opts := workspaceOptions(t)
-	second := expectAnswer(t, tui.Request{Query: "workspace", DocSlug: opts[1].DocSlug})
+	second := expectAnswer(t, assistant.Request{Query: "workspace", DocSlug: opts[1].DocSlug})
 	b, st := newDemoBackend(t)
 	s := start(t, b, st, 80, 24)
 	s.typeText("workspace")
@@ -387,7 +387,7 @@ func TestWorkspacePillsArrowThenEnterPicksSecond(t *testing.T) {
 
 func TestWorkspacePillsDigitPicksSecond(t *testing.T) {
 	opts := workspaceOptions(t)
-	second := expectAnswer(t, tui.Request{Query: "workspace", DocSlug: opts[1].DocSlug})
+	second := expectAnswer(t, assistant.Request{Query: "workspace", DocSlug: opts[1].DocSlug})
 	b, st := newDemoBackend(t)
 	s := start(t, b, st, 80, 24)
 	s.typeText("workspace")
@@ -441,7 +441,7 @@ func TestPanesToggle(t *testing.T) {
 	s := start(t, b, st, 80, 30)
 	s.typeText("what is quick links")
 	s.enter()
-	s.waitIdle(opening(expectAnswer(t, tui.Request{Query: want.Query}), 3))
+	s.waitIdle(opening(expectAnswer(t, assistant.Request{Query: want.Query}), 3))
 
 	top := want.Results[0]
 	t.Run("evidence", func(t *testing.T) {
@@ -482,7 +482,7 @@ func TestPanesWide(t *testing.T) {
 	s := start(t, b, st, 120, 30)
 	s.typeText("what is quick links")
 	s.enter()
-	s.waitIdle(opening(expectAnswer(t, tui.Request{Query: want.Query}), 3))
+	s.waitIdle(opening(expectAnswer(t, assistant.Request{Query: want.Query}), 3))
 	s.press(tea.KeyF2, 0)
 	s.press(tea.KeyF3, 0)
 	s.waitText("│─ Evidence · ", "│─ Debug")
@@ -499,7 +499,7 @@ func TestResizeTo40Columns(t *testing.T) {
 	s := start(t, b, st, 100, 30)
 	s.typeText("what is quick links")
 	s.enter()
-	s.waitIdle(opening(expectAnswer(t, tui.Request{Query: "what is quick links"}), 3))
+	s.waitIdle(opening(expectAnswer(t, assistant.Request{Query: "what is quick links"}), 3))
 	s.press(tea.KeyF2, 0)
 	s.waitText("│─ Evidence · ")
 
@@ -595,7 +595,7 @@ func TestCtrlCQuitsWhileStreaming(t *testing.T) {
 // ready for a ticket; Alt+Y the answer's text alone.
 func TestCopyLastAnswer(t *testing.T) {
 	b, st := newDemoBackend(t)
-	info := expectInfo(t, tui.Request{Query: "how do I add a widget"})
+	info := expectInfo(t, assistant.Request{Query: "how do I add a widget"})
 	f := cite.Footnotes(info.Text, info.Sources)
 	s := start(t, b, st, 80, 24)
 	s.typeText("how do I add a widget")

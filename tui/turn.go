@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/cite"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
@@ -50,7 +51,7 @@ func (m *Model) send(q string) tea.Cmd {
 		return m.sendQueued()
 	}
 	m.transcript.append(&message{role: roleUser, text: textsafe.String(q)})
-	return m.startTurn(Request{Query: q})
+	return m.startTurn(assistant.Request{Query: q})
 }
 
 // pick runs the lookup for a chosen pill, for the question that offered
@@ -64,10 +65,10 @@ func (m *Model) pick(o retrieval.Option) tea.Cmd {
 		label += " (" + o.Category + ")"
 	}
 	m.transcript.append(&message{role: roleUser, text: "→ " + label})
-	return m.startTurn(Request{Query: question, DocSlug: o.DocSlug})
+	return m.startTurn(assistant.Request{Query: question, DocSlug: o.DocSlug})
 }
 
-func (m *Model) startTurn(req Request) tea.Cmd {
+func (m *Model) startTurn(req assistant.Request) tea.Cmd {
 	m.turn++
 	m.activity = retrieving
 	m.started = m.clock()

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/internal/demo"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/tui"
@@ -73,7 +74,7 @@ func TestExpandedEvidenceScrollsAt80x24(t *testing.T) {
 	s.typeText(q)
 	s.enter()
 	// The steps are the answer (no pills): the docs answer it plainly.
-	s.waitIdle(opening(expectAnswer(t, tui.Request{Query: q}), 3))
+	s.waitIdle(opening(expectAnswer(t, assistant.Request{Query: q}), 3))
 	s.press(tea.KeyF2, 0)
 	s.press(tea.KeyTab, 0)
 	s.enter()
@@ -103,7 +104,7 @@ func TestBothPanesAt80x24(t *testing.T) {
 	s := start(t, b, st, 80, 24)
 	s.typeText(q)
 	s.enter()
-	s.waitIdle(opening(expectAnswer(t, tui.Request{Query: q}), 3))
+	s.waitIdle(opening(expectAnswer(t, assistant.Request{Query: q}), 3))
 	s.press(tea.KeyF2, 0)
 	s.press(tea.KeyF3, 0)
 
