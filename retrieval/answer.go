@@ -28,7 +28,7 @@ const (
 func (e *Engine) scoringFor(ix *index, q normalizedQuery) scoring {
 	// Ranking weighs every word of the question, intent words too: a
 	// passage that says "definition" ranks for "definition of X".
-	sc := scoring{ws: ix.weigh(q.keys, 0)}
+	sc := scoring{ws: ix.weigh(q.keys, 0), reader: q.firstPerson}
 	if !(e.cfg.DefinitionalBias > 0) || len(q.keys) == 0 {
 		return sc
 	}
@@ -312,6 +312,9 @@ func (e *Engine) evidence(ix *index, h hit, q normalizedQuery, ws weights) Evide
 	}
 	if h.bias != biasNone {
 		ev.MatchExplain.Biases = []string{"definitional ×" + strconv.FormatFloat(1+e.cfg.DefinitionalBias, 'g', -1, 64) + " (" + biasReasons[h.bias] + ")"}
+	}
+	if r := ix.reader[h.unit]; q.firstPerson && r > 0 {
+		ev.MatchExplain.Biases = append(ev.MatchExplain.Biases, "reader ×"+strconv.FormatFloat(1+float64(r), 'f', 2, 64)+" (written to the asker)")
 	}
 	ev.HeaderPath = de.title
 	if u.chunk >= 0 {

@@ -340,3 +340,38 @@ func TestConcurrentAsk(t *testing.T) {
 		}
 	}
 }
+
+// A question that speaks for its asker ("my account") is a reader's task:
+// the page written to the reader outranks a reference that names the same
+// words more strongly; asked without the first person, the reference keeps
+// its place.
+func TestReaderPerspective(t *testing.T) {
+	docs := []knowledge.Doc{
+		makeDoc("methods/accounts", "Accounts API", nil, "Methods concerning accounts.",
+			section{"Delete account", "DELETE /api/v1/accounts/:id. Deletes the account. Returns the deleted Account. Token: admin. The account delete request is logged."}),
+		makeDoc("user/settings", "Settings", nil, "Your profile and preferences.",
+			section{"Delete account", "You can delete your account from the preferences. Your posts are removed after thirty days."}),
+	}
+	e, err := New(testBundle(docs), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := func(q string) Evidence {
+		t.Helper()
+		res := e.Ask(Query{Text: q})
+		if len(res.Results) == 0 {
+			t.Fatalf("%q: no results (%s, %s)", q, res.Status, res.Rule)
+		}
+		return res.Results[0]
+	}
+	if ev := top("delete account"); ev.DocSlug != "methods/accounts" {
+		t.Errorf("delete account: top %s, want the reference (more mentions, no first person)", ev.DocSlug)
+	}
+	ev := top("how do I delete my account")
+	if ev.DocSlug != "user/settings" {
+		t.Fatalf("how do I delete my account: top %s, want the page written to the reader", ev.DocSlug)
+	}
+	if !slices.ContainsFunc(ev.MatchExplain.Biases, func(b string) bool { return strings.HasPrefix(b, "reader ×") }) {
+		t.Errorf("biases = %v, want the reader factor explained", ev.MatchExplain.Biases)
+	}
+}

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"github.com/docent-sh/docent/internal/sentence"
 	"github.com/docent-sh/docent/retrieval/analysis"
 
 	"math"
@@ -99,6 +100,10 @@ type index struct {
 	// own heading (the last of its heading path; see keySetHash); nil
 	// for whole docs.
 	section []uint64
+	// reader holds, per unit, the share of its body's sentences that
+	// address the reader ("you", "your"): how much it is written to
+	// the person asking rather than about objects (see readerShare).
+	reader  []float32
 	scratch sync.Pool // *accumulator
 	// display caches each unit's sanitized content and plain text the
 	// first time a result shows it: converting markdown is the costliest
@@ -122,7 +127,7 @@ type buildPosting struct {
 // buildIndex analyzes every unit once and precomputes each posting's rank
 // contribution.
 func buildIndex(units []unit, texts func(i int) fieldText, an *analysis.Analyzer, p bm25f) *index {
-	ix := &index{units: units, postings: map[string][]posting{}, idf: map[string]float64{}, docUnits: map[int32][2]int32{}, display: make([]atomic.Pointer[displayText], len(units))}
+	ix := &index{units: units, postings: map[string][]posting{}, idf: map[string]float64{}, docUnits: map[int32][2]int32{}, display: make([]atomic.Pointer[displayText], len(units)), reader: make([]float32, len(units))}
 	for i, u := range units {
 		r, ok := ix.docUnits[u.doc]
 		if !ok {
@@ -139,6 +144,7 @@ func buildIndex(units []unit, texts func(i int) fieldText, an *analysis.Analyzer
 	var ids, touched []int32
 	for i := range units {
 		ft := texts(i)
+		ix.reader[i] = readerShare(ft[fieldBody])
 		touched = touched[:0]
 		for f := 0; f < numFields; f++ {
 			ids = table.appendIDs(ids[:0], ft[f])
@@ -186,6 +192,24 @@ func buildIndex(units []unit, texts func(i int) fieldText, an *analysis.Analyzer
 	}
 	ix.addVariantPostings(table.names, raw, lens, avg, p)
 	return ix
+}
+
+// readerShare is the share of text's sentences that address the reader,
+// in [0, 1]: a user guide's steps say "you" sentence after sentence, an
+// API reference's parameter lists and entity fields almost never do.
+// A share, so a long page and a short one compare alike.
+func readerShare(text string) float32 {
+	ss := sentence.Split(text)
+	if len(ss) == 0 {
+		return 0
+	}
+	n := 0
+	for _, s := range ss {
+		if analysis.AddressesReader(s) {
+			n++
+		}
+	}
+	return float32(n) / float32(len(ss))
 }
 
 type unitTF struct {
@@ -339,6 +363,11 @@ type scoring struct {
 	// biased says which units get the bias, and why, given the query keys
 	// in the unit's title and heading fields; nil for none.
 	biased func(unit int32, title, head uint64) biasReason
+	// reader says the question speaks for its asker ("how do I delete
+	// my account"): a unit's rank is multiplied by 1 + its reader share,
+	// so the page written to the asker outranks the reference that
+	// names the same words.
+	reader bool
 }
 
 // searchResult is what one query produced over one index.
@@ -371,6 +400,9 @@ func (ix *index) search(terms, keys []string, depth int, sc scoring) searchResul
 	boost := 1.0
 	if sc.biased != nil {
 		boost = (1 + sc.bias) * (1 + sc.bias)
+	}
+	if sc.reader {
+		boost *= 2 // 1 + a share
 	}
 	for _, id := range a.touched {
 		if prune && len(top.items) == depth && a.acc[id].rank*boost < top.items[0].rank {
@@ -477,6 +509,9 @@ func (ix *index) scoreUnit(id int32, u unitAcc, sc scoring) hit {
 		coord = sc.ws.share(u.cov)
 	}
 	h := hit{unit: id, rank: u.rank * coord, cov: u.cov, head: u.head, title: u.title}
+	if sc.reader {
+		h.rank *= 1 + float64(ix.reader[id])
+	}
 	// "What is X" is answered by the doc about X, and by its definition,
 	// which docs put first: the biased doc's lead chunk is biased twice,
 	// so it outranks the doc's longer sections, whose bodies repeat the

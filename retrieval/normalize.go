@@ -17,6 +17,7 @@ type normalizedQuery struct {
 	typos        []Rewrite
 	stemmed      []Rewrite
 	definitional bool // "what is X" and friends, without an action word
+	firstPerson  bool // the asker speaks for themself: "I", "my" (see analysis.IsFirstPerson)
 }
 
 // normalizer holds what normalization needs from the index: the known
@@ -36,6 +37,7 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	var q normalizedQuery
 	words := analysis.Tokens(text)
 	q.definitional = analysis.IsDefinitional(words)
+	q.firstPerson = analysis.IsFirstPerson(words)
 	words = n.rewritePhrases(words, &q)
 	seen := map[string]bool{}
 	add := func(t string) {

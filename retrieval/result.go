@@ -58,7 +58,7 @@ type MatchExplain struct {
 	ExactPhrase bool                `json:"exact_phrase"`         // every word of the question is in the title
 	Synonyms    []Rewrite           `json:"synonyms,omitempty"`   // rewrites applied to the query
 	TypoFixes   []Rewrite           `json:"typo_fixes,omitempty"` // typo corrections applied to the query
-	Biases      []string            `json:"biases,omitempty"`     // e.g. "definitional ×1.5 (the doc titled so)"
+	Biases      []string            `json:"biases,omitempty"`     // e.g. "definitional ×1.5 (the doc titled so)", "reader ×1.75 (written to the asker)"
 	Stemmed     []Rewrite           `json:"stemmed,omitempty"`    // plural stems applied
 }
 
