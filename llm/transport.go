@@ -164,10 +164,35 @@ func errorCode(body []byte) string {
 	if json.Unmarshal(body, &e) != nil {
 		return ""
 	}
-	if code, ok := e.Error.Code.(string); ok && code != "" {
+	if code, ok := e.Error.Code.(string); ok && isCode(code) {
 		return code
 	}
-	return e.Error.Type
+	if isCode(e.Error.Type) {
+		return e.Error.Type
+	}
+	return ""
+}
+
+// maxCodeLen bounds an error code: providers' codes are short identifiers
+// ("insufficient_quota", "rate_limit_error").
+const maxCodeLen = 64
+
+// isCode reports whether s looks like an error code: a short identifier.
+// Anything else in the field (prose, control or invalid bytes, which JSON
+// decoding turns into U+FFFD) is no code, so it never reaches a message
+// or a log through the classification.
+func isCode(s string) bool {
+	if s == "" || len(s) > maxCodeLen {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', r == '_', r == '-', r == '.', r == ':':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // parseRetryAfter reads a Retry-After header in either form RFC 9110

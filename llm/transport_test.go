@@ -130,6 +130,8 @@ func TestErrorCode(t *testing.T) {
 		`{"type":"error","error":{"type":"rate_limit_error","message":"rate limited"}}`:                                   "rate_limit_error",
 		`{"error":"model \"x\" not found"}`:                                                                               "",
 		`<html>502 Bad Gateway</html>`:                                                                                    "",
+		`{"error":{"code":"not a code, a sentence","type":"server_error"}}`:                                               "server_error",
+		`{"error":{"code":"\u001b[31mred","type":"x\u0000"}}`:                                                             "",
 	} {
 		if got := errorCode([]byte(body)); got != want {
 			t.Errorf("errorCode(%s) = %q, want %q", body, got, want)
