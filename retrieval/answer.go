@@ -131,6 +131,13 @@ func (e *Engine) answer(ix *index, text string, q normalizedQuery) Result {
 		return res
 	}
 	d := decide(cands, len(q.keys) <= bareTopicKeys && !q.definitional, e.th)
+	// An identifier ("Next.js", "max_id") is an exact name, and docs that
+	// never write it do not document its thing, however well they cover
+	// its parts ("next", "js"): not found, with the near docs offered,
+	// rather than an answer or a guess at a page about something else.
+	if d.status == StatusFound && !ix.writesAll(q.identifiers) {
+		d.status, d.rule = StatusNoMatch, RuleUnknownIdentifier
+	}
 	res := Result{
 		NormalizedTokens: q.terms,
 		Status:           d.status,

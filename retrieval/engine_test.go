@@ -375,3 +375,27 @@ func TestReaderPerspective(t *testing.T) {
 		t.Errorf("biases = %v, want the reader factor explained", ev.MatchExplain.Biases)
 	}
 }
+
+// An identifier is an exact name: a question that writes one the docs never
+// write ("Next.js") is not answered from a page that only uses its parts
+// ("next to", "app.js"); the same question about an identifier the docs do
+// write is.
+func TestUnknownIdentifier(t *testing.T) {
+	docs := []knowledge.Doc{
+		makeDoc("setup/rendering", "Rendering", nil, "How pages are rendered.",
+			section{"Server-side rendering", "Server-side rendering builds each page on the server. Load app.js next to the page to hydrate it."}),
+		makeDoc("setup/theme", "Theme", nil, "Colors and fonts.",
+			section{"Fonts", "Pick a font for the body text and another for code."}),
+	}
+	e, err := New(testBundle(docs), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := e.Ask(Query{Text: "server-side rendering with app.js"}); res.Status != StatusFound {
+		t.Errorf("app.js: %s (%s), want found", res.Status, res.Rule)
+	}
+	res := e.Ask(Query{Text: "server-side rendering with next.js"})
+	if res.Status != StatusNoMatch || res.Rule != RuleUnknownIdentifier {
+		t.Errorf("next.js: %s (%s), want no_match by %q", res.Status, res.Rule, RuleUnknownIdentifier)
+	}
+}

@@ -103,8 +103,11 @@ type index struct {
 	// reader holds, per unit, the share of its body's sentences that
 	// address the reader ("you", "your"): how much it is written to
 	// the person asking rather than about objects (see readerShare).
-	reader  []float32
-	scratch sync.Pool // *accumulator
+	reader []float32
+	// identifiers holds the compound identifiers any unit writes
+	// (analysis.AppendIdentifiers): the exact names the docs use.
+	identifiers map[string]struct{}
+	scratch     sync.Pool // *accumulator
 	// display caches each unit's sanitized content and plain text the
 	// first time a result shows it: converting markdown is the costliest
 	// step of a turn, and popular chunks are shown again and again.
@@ -127,7 +130,7 @@ type buildPosting struct {
 // buildIndex analyzes every unit once and precomputes each posting's rank
 // contribution.
 func buildIndex(units []unit, texts func(i int) fieldText, an *analysis.Analyzer, p bm25f) *index {
-	ix := &index{units: units, postings: map[string][]posting{}, idf: map[string]float64{}, docUnits: map[int32][2]int32{}, display: make([]atomic.Pointer[displayText], len(units)), reader: make([]float32, len(units))}
+	ix := &index{units: units, postings: map[string][]posting{}, idf: map[string]float64{}, docUnits: map[int32][2]int32{}, display: make([]atomic.Pointer[displayText], len(units)), reader: make([]float32, len(units)), identifiers: map[string]struct{}{}}
 	for i, u := range units {
 		r, ok := ix.docUnits[u.doc]
 		if !ok {
@@ -142,11 +145,16 @@ func buildIndex(units []unit, texts func(i int) fieldText, an *analysis.Analyzer
 	lens := make([][numFields]int32, len(units))
 	var total [numFields]float64
 	var ids, touched []int32
+	var idents []string
 	for i := range units {
 		ft := texts(i)
 		ix.reader[i] = readerShare(ft[fieldBody])
 		touched = touched[:0]
 		for f := 0; f < numFields; f++ {
+			idents = analysis.AppendIdentifiers(idents[:0], ft[f])
+			for _, id := range idents {
+				ix.identifiers[id] = struct{}{}
+			}
 			ids = table.appendIDs(ids[:0], ft[f])
 			lens[i][f] = int32(len(ids))
 			total[f] += float64(len(ids))
@@ -613,4 +621,14 @@ func joinNonEmpty(sep string, parts ...string) string {
 		}
 	}
 	return strings.Join(out, sep)
+}
+
+// writesAll reports whether some unit writes each of the identifiers.
+func (ix *index) writesAll(identifiers []string) bool {
+	for _, id := range identifiers {
+		if _, ok := ix.identifiers[id]; !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -16,8 +16,9 @@ type normalizedQuery struct {
 	synonyms     []Rewrite
 	typos        []Rewrite
 	stemmed      []Rewrite
-	definitional bool // "what is X" and friends, without an action word
-	firstPerson  bool // the asker speaks for themself: "I", "my" (see analysis.IsFirstPerson)
+	definitional bool     // "what is X" and friends, without an action word
+	firstPerson  bool     // the asker speaks for themself: "I", "my" (see analysis.IsFirstPerson)
+	identifiers  []string // compound identifiers the question writes (see analysis.AppendIdentifiers)
 }
 
 // normalizer holds what normalization needs from the index: the known
@@ -38,6 +39,7 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	words := analysis.Tokens(text)
 	q.definitional = analysis.IsDefinitional(words)
 	q.firstPerson = analysis.IsFirstPerson(words)
+	q.identifiers = analysis.AppendIdentifiers(nil, text)
 	words = n.rewritePhrases(words, &q)
 	seen := map[string]bool{}
 	add := func(t string) {

@@ -1,0 +1,62 @@
+package analysis
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// AppendIdentifiers appends the compound identifiers s writes, lower-cased:
+// runs of letters and digits joined by '.' or '_' ("next.js",
+// "authorized_fetch", "mkdocs.yml"). Tokens splits them into their parts,
+// which the docs may well use on their own ("next", "js"); the identifier
+// as written is an exact name, and docs that never write it do not
+// document the thing it names. A separator at either end (a full stop
+// after a word) or doubled is no joint.
+//
+// Indexing scans every unit's text: the scan looks only at separators
+// with a letter or digit on both sides and allocates only for the
+// identifiers it finds.
+func AppendIdentifiers(ids []string, s string) []string {
+	for i := 0; i < len(s); {
+		j := strings.IndexAny(s[i:], "._")
+		if j < 0 {
+			break
+		}
+		j += i
+		before, _ := utf8.DecodeLastRuneInString(s[:j])
+		after, _ := utf8.DecodeRuneInString(s[j+1:])
+		if !isWordRune(before) || !isWordRune(after) {
+			i = j + 1
+			continue
+		}
+		start, end := j, j
+		for start > 0 {
+			r, size := utf8.DecodeLastRuneInString(s[:start])
+			if !isIdentifierRune(r) {
+				break
+			}
+			start -= size
+		}
+		for end < len(s) {
+			r, size := utf8.DecodeRuneInString(s[end:])
+			if !isIdentifierRune(r) {
+				break
+			}
+			end += size
+		}
+		i = end
+		f := strings.Trim(s[start:end], "._")
+		if strings.Contains(f, "..") || strings.Contains(f, "__") || strings.Contains(f, "._") || strings.Contains(f, "_.") {
+			continue
+		}
+		ids = append(ids, strings.ToLower(f))
+	}
+	return ids
+}
+
+func isWordRune(r rune) bool {
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+func isIdentifierRune(r rune) bool { return r == '.' || r == '_' || isWordRune(r) }

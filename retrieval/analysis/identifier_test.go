@@ -1,0 +1,71 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// identifiersByFields is AppendIdentifiers written the plain way: split
+// into runs of letters, digits and separators, keep the runs joined well.
+func identifiersByFields(s string) []string {
+	var ids []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r == '.' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	}) {
+		f = strings.Trim(f, "._")
+		if !strings.ContainsAny(f, "._") || strings.Contains(f, "..") || strings.Contains(f, "__") ||
+			strings.Contains(f, "._") || strings.Contains(f, "_.") {
+			continue
+		}
+		ids = append(ids, strings.ToLower(f))
+	}
+	return ids
+}
+
+func TestAppendIdentifiers(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"How do I set up server-side rendering in Next.js?", []string{"next.js"}},
+		{"what does AUTHORIZED_FETCH do", []string{"authorized_fetch"}},
+		{"paginate with max_id and since_id.", []string{"max_id", "since_id"}},
+		{"edit mkdocs.yml. Then build", []string{"mkdocs.yml"}},
+		{"put it on status.example.com", []string{"status.example.com"}},
+		{"the end. Next sentence", nil},
+		{"_private and trailing_ and a..b and a._b", nil},
+		{"Größe_Datei", []string{"größe_datei"}},
+		{"no identifier here", nil},
+	} {
+		if got := AppendIdentifiers(nil, tc.text); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// Every identifier is a lower-cased piece of the text, joined by '.' or
+// '_' and never starting, ending or doubling a separator; the scan finds
+// what splitting the text into runs finds.
+func FuzzAppendIdentifiers(f *testing.F) {
+	for _, s := range []string{"Next.js", "max_id, since_id", "a..b_c", "x._y", "é.ü", "\xff.a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := AppendIdentifiers(nil, s)
+		if want := identifiersByFields(s); !slices.Equal(got, want) {
+			t.Fatalf("%q: %q, want %q", s, got, want)
+		}
+		for _, id := range got {
+			if id != strings.ToLower(id) || !strings.ContainsAny(id, "._") ||
+				strings.Trim(id, "._") != id || strings.Contains(id, "..") || strings.Contains(id, "__") ||
+				strings.Contains(id, "._") || strings.Contains(id, "_.") {
+				t.Fatalf("%q: bad identifier %q", s, id)
+			}
+			if !strings.Contains(strings.ToLower(s), id) {
+				t.Fatalf("%q: %q is not in the text", s, id)
+			}
+		}
+	})
+}
