@@ -7,12 +7,11 @@ package analysis
 // I delete my account") is a reader's task, and the pages written to the
 // reader are where such tasks are answered.
 
-// firstPerson are the words by which the asker speaks for themself: the
-// thing asked about is their own ("my account", "notify me") or their task
-// ("how do I set up object storage"). "I" counts: a developer's "how do
-// I …" is a task too, and the pages written to the reader ("you") are the
-// guides for it, whoever reads them; only a rank factor depends on it.
-var firstPerson = WordSet("i me my mine myself")
+// firstPerson are the words that make the thing asked about the asker's
+// own ("my account", "notify me"). "I" is not one: "how do I …" frames
+// every how-to question, a developer's ("how do I get an oauth token") as
+// much as a user's, and says nothing of who the answer is written for.
+var firstPerson = WordSet("me my mine myself")
 
 // secondPerson are the words a text uses to address its reader.
 var secondPerson = WordSet("you your yours yourself yourselves")
