@@ -1,10 +1,10 @@
 package retrieval
 
 import (
-	"github.com/docent-sh/docent/retrieval/analysis"
-
 	"slices"
 	"strings"
+
+	"github.com/docent-sh/docent/retrieval/analysis"
 )
 
 // normalizedQuery is a question reduced to index terms, with a record of

@@ -142,3 +142,21 @@ func TestPointerWordsNameNothing(t *testing.T) {
 		t.Errorf("terms = %q: the pointer is no term of a question either", q.terms)
 	}
 }
+
+// The abbreviations of running text name nothing: "e.g." and "i.e." leave
+// single letters, "etc" and "vs" a word no doc needs. A question with them
+// decides as it does without them; before, the letters were words no doc
+// held and sank the question's coverage to no match.
+func TestAbbreviationsNameNothing(t *testing.T) {
+	e := newTestEngine(t, nil)
+	for plain, noisy := range map[string]string{
+		"what is a workspace":         "what is a workspace, e.g. an area?",
+		"explain quick links":         "explain quick links i.e. shortcuts etc",
+		"what is a workspace or home": "what is a workspace vs. home",
+	} {
+		want, got := e.Ask(Query{Text: plain}), e.Ask(Query{Text: noisy})
+		if got.Status != want.Status || len(got.Results) == 0 || len(want.Results) == 0 || got.Results[0].DocSlug != want.Results[0].DocSlug {
+			t.Errorf("%q: %s %v, want as %q: %s %v", noisy, got.Status, docsOf(got), plain, want.Status, docsOf(want))
+		}
+	}
+}

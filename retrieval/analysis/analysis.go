@@ -72,7 +72,9 @@ func letterAt(s string, i int) bool {
 // asks for nothing in particular) and of a vague complaint (it's not
 // working, it's broken): they name no topic a doc could be about. "What
 // happens when" frames a question as "how do I" does: rare in docs, the
-// verb would otherwise carry most of the question's weight.
+// verb would otherwise carry most of the question's weight. So are the
+// Latin abbreviations of running text (etc, e.g., i.e., vs): they join a
+// question's parts and name nothing.
 var stopwords = toSet(strings.Fields(`
 a about above after again against am an and any anyone are aren arent as at
 be because been before being below between both but by
@@ -104,6 +106,7 @@ yes yet you your youre yours yourself yourselves
 thing things stuff anything everything
 hello hi hey thanks thank help ok okay
 work works working worked broken wrong
+etc eg ie vs versus
 `))
 
 // WordSet is the set of the whitespace-separated words of s: the form every
@@ -118,8 +121,13 @@ func toSet(words []string) map[string]bool {
 	return set
 }
 
-// IsStopword reports whether w (lower-case) carries no topic.
-func IsStopword(w string) bool { return stopwords[w] }
+// IsStopword reports whether w (lower-case) carries no topic. A single
+// Latin letter never does: it is the piece of an abbreviation ("e.g."
+// gives e and g, "i.e." i and e) or a stray key, and as a word few docs
+// hold it would weigh the most in a question and sink its coverage.
+func IsStopword(w string) bool {
+	return len(w) == 1 && 'a' <= w[0] && w[0] <= 'z' || stopwords[w]
+}
 
 // Singular reduces a plural to its singular with the three rules the
 // product asks for (ies → y, es after a sibilant, s) and nothing more;

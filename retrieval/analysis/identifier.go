@@ -50,9 +50,23 @@ func AppendIdentifiers(ids []string, s string) []string {
 		if strings.Contains(f, "..") || strings.Contains(f, "__") || strings.Contains(f, "._") || strings.Contains(f, "_.") {
 			continue
 		}
+		if !hasLongPart(f) {
+			continue // "e.g", "i.e", "2.1": an abbreviation or a number, not a name
+		}
 		ids = append(ids, strings.ToLower(f))
 	}
 	return ids
+}
+
+// hasLongPart reports whether some part of an identifier, between its
+// separators, has two characters or more.
+func hasLongPart(id string) bool {
+	for _, part := range strings.FieldsFunc(id, func(r rune) bool { return r == '.' || r == '_' }) {
+		if utf8.RuneCountInString(part) > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 func isWordRune(r rune) bool {

@@ -19,6 +19,14 @@ func identifiersByFields(s string) []string {
 			strings.Contains(f, "._") || strings.Contains(f, "_.") {
 			continue
 		}
+		// Parts of one character each make an abbreviation or a number.
+		long := false
+		for _, part := range strings.Split(strings.ReplaceAll(f, "_", "."), ".") {
+			long = long || len([]rune(part)) > 1
+		}
+		if !long {
+			continue
+		}
 		ids = append(ids, strings.ToLower(f))
 	}
 	return ids
@@ -38,6 +46,7 @@ func TestAppendIdentifiers(t *testing.T) {
 		{"_private and trailing_ and a..b and a._b", nil},
 		{"Größe_Datei", []string{"größe_datei"}},
 		{"no identifier here", nil},
+		{"e.g. this, i.e. that, in 2.1 or v2.1", []string{"v2.1"}},
 	} {
 		if got := AppendIdentifiers(nil, tc.text); !slices.Equal(got, tc.want) {
 			t.Errorf("%q: %q, want %q", tc.text, got, tc.want)
@@ -49,7 +58,7 @@ func TestAppendIdentifiers(t *testing.T) {
 // '_' and never starting, ending or doubling a separator; the scan finds
 // what splitting the text into runs finds.
 func FuzzAppendIdentifiers(f *testing.F) {
-	for _, s := range []string{"Next.js", "max_id, since_id", "a..b_c", "x._y", "é.ü", "\xff.a"} {
+	for _, s := range []string{"Next.js", "max_id, since_id", "a..b_c", "x._y", "é.ü", "éé.ü", "\xff.a", "e.g. 2.1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
