@@ -310,16 +310,17 @@ func NeedsModel(res retrieval.Result) bool {
 }
 
 // Answer writes the answer for a result. Clarifications (weak, ambiguous,
-// no_match) are the engine's reply, streamed as one piece without a model
+// no_match) are docent's own reply (Reply), streamed as one piece without a model
 // call; found goes through the context builder to the writer, and multi
 // too, one part at a time (see writeMulti).
 func (s *Session) Answer(ctx context.Context, res retrieval.Result, emit func(chunk string)) (Answer, error) {
 	if !NeedsModel(res) {
-		if emit != nil && res.Reply != "" {
-			emit(res.Reply)
+		reply := Reply(res)
+		if emit != nil && reply != "" {
+			emit(reply)
 		}
-		s.remember(res.Query, res.Reply)
-		return Answer{Answer: llm.Answer{Text: res.Reply, Provider: "clarification"}}, nil
+		s.remember(res.Query, reply)
+		return Answer{Answer: llm.Answer{Text: reply, Provider: "clarification"}}, nil
 	}
 
 	var out Answer
@@ -421,7 +422,7 @@ func (s *Session) writeMulti(ctx context.Context, res retrieval.Result, emit fun
 			return out, err
 		}
 	}
-	write("\n\n" + retrieval.ReplyMultiEnd)
+	write("\n\n" + ReplyMultiEnd)
 	out.Text = text.String()
 	return out, nil
 }

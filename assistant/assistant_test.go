@@ -82,8 +82,8 @@ func TestClarificationsNeverCallTheModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ans.ModelCalled || got.String() != res.Reply || ans.Text != res.Reply {
-			t.Errorf("%q: model called %v, streamed %q, want the engine's reply %q", q, ans.ModelCalled, got.String(), res.Reply)
+		if ans.ModelCalled || got.String() != assistant.Reply(res) || ans.Text != assistant.Reply(res) {
+			t.Errorf("%q: model called %v, streamed %q, want docent's reply %q", q, ans.ModelCalled, got.String(), assistant.Reply(res))
 		}
 	}
 	if len(w.prompts) != 0 {
@@ -209,7 +209,7 @@ func TestMultiIntentAnswersEachPartThenAsks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := res.Options[0].Label + ": Written answer.\n\n" + res.Options[1].Label + ": Written answer.\n\n" + retrieval.ReplyMultiEnd
+	want := res.Options[0].Label + ": Written answer.\n\n" + res.Options[1].Label + ": Written answer.\n\n" + assistant.ReplyMultiEnd
 	if ans.Text != want || streamed.String() != want {
 		t.Errorf("answer %q, streamed %q, want %q", ans.Text, streamed.String(), want)
 	}

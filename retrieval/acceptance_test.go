@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/internal/demo"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval"
@@ -52,8 +53,8 @@ func TestAcceptance(t *testing.T) {
 	}
 	reply := func(want string) check {
 		return func(t *testing.T, res retrieval.Result) {
-			if res.Reply != want {
-				t.Errorf("reply %q, want %q", res.Reply, want)
+			if got := assistant.Reply(res); got != want {
+				t.Errorf("reply %q, want %q", got, want)
 			}
 		}
 	}
@@ -64,15 +65,17 @@ func TestAcceptance(t *testing.T) {
 	}
 	multiOf := func(docsAllowed ...[]string) check {
 		return func(t *testing.T, res retrieval.Result) {
-			if !strings.HasSuffix(res.Reply, "Which one should I go deeper on?") {
-				t.Errorf("reply %q must end with the question", res.Reply)
+			if res.Status != retrieval.StatusMulti {
+				t.Fatalf("status %s (%s), want multi", res.Status, res.Rule)
 			}
 			got := optionSlugs(res)
 			if len(got) != 2 || got[0] == got[1] {
-				t.Fatalf("want two summaries from two different docs, options %v", got)
+				t.Fatalf("want two parts from two different docs, options %v", got)
 			}
-			if strings.Count(res.Reply, "\n\n") != 2 {
-				t.Errorf("want two summaries then the question: %q", res.Reply)
+			// Each part is answered from its own doc: option i's evidence
+			// comes i-th.
+			if len(res.Results) < 2 || res.Results[0].DocSlug != got[0] || res.Results[1].DocSlug != got[1] {
+				t.Errorf("evidence %v does not lead with the options' docs %v", slugs(res), got)
 			}
 			for i, allowed := range docsAllowed {
 				if !slices.ContainsFunc(allowed, func(s string) bool { return slices.Contains(got, s) }) {

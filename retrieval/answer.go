@@ -11,12 +11,11 @@ import (
 	"github.com/docent-sh/docent/textsafe"
 )
 
-// Reply and snippet sizes, in bytes of plain text.
+// Snippet size, in bytes of plain text, and how many chunks of one doc
+// a ranking keeps.
 const (
-	summarySoftLimit = 320
-	multiSoftLimit   = 180
-	snippetWidth     = 220
-	perDocCap        = 2
+	snippetWidth = 220
+	perDocCap    = 2
 )
 
 // scoringFor returns how units of ix are scored for q. The units of the
@@ -151,19 +150,13 @@ func (e *Engine) answer(ix *index, text string, q normalizedQuery) Result {
 	}
 	switch d.status {
 	case StatusNoMatch:
-		res.Reply = notFoundReply(text)
+		res.Topic = informativeWords(text)
 		res.Results = nil // not evidence of anything: the question is not covered
 		res.Options = e.nearDocs(ix, r.docs, q)
 	case StatusWeak:
-		top := optionFor(e.docs[cands[0].doc])
-		res.Reply = fmt.Sprintf("I'm not sure which feature you mean. Are you asking about %s? If not, tell me the feature name.", top.Label)
-		res.Options = []Option{top}
+		res.Options = []Option{optionFor(e.docs[cands[0].doc])}
 	case StatusAmbiguous:
-		top, other := optionFor(e.docs[cands[0].doc]), optionFor(e.docs[cands[d.rival].doc])
-		res.Reply = fmt.Sprintf("Do you mean %s (%s) or %s (%s)?", top.Label, top.Category, other.Label, other.Category)
-		res.Options = []Option{top, other}
-	case StatusFound:
-		res.Reply = e.summaryFor(ix, r.hits[0], summarySoftLimit, 3)
+		res.Options = []Option{optionFor(e.docs[cands[0].doc]), optionFor(e.docs[cands[d.rival].doc])}
 	}
 	return res
 }
@@ -188,8 +181,9 @@ func optionFor(d docEntry) Option {
 }
 
 // answerMulti handles "X and Y", "X + Y", "X, Y": when at least two parts
-// each have a strong top doc, and the docs differ, the reply summarizes
-// each briefly and asks which to go deeper on.
+// each have a strong top doc, and the docs differ, the result offers both,
+// each option's best evidence first in the same order, so the answer can
+// take each part in turn and ask which to go deeper on.
 func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Result, bool) {
 	parts := analysis.SplitIntents(text)
 	if len(parts) < 2 {
@@ -231,18 +225,15 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 		Confidence:       1,
 	}
 	ws := ix.weigh(whole.keys, whole.intent)
-	var summaries []string
 	seen := map[int32]bool{}
 	for _, p := range picks {
-		d := e.docs[ix.units[p.best.unit].doc]
-		o := optionFor(d)
+		o := optionFor(e.docs[ix.units[p.best.unit].doc])
 		o.Asked = p.asked
 		res.Options = append(res.Options, o)
-		summaries = append(summaries, d.title+": "+e.summaryFor(ix, p.best, multiSoftLimit, 1))
-		if !seen[p.best.unit] {
-			seen[p.best.unit] = true
-			res.Results = append(res.Results, e.evidence(ix, p.best, whole, ws))
-		}
+		// The picks' docs differ, so each best unit is new: Results[i] is
+		// option i's evidence.
+		seen[p.best.unit] = true
+		res.Results = append(res.Results, e.evidence(ix, p.best, whole, ws))
 	}
 	// Then the rest of each part's results, interleaved, so the evidence
 	// covers both questions; no per-doc cap for a multi-intent question.
@@ -262,21 +253,7 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 			break
 		}
 	}
-	res.Reply = strings.Join(summaries, "\n\n") + "\n\n" + ReplyMultiEnd
 	return res, true
-}
-
-// summaryFor writes the found reply from a hit: the hit's chunk, or for a
-// whole doc its best chunk that is not heading-only.
-func (e *Engine) summaryFor(ix *index, h hit, softLimit, maxSentences int) string {
-	u := ix.units[h.unit]
-	d := e.docs[u.doc].doc
-	if u.chunk < 0 {
-		if c, ok := firstBodyChunk(d, -1, nil); ok {
-			return summarize(chunkPlain(c), maxSentences, softLimit)
-		}
-	}
-	return summarize(e.displayOf(ix, h.unit).plain, maxSentences, softLimit)
 }
 
 // evidence describes one hit, with the reasons it matched: the question's
@@ -471,7 +448,6 @@ func (e *Engine) chunkAnswer(doc int, c knowledge.Chunk, rule string) Result {
 	return Result{
 		NormalizedTokens: []string{},
 		Status:           StatusFound,
-		Reply:            summarize(chunkPlain(c), 3, summarySoftLimit),
 		Options:          []Option{},
 		Results:          []Evidence{e.chunkEvidence(doc, c)},
 		Confidence:       1,

@@ -26,12 +26,6 @@ import (
 const MaxQueryChars = 4000
 
 // Replies the engine gives without a language model, word for word.
-// ReplyNoMatch answers a question with no topic word in it ("how do I do
-// it"); one whose words the docs do not cover is told so by name.
-const (
-	ReplyNoMatch  = "Which part should I explain?"
-	ReplyMultiEnd = "Which one should I go deeper on?"
-)
 
 // Query is one turn of a conversation. LastChunkID and Shown carry the
 // session state that follow-ups ("tell me more") need.
@@ -362,7 +356,7 @@ func (e *Engine) Config() Config { return e.cfg }
 func (e *Engine) Ask(q Query) Result {
 	start := time.Now()
 	text, notes := truncateQuery(q.Text)
-	reply, talk := smallTalkReply(text)
+	talk, isTalk := smallTalk(text)
 	var res Result
 	switch {
 	case analysis.IsFollowUp(text) && q.LastChunkID != "":
@@ -370,9 +364,9 @@ func (e *Engine) Ask(q Query) Result {
 	case analysis.IsFollowUp(text):
 		res = e.noMatch(RuleNoFollowUpOf)
 		res.Notes = append(res.Notes, "nothing to continue: no earlier answer in this session")
-	case talk:
+	case isTalk:
 		res = e.noMatch(RuleSmallTalk)
-		res.Reply = reply
+		res.Talk = talk
 	case !e.cfg.Enabled:
 		res = e.noMatch(RuleDisabled)
 		res.Notes = append(res.Notes, "retrieval is disabled")
@@ -421,7 +415,7 @@ func truncateQuery(text string) (string, []string) {
 }
 
 func (e *Engine) noMatch(rule string) Result {
-	return Result{Status: StatusNoMatch, Reply: ReplyNoMatch, Rule: rule, Metrics: Metrics{Phase: e.cfg.Phase}}
+	return Result{Status: StatusNoMatch, Rule: rule, Metrics: Metrics{Phase: e.cfg.Phase}}
 }
 
 // errNoUnits is a phase's failure when its index holds nothing.
@@ -512,7 +506,6 @@ func (e *Engine) glossaryAnswer(q normalizedQuery) Result {
 	return Result{
 		NormalizedTokens: q.terms,
 		Status:           StatusFound,
-		Reply:            g.term + ": " + g.definition,
 		Results:          []Evidence{ev},
 		Confidence:       1,
 		Rule:             RuleGlossary,

@@ -1,7 +1,6 @@
 package retrieval
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 
@@ -14,12 +13,14 @@ import (
 // no retrieval.
 const RuleSmallTalk = "small talk"
 
-// Replies to conversation, word for word.
+// Talk is a kind of conversation.
+type Talk string
+
 const (
-	ReplyGreeting = "Hello! What would you like to know about these docs?"
-	ReplyThanks   = "You're welcome. Ask me anything else about these docs."
-	ReplyGoodbye  = "Goodbye! Come back with any question about these docs."
-	ReplyAck      = "Glad to help. Ask me anything else about these docs."
+	TalkGreeting Talk = "greeting"
+	TalkThanks   Talk = "thanks"
+	TalkGoodbye  Talk = "goodbye"
+	TalkAck      Talk = "ack" // an acknowledgement: "ok great"
 )
 
 // The words of conversation, in general English: greetings, thanks,
@@ -36,9 +37,9 @@ var (
 		lot all everyone everybody folks see`)
 )
 
-// smallTalkReply is the reply to a question that is only conversation,
-// and false for any other question.
-func smallTalkReply(text string) (string, bool) {
+// smallTalk is the kind of conversation a question is when it is only
+// conversation, and false for any other question.
+func smallTalk(text string) (Talk, bool) {
 	var greeting, thanks, goodbye, ack bool
 	for _, w := range analysis.Tokens(text) {
 		switch {
@@ -56,34 +57,15 @@ func smallTalkReply(text string) (string, bool) {
 	}
 	switch {
 	case thanks:
-		return ReplyThanks, true
+		return TalkThanks, true
 	case goodbye:
-		return ReplyGoodbye, true
+		return TalkGoodbye, true
 	case greeting:
-		return ReplyGreeting, true
+		return TalkGreeting, true
 	case ack:
-		return ReplyAck, true
+		return TalkAck, true
 	}
 	return "", false
-}
-
-// maxNotFoundWords is how many of the question's words the no-match reply
-// repeats: a pasted ticket would otherwise be quoted whole.
-const maxNotFoundWords = 8
-
-// notFoundReply says plainly that the docs do not cover the question,
-// naming its informative words as the user wrote them; ReplyNoMatch when
-// it has none.
-func notFoundReply(text string) string {
-	words := informativeWords(text)
-	if len(words) == 0 {
-		return ReplyNoMatch
-	}
-	about := strings.Join(words[:min(len(words), maxNotFoundWords)], " ")
-	if len(words) > maxNotFoundWords {
-		about += " …"
-	}
-	return fmt.Sprintf("I couldn't find anything about %s in these docs.", about)
 }
 
 // informativeWords are the words of text that may name a topic, in their

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -9,19 +10,22 @@ import (
 // options, no candidates, whatever the docs hold.
 func TestSmallTalk(t *testing.T) {
 	e := newTestEngine(t, nil)
-	for _, tc := range []struct{ text, reply string }{
-		{"hello", ReplyGreeting},
-		{"Hi there!", ReplyGreeting},
-		{"good morning", ReplyGreeting},
-		{"thanks", ReplyThanks},
-		{"Thank you so much", ReplyThanks},
-		{"thanks a lot, bye", ReplyThanks},
-		{"bye", ReplyGoodbye},
-		{"ok great", ReplyAck},
+	for _, tc := range []struct {
+		text string
+		talk Talk
+	}{
+		{"hello", TalkGreeting},
+		{"Hi there!", TalkGreeting},
+		{"good morning", TalkGreeting},
+		{"thanks", TalkThanks},
+		{"Thank you so much", TalkThanks},
+		{"thanks a lot, bye", TalkThanks},
+		{"bye", TalkGoodbye},
+		{"ok great", TalkAck},
 	} {
 		res := e.Ask(Query{Text: tc.text})
-		if res.Status != StatusNoMatch || res.Rule != RuleSmallTalk || res.Reply != tc.reply {
-			t.Errorf("%q: %s %q %q, want small talk %q", tc.text, res.Status, res.Rule, res.Reply, tc.reply)
+		if res.Status != StatusNoMatch || res.Rule != RuleSmallTalk || res.Talk != tc.talk {
+			t.Errorf("%q: %s %q %q, want small talk %q", tc.text, res.Status, res.Rule, res.Talk, tc.talk)
 		}
 		if len(res.Results)+len(res.Options)+len(res.Candidates)+len(res.NormalizedTokens) != 0 {
 			t.Errorf("%q: retrieval noise %+v", tc.text, res)
@@ -35,8 +39,8 @@ func TestSmallTalk(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"help", "it's not working", "how do I do it"} {
-		if res := e.Ask(Query{Text: text}); res.Rule == RuleSmallTalk || res.Reply != ReplyNoMatch {
-			t.Errorf("%q: %q %q, want %q", text, res.Rule, res.Reply, ReplyNoMatch)
+		if res := e.Ask(Query{Text: text}); res.Rule == RuleSmallTalk || res.Status != StatusNoMatch || res.Talk != "" || len(res.Topic) != 0 {
+			t.Errorf("%q: %s %q talk %q topic %q, want no match about nothing named", text, res.Status, res.Rule, res.Talk, res.Topic)
 		}
 	}
 }
@@ -46,8 +50,8 @@ func TestSmallTalk(t *testing.T) {
 func TestNoMatchSaysWhatWasNotFound(t *testing.T) {
 	e := newTestEngine(t, nil)
 	res := e.Ask(Query{Text: "What's the weather in Berlin tomorrow?"})
-	if res.Status != StatusNoMatch || res.Reply != "I couldn't find anything about weather Berlin tomorrow in these docs." {
-		t.Errorf("weather: %s %q", res.Status, res.Reply)
+	if want := []string{"weather", "Berlin", "tomorrow"}; res.Status != StatusNoMatch || !slices.Equal(res.Topic, want) {
+		t.Errorf("weather: %s about %q, want no match about %q", res.Status, res.Topic, want)
 	}
 	if len(res.Options) != 0 || len(res.Results) != 0 {
 		t.Errorf("weather: options %+v, results %d; want none (no title shares a word)", res.Options, len(res.Results))
@@ -57,8 +61,8 @@ func TestNoMatchSaysWhatWasNotFound(t *testing.T) {
 	if res.Status != StatusNoMatch {
 		t.Fatalf("print a workspace: %s (%s), want no_match", res.Status, res.Rule)
 	}
-	if want := "I couldn't find anything about print workspace in these docs."; res.Reply != want {
-		t.Errorf("reply %q, want %q", res.Reply, want)
+	if want := []string{"print", "workspace"}; !slices.Equal(res.Topic, want) {
+		t.Errorf("topic %q, want %q", res.Topic, want)
 	}
 	var got []string
 	for _, o := range res.Options {
@@ -73,9 +77,9 @@ func TestNoMatchSaysWhatWasNotFound(t *testing.T) {
 		}
 	}
 
-	// A long question is named by its first words.
+	// A long question keeps every word; the reply decides how many to say.
 	long := "zebra yak walrus vole urchin tapir seal rhea quail puffin"
-	if want := "I couldn't find anything about zebra yak walrus vole urchin tapir seal rhea … in these docs."; notFoundReply(long) != want {
-		t.Errorf("long: %q, want %q", notFoundReply(long), want)
+	if got := informativeWords(long); !slices.Equal(got, strings.Fields(long)) {
+		t.Errorf("long: %q, want every word", got)
 	}
 }

@@ -57,7 +57,6 @@ func (e *Engine) pick(slug, question string) Result {
 		Status:           StatusFound,
 		Rule:             RulePick,
 		Confidence:       1,
-		Reply:            e.summaryFor(ix, hits[0], summarySoftLimit, 3),
 		Metrics:          Metrics{Phase: e.cfg.Phase},
 	}
 	for _, h := range hits[:min(len(hits), e.cfg.TopK)] {

@@ -76,19 +76,26 @@ type Metrics struct {
 	DedupeTrimmed int     `json:"dedupe_trimmed"`
 }
 
-// Result is everything one turn produced: the decision, the reply to show
-// when no model writes one, the options and the evidence.
+// Result is everything one turn produced: the decision, the options and
+// the evidence. It says nothing in words: assistant writes the reply from
+// it (see assistant.Reply).
 type Result struct {
 	Query            string     `json:"query"`
 	NormalizedTokens []string   `json:"normalized_tokens"`
 	Status           Status     `json:"status"`
-	Reply            string     `json:"reply"`
 	Options          []Option   `json:"options"`
 	Results          []Evidence `json:"results"`
 	Confidence       float64    `json:"confidence"`
 	Rule             string     `json:"rule"` // the decision rule that set Status, e.g. "coverage<MIN_COVERAGE"
 	Metrics          Metrics    `json:"metrics"`
 	Notes            []string   `json:"notes,omitempty"` // e.g. "query truncated to 4000 characters"
+	// Topic is what a question the docs do not cover was about: its
+	// informative words as the user wrote them, for the reply to name.
+	// Empty for any other result, and for a question with no such word.
+	Topic []string `json:"topic,omitempty"`
+	// Talk is the kind of conversation a small-talk question was (rule
+	// RuleSmallTalk), "" for any other question.
+	Talk Talk `json:"talk,omitempty"`
 	// Candidates are the docs the decision weighed, best-ranked first, each
 	// with the measures the policy read: why it answered, asked or declined.
 	Candidates []Candidate `json:"candidates,omitempty"`

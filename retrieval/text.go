@@ -6,7 +6,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/docent-sh/docent/internal/sentence"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -98,39 +97,6 @@ func isTableRule(s string) bool {
 func lastRune(s string) rune {
 	r, _ := utf8.DecodeLastRuneInString(s)
 	return r
-}
-
-// summarize returns up to maxSentences sentences of prose (plainText's
-// output), stopping early once the summary is long enough to be useful: a
-// reply should read as an answer, not as the whole section.
-func summarize(text string, maxSentences, softLimit int) string {
-	ss := sentence.Split(text)
-	var b strings.Builder
-	for i, s := range ss {
-		if i >= maxSentences || (b.Len() > 0 && b.Len()+len(s) > softLimit) {
-			break
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(s)
-	}
-	return clipWords(b.String(), 2*softLimit)
-}
-
-// clipWords shortens s to at most n bytes at a word boundary.
-func clipWords(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:n], ' ')
-	if cut <= 0 {
-		cut = n
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-	}
-	return strings.TrimRight(s[:cut], " ,;:") + "…"
 }
 
 // snippetOf returns an excerpt of prose (plainText's output) around the

@@ -39,16 +39,14 @@ var (
 
 func cannedBackend() *fakeBackend {
 	found := retrieval.Result{Query: "explain workspace", Status: retrieval.StatusFound,
-		Reply: "A workspace belongs to an entry and holds notes.", Results: []retrieval.Evidence{workspaceEvidence},
+		Results:          []retrieval.Evidence{workspaceEvidence},
 		NormalizedTokens: []string{"workspace"}, Confidence: 0.8, Rule: "found", Metrics: retrieval.Metrics{Phase: 2, RetrievalMS: 0.4}}
 	actions := found
-	actions.Reply = "Create a workspace from the navigator."
 	actions.Results = []retrieval.Evidence{actionsEvidence}
 	return &fakeBackend{
 		results: map[string]retrieval.Result{
 			"explain workspace": found,
 			"workspace": {Query: "workspace", Status: retrieval.StatusAmbiguous,
-				Reply:   "Do you mean Workspace (concepts) or Workspace Actions (actions)?",
 				Options: workspaceOptions, Results: []retrieval.Evidence{workspaceEvidence, actionsEvidence}},
 			"doc:concepts/workspace": found,
 			"doc:actions/workspaces": actions,
@@ -565,7 +563,7 @@ func TestAltEnterInsertsNewline(t *testing.T) {
 func TestPillsCompactWhenShort(t *testing.T) {
 	b := cannedBackend()
 	three := append([]retrieval.Option{{Label: "Widgets", DocSlug: "concepts/widgets", Category: "concepts"}}, workspaceOptions...)
-	b.results["widgets"] = retrieval.Result{Status: retrieval.StatusAmbiguous, Reply: "Which one?", Options: three}
+	b.results["widgets"] = retrieval.Result{Status: retrieval.StatusAmbiguous, Options: three}
 	h := newHarness(t, b, 40, 12)
 	h.key(tea.KeyF2, 0)
 	h.key(tea.KeyF3, 0)

@@ -12,7 +12,7 @@ import (
 // under each doc's title and the question, and the docs come as pills.
 func TestMultiIntentShowsBothAnswersAndPills(t *testing.T) {
 	want := expectAnswer(t, assistant.Request{Query: "workspace and widgets"})
-	if !strings.HasSuffix(want, retrieval.ReplyMultiEnd) {
+	if !strings.HasSuffix(want, assistant.ReplyMultiEnd) {
 		t.Fatalf("the session's answer %q does not end with the question", want)
 	}
 	res := engine(t).Ask(retrieval.Query{Text: "workspace and widgets"})
@@ -23,6 +23,6 @@ func TestMultiIntentShowsBothAnswersAndPills(t *testing.T) {
 	s := start(t, b, st, 100, 30)
 	s.typeText("workspace and widgets")
 	s.enter()
-	s.waitIdle(res.Options[0].Label+": ", res.Options[1].Label+": ", retrieval.ReplyMultiEnd,
+	s.waitIdle(res.Options[0].Label+": ", res.Options[1].Label+": ", assistant.ReplyMultiEnd,
 		"Pick:", "[1 "+res.Options[0].Label, "[2 "+res.Options[1].Label)
 }

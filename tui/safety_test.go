@@ -52,7 +52,7 @@ func TestControlSequencesNeverReachTheScreen(t *testing.T) {
 	ev.SourcePath = "concepts/" + hostile
 	ev.MatchedTerms = []string{"work" + hostile}
 	ev.MatchExplain.TypoFixes = []retrieval.Rewrite{{From: hostile, To: "x"}}
-	found := retrieval.Result{Query: "q" + hostile, Status: retrieval.StatusMulti, Reply: "reply " + hostile,
+	found := retrieval.Result{Query: "q" + hostile, Status: retrieval.StatusMulti,
 		Results: []retrieval.Evidence{ev}, NormalizedTokens: []string{hostile}, Rule: hostile, Notes: []string{hostile},
 		Options: []retrieval.Option{{Label: "Label" + hostile, DocSlug: "a", Category: hostile}}}
 	weak := found
@@ -183,7 +183,7 @@ func TestOneLineFieldsStayOnOneLine(t *testing.T) {
 	ev.Category = "con\r\ncepts"
 	ev.HeaderPath = "Workspace >\nOverview"
 	ev.SourcePath = "concepts/\nworkspace.md"
-	res := retrieval.Result{Query: "two\nlines", Status: retrieval.StatusAmbiguous, Reply: "Which one?",
+	res := retrieval.Result{Query: "two\nlines", Status: retrieval.StatusAmbiguous,
 		Results: []retrieval.Evidence{ev}, Rule: "ambi\nguous",
 		Options: []retrieval.Option{{Label: "Work\nspace", DocSlug: "a", Category: "con\ncepts"}, {Label: "Other", DocSlug: "b"}}}
 	b := &fakeBackend{results: map[string]retrieval.Result{"q": res}}

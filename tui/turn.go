@@ -107,7 +107,7 @@ func (m *Model) handleRetrieved(msg retrievedMsg) tea.Cmd {
 		return cmd
 	default:
 		m.activity = idle
-		m.transcript.append(&message{role: roleAssistant, text: textsafe.String(res.Reply), evidence: m.evidence.items})
+		m.transcript.append(&message{role: roleAssistant, text: textsafe.String(assistant.Reply(res)), evidence: m.evidence.items})
 		m.showPills(res.Options)
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/eval"
 	"github.com/docent-sh/docent/retrieval"
 )
@@ -123,9 +124,9 @@ func TestAskJSONAcceptance(t *testing.T) {
 	for q, want := range map[string]string{
 		"explain calendar":   "I couldn't find anything about calendar in these docs.",
 		"what's the weather": "I couldn't find anything about weather in these docs.",
-		"how do I do it":     retrieval.ReplyNoMatch,
-		"hello":              retrieval.ReplyGreeting,
-		"thanks!":            retrieval.ReplyThanks,
+		"how do I do it":     assistant.ReplyNoMatch,
+		"hello":              assistant.ReplyGreeting,
+		"thanks!":            assistant.ReplyThanks,
 	} {
 		o := c.askJSON(q)
 		if o.Status != retrieval.StatusNoMatch || o.Reply != want {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/llm/llmtest"
 	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
@@ -16,10 +17,10 @@ func checkMultiReply(t *testing.T, reply string, options []retrieval.Option) {
 	if len(options) != 2 || options[0].DocSlug == options[1].DocSlug {
 		t.Fatalf("options %+v, want two docs", options)
 	}
-	if !strings.HasSuffix(reply, "\n\n"+retrieval.ReplyMultiEnd) {
+	if !strings.HasSuffix(reply, "\n\n"+assistant.ReplyMultiEnd) {
 		t.Errorf("reply %q does not end with the question", reply)
 	}
-	parts := strings.Split(strings.TrimSuffix(reply, "\n\n"+retrieval.ReplyMultiEnd), "\n\n")
+	parts := strings.Split(strings.TrimSuffix(reply, "\n\n"+assistant.ReplyMultiEnd), "\n\n")
 	if len(parts) != 2 {
 		t.Fatalf("reply %q: want two summaries", reply)
 	}
@@ -48,7 +49,7 @@ func TestAskMultiIntentOffline(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{o.Options[0].Label + ": ", o.Options[1].Label + ": ", retrieval.ReplyMultiEnd,
+	for _, want := range []string{o.Options[0].Label + ": ", o.Options[1].Label + ": ", assistant.ReplyMultiEnd,
 		"1) " + o.Options[0].Label, "2) " + o.Options[1].Label, "docent ask --doc " + o.Options[1].DocSlug} {
 		if !strings.Contains(out, want) {
 			t.Errorf("docent ask lacks %q:\n%s", want, out)

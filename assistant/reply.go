@@ -1,0 +1,77 @@
+package assistant
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/docent-sh/docent/retrieval"
+)
+
+// The replies docent gives in its own words, word for word.
+const (
+	// ReplyNoMatch answers a question with no topic word in it ("how do I
+	// do it"); one whose words the docs do not cover is told so by name.
+	ReplyNoMatch  = "Which part should I explain?"
+	ReplyMultiEnd = "Which one should I go deeper on?"
+
+	ReplyGreeting = "Hello! What would you like to know about these docs?"
+	ReplyThanks   = "You're welcome. Ask me anything else about these docs."
+	ReplyGoodbye  = "Goodbye! Come back with any question about these docs."
+	ReplyAck      = "Glad to help. Ask me anything else about these docs."
+)
+
+// maxNotFoundWords is how many of the question's words the no-match reply
+// repeats: a pasted ticket would otherwise be quoted whole.
+const maxNotFoundWords = 8
+
+// Reply is docent's own reply to a result the writer does not answer (see
+// NeedsModel): the clarifying question of a weak or ambiguous result, the
+// no-match reply, or the answer to small talk. Found and multi-intent
+// results are the writer's to answer (Answer), so they have none here.
+func Reply(res retrieval.Result) string {
+	switch res.Status {
+	case retrieval.StatusFound, retrieval.StatusMulti:
+		return ""
+	case retrieval.StatusWeak:
+		if len(res.Options) > 0 {
+			return fmt.Sprintf("I'm not sure which feature you mean. Are you asking about %s? If not, tell me the feature name.", res.Options[0].Label)
+		}
+	case retrieval.StatusAmbiguous:
+		if len(res.Options) > 1 {
+			top, other := res.Options[0], res.Options[1]
+			return fmt.Sprintf("Do you mean %s (%s) or %s (%s)?", top.Label, top.Category, other.Label, other.Category)
+		}
+	case retrieval.StatusNoMatch:
+		if res.Rule == retrieval.RuleSmallTalk {
+			return talkReply(res.Talk)
+		}
+		return notFoundReply(res.Topic)
+	}
+	return ReplyNoMatch
+}
+
+func talkReply(t retrieval.Talk) string {
+	switch t {
+	case retrieval.TalkThanks:
+		return ReplyThanks
+	case retrieval.TalkGoodbye:
+		return ReplyGoodbye
+	case retrieval.TalkGreeting:
+		return ReplyGreeting
+	}
+	return ReplyAck
+}
+
+// notFoundReply says plainly that the docs do not cover the question,
+// naming its informative words as the user wrote them; ReplyNoMatch when
+// it has none.
+func notFoundReply(topic []string) string {
+	if len(topic) == 0 {
+		return ReplyNoMatch
+	}
+	about := strings.Join(topic[:min(len(topic), maxNotFoundWords)], " ")
+	if len(topic) > maxNotFoundWords {
+		about += " …"
+	}
+	return fmt.Sprintf("I couldn't find anything about %s in these docs.", about)
+}
