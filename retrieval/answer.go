@@ -8,6 +8,7 @@ import (
 
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval/analysis"
+	"github.com/docent-sh/docent/retrieval/index"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -24,10 +25,10 @@ const (
 // words are the question's, by stem), and for a definitional question
 // ("what is X") also the section whose own heading is X and a concept doc
 // the knowledge base declares, when X is in its title or headings.
-func (e *Engine) scoringFor(ix *index, q normalizedQuery) scoring {
+func (e *Engine) scoringFor(ix *unitIndex, q normalizedQuery) index.Scoring {
 	// Ranking weighs every word of the question, intent words too: a
 	// passage that says "definition" ranks for "definition of X".
-	sc := scoring{ws: ix.weigh(q.keys, 0), reader: q.firstPerson}
+	sc := index.Scoring{Weights: ix.Weigh(q.keys, 0), Reader: q.firstPerson}
 	if !(e.cfg.DefinitionalBias > 0) || len(q.keys) == 0 {
 		return sc
 	}
@@ -41,29 +42,29 @@ func (e *Engine) scoringFor(ix *index, q normalizedQuery) scoring {
 	if len(topic) == 0 {
 		return sc
 	}
-	all, n := allKeys(len(q.keys))&^q.intent, len(topic)
+	all, n := index.AllKeys(len(q.keys))&^q.intent, len(topic)
 	topicHash := keySetHash(slices.Sorted(slices.Values(topic)))
-	sc.bias = e.cfg.DefinitionalBias
-	sc.biased = func(unit int32, title, head uint64) biasReason {
-		d := &e.docs[ix.units[unit].doc]
+	sc.Bias = e.cfg.DefinitionalBias
+	sc.Biased = func(unit int32, title, head uint64) index.Bias {
+		d := &e.docs[ix.Units[unit].Doc]
 		switch {
 		case q.definitional && d.concept && head != 0:
-			return biasConcept
+			return index.BiasConcept
 		case title == all && d.titleKeys == n:
-			return biasTitle
+			return index.BiasTitle
 		case q.definitional && ix.section != nil && ix.section[unit] == topicHash:
-			return biasSection
+			return index.BiasSection
 		}
-		return biasNone
+		return index.BiasNone
 	}
 	return sc
 }
 
 // ranking is one query's results over one index, after the per-doc cap.
 type ranking struct {
-	hits    []hit // at most TopK, best rank first
-	trimmed int   // hits skipped by the per-doc cap while filling TopK
-	docs    []hit // each doc's best-ranked hit, best first, up to MaxCandidates
+	hits    []index.Hit // at most TopK, best rank first
+	trimmed int         // hits skipped by the per-doc cap while filling TopK
+	docs    []index.Hit // each doc's best-ranked hit, best first, up to MaxCandidates
 	// sections holds per doc the query keys its best-named unit carries
 	// in title, keywords or headings (see searchResult).
 	sections map[int32]uint64
@@ -71,16 +72,16 @@ type ranking struct {
 
 // rank searches ix and fills TopK results, at most perDocCap per doc unless
 // capped is false. It searches deeper when the cap left slots empty.
-func (e *Engine) rank(ix *index, q normalizedQuery, capped bool) ranking {
+func (e *Engine) rank(ix *unitIndex, q normalizedQuery, capped bool) ranking {
 	k := e.cfg.TopK
 	depth := 4*k + 8
 	for {
-		sr := ix.search(q.terms, q.keys, depth, e.scoringFor(ix, q))
-		r := ranking{sections: sr.sections}
+		sr := ix.Search(q.terms, q.keys, depth, e.scoringFor(ix, q))
+		r := ranking{sections: sr.Sections}
 		perDoc := map[int32]int{}
-		for _, h := range sr.ranked {
-			doc := ix.units[h.unit].doc
-			if len(r.docs) < MaxCandidates && !slices.ContainsFunc(r.docs, func(d hit) bool { return ix.units[d.unit].doc == doc }) {
+		for _, h := range sr.Ranked {
+			doc := ix.Units[h.Unit].Doc
+			if len(r.docs) < MaxCandidates && !slices.ContainsFunc(r.docs, func(d index.Hit) bool { return ix.Units[d.Unit].Doc == doc }) {
 				r.docs = append(r.docs, h)
 			}
 			if len(r.hits) == k {
@@ -93,8 +94,8 @@ func (e *Engine) rank(ix *index, q normalizedQuery, capped bool) ranking {
 			perDoc[doc]++
 			r.hits = append(r.hits, h)
 		}
-		if len(r.hits) < k && len(sr.ranked) == depth && sr.touched > depth {
-			depth = sr.touched
+		if len(r.hits) < k && len(sr.Ranked) == depth && sr.Touched > depth {
+			depth = sr.Touched
 			continue
 		}
 		return r
@@ -104,16 +105,16 @@ func (e *Engine) rank(ix *index, q normalizedQuery, capped bool) ranking {
 // candidatesOf measures each doc's best hit for the decision policy: its
 // coverage, and how much of the question the doc's best-named section
 // carries in its title, keywords and headings.
-func (e *Engine) candidatesOf(ix *index, r ranking, ws weights) []candidate {
+func (e *Engine) candidatesOf(ix *unitIndex, r ranking, ws index.Weights) []candidate {
 	out := make([]candidate, len(r.docs))
 	for i, h := range r.docs {
-		doc := ix.units[h.unit].doc
+		doc := ix.Units[h.Unit].Doc
 		out[i] = candidate{
 			doc:      doc,
-			rank:     h.rank,
-			coverage: ws.share(h.cov),
-			naming:   ws.share(h.head | r.sections[doc]),
-			named:    h.head | r.sections[doc],
+			rank:     h.Rank,
+			coverage: ws.Share(h.Cov),
+			naming:   ws.Share(h.Head | r.sections[doc]),
+			named:    h.Head | r.sections[doc],
 		}
 	}
 	return out
@@ -121,8 +122,8 @@ func (e *Engine) candidatesOf(ix *index, r ranking, ws weights) []candidate {
 
 // answer turns one question into a result over ix: multi-intent first,
 // then the single-question policy.
-func (e *Engine) answer(ix *index, text string, q normalizedQuery) Result {
-	ws := ix.weigh(q.keys, q.intent)
+func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery) Result {
+	ws := ix.Weigh(q.keys, q.intent)
 	r := e.rank(ix, q, true)
 	cands := e.candidatesOf(ix, r, ws)
 	if res, ok := e.answerMulti(ix, text, q); ok {
@@ -134,7 +135,7 @@ func (e *Engine) answer(ix *index, text string, q normalizedQuery) Result {
 	// never write it do not document its thing, however well they cover
 	// its parts ("next", "js"): not found, with the near docs offered,
 	// rather than an answer or a guess at a page about something else.
-	if d.status == StatusFound && !ix.writesAll(q.identifiers) {
+	if d.status == StatusFound && !ix.WritesAll(q.identifiers) {
 		d.status, d.rule = StatusNoMatch, RuleUnknownIdentifier
 	}
 	res := Result{
@@ -162,15 +163,15 @@ func (e *Engine) answer(ix *index, text string, q normalizedQuery) Result {
 }
 
 // explain describes the docs the policy weighed, for Result.Candidates.
-func (e *Engine) explain(ix *index, docs []hit, cands []candidate) []Candidate {
+func (e *Engine) explain(ix *unitIndex, docs []index.Hit, cands []candidate) []Candidate {
 	out := make([]Candidate, len(docs))
 	for i, h := range docs {
-		u := ix.units[h.unit]
-		de := e.docs[u.doc]
+		u := ix.Units[h.Unit]
+		de := e.docs[u.Doc]
 		c := cands[i]
-		out[i] = Candidate{DocSlug: de.slug, Title: de.title, Rank: h.rank, Coverage: c.coverage, Naming: c.naming}
-		if u.chunk >= 0 {
-			out[i].ChunkID = textsafe.Line(knowledge.ChunkID(de.doc.Slug, de.doc.Chunks[u.chunk].Index))
+		out[i] = Candidate{DocSlug: de.slug, Title: de.title, Rank: h.Rank, Coverage: c.coverage, Naming: c.naming}
+		if u.Chunk >= 0 {
+			out[i].ChunkID = textsafe.Line(knowledge.ChunkID(de.doc.Slug, de.doc.Chunks[u.Chunk].Index))
 		}
 	}
 	return out
@@ -184,14 +185,14 @@ func optionFor(d docEntry) Option {
 // each have a strong top doc, and the docs differ, the result offers both,
 // each option's best evidence first in the same order, so the answer can
 // take each part in turn and ask which to go deeper on.
-func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Result, bool) {
+func (e *Engine) answerMulti(ix *unitIndex, text string, whole normalizedQuery) (Result, bool) {
 	parts := analysis.SplitIntents(text)
 	if len(parts) < 2 {
 		return Result{}, false
 	}
 	type partPick struct {
 		asked   string
-		best    hit
+		best    index.Hit
 		ranking ranking
 	}
 	var picks []partPick
@@ -206,10 +207,10 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 			continue
 		}
 		best := r.docs[0]
-		if !e.candidatesOf(ix, r, ix.weigh(q.keys, q.intent))[0].strong(e.th) {
+		if !e.candidatesOf(ix, r, ix.Weigh(q.keys, q.intent))[0].strong(e.th) {
 			continue
 		}
-		if slices.ContainsFunc(picks, func(pp partPick) bool { return ix.units[pp.best.unit].doc == ix.units[best.unit].doc }) {
+		if slices.ContainsFunc(picks, func(pp partPick) bool { return ix.Units[pp.best.Unit].Doc == ix.Units[best.Unit].Doc }) {
 			continue
 		}
 		picks = append(picks, partPick{asked: textsafe.Line(p), best: best, ranking: r})
@@ -224,15 +225,15 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 		Rule:             RuleMulti,
 		Confidence:       1,
 	}
-	ws := ix.weigh(whole.keys, whole.intent)
+	ws := ix.Weigh(whole.keys, whole.intent)
 	seen := map[int32]bool{}
 	for _, p := range picks {
-		o := optionFor(e.docs[ix.units[p.best.unit].doc])
+		o := optionFor(e.docs[ix.Units[p.best.Unit].Doc])
 		o.Asked = p.asked
 		res.Options = append(res.Options, o)
 		// The picks' docs differ, so each best unit is new: Results[i] is
 		// option i's evidence.
-		seen[p.best.unit] = true
+		seen[p.best.Unit] = true
 		res.Results = append(res.Results, e.evidence(ix, p.best, whole, ws))
 	}
 	// Then the rest of each part's results, interleaved, so the evidence
@@ -243,8 +244,8 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 			if i < len(p.ranking.hits) {
 				added = true
 				h := p.ranking.hits[i]
-				if !seen[h.unit] && len(res.Results) < e.cfg.TopK {
-					seen[h.unit] = true
+				if !seen[h.Unit] && len(res.Results) < e.cfg.TopK {
+					seen[h.Unit] = true
 					res.Results = append(res.Results, e.evidence(ix, h, whole, ws))
 				}
 			}
@@ -258,20 +259,20 @@ func (e *Engine) answerMulti(ix *index, text string, whole normalizedQuery) (Res
 
 // evidence describes one hit, with the reasons it matched: the question's
 // words found in each field, a word counting where any variant of it is.
-func (e *Engine) evidence(ix *index, h hit, q normalizedQuery, ws weights) Evidence {
-	u := ix.units[h.unit]
-	de := e.docs[u.doc]
+func (e *Engine) evidence(ix *unitIndex, h index.Hit, q normalizedQuery, ws index.Weights) Evidence {
+	u := ix.Units[h.Unit]
+	de := e.docs[u.Doc]
 	fields := map[string][]string{}
 	var matched []string
 	for _, t := range q.terms {
-		flags := ix.fieldFlags(analysis.StemKey(t), h.unit)
+		flags := ix.FieldFlags(analysis.StemKey(t), h.Unit)
 		if flags == 0 {
 			continue
 		}
 		matched = append(matched, t)
-		for f := 0; f < numFields; f++ {
+		for f := 0; f < index.NumFields; f++ {
 			if flags&(1<<f) != 0 {
-				fields[fieldNames[f]] = append(fields[fieldNames[f]], t)
+				fields[index.FieldNames[f]] = append(fields[index.FieldNames[f]], t)
 			}
 		}
 	}
@@ -279,8 +280,8 @@ func (e *Engine) evidence(ix *index, h hit, q normalizedQuery, ws weights) Evide
 		DocSlug:      de.slug,
 		Title:        de.title,
 		Category:     de.category,
-		Score:        ws.share(h.cov),
-		RankScore:    h.rank,
+		Score:        ws.Share(h.Cov),
+		RankScore:    h.Rank,
 		ContentHash:  de.doc.ContentHash,
 		ChunkIndex:   -1,
 		SourcePath:   textsafe.Line(de.doc.SourcePath),
@@ -288,43 +289,43 @@ func (e *Engine) evidence(ix *index, h hit, q normalizedQuery, ws weights) Evide
 		Source:       SourceKeyword,
 		MatchExplain: MatchExplain{
 			Fields:      fields,
-			ExactPhrase: len(q.keys) > 0 && h.title|q.intent == allKeys(len(q.keys)),
+			ExactPhrase: len(q.keys) > 0 && h.Title|q.intent == index.AllKeys(len(q.keys)),
 			Synonyms:    q.synonyms,
 			TypoFixes:   q.typos,
 			Stemmed:     q.stemmed,
 		},
 	}
-	if h.bias != biasNone {
-		ev.MatchExplain.Biases = []string{"definitional ×" + strconv.FormatFloat(1+e.cfg.DefinitionalBias, 'g', -1, 64) + " (" + biasReasons[h.bias] + ")"}
+	if h.Bias != index.BiasNone {
+		ev.MatchExplain.Biases = []string{"definitional ×" + strconv.FormatFloat(1+e.cfg.DefinitionalBias, 'g', -1, 64) + " (" + biasReasons[h.Bias] + ")"}
 	}
-	if r := ix.reader[h.unit]; q.firstPerson && r > 0 {
+	if r := ix.Reader[h.Unit]; q.firstPerson && r > 0 {
 		ev.MatchExplain.Biases = append(ev.MatchExplain.Biases, "reader ×"+strconv.FormatFloat(1+float64(r), 'f', 2, 64)+" (written to the asker)")
 	}
 	ev.HeaderPath = de.title
-	if u.chunk >= 0 {
-		c := de.doc.Chunks[u.chunk]
+	if u.Chunk >= 0 {
+		c := de.doc.Chunks[u.Chunk]
 		ev.HeaderPath = textsafe.Line(c.HeaderPath)
 		ev.ChunkIndex = c.Index
 		ev.ChunkID = textsafe.Line(knowledge.ChunkID(de.doc.Slug, c.Index))
 		ev.ChunkHash = c.Hash
 		ev.HeadingOnly = c.HeadingOnly
 	}
-	dt := e.displayOf(ix, h.unit)
+	dt := e.displayOf(ix, h.Unit)
 	ev.Content = dt.content
 	ev.Snippet = snippetOf(dt.plain, matched, snippetWidth)
 	return ev
 }
 
 // displayOf returns a unit's display text, converting it on first use.
-func (e *Engine) displayOf(ix *index, id int32) *displayText {
+func (e *Engine) displayOf(ix *unitIndex, id int32) *displayText {
 	if dt := ix.display[id].Load(); dt != nil {
 		return dt
 	}
-	u := ix.units[id]
-	d := e.docs[u.doc].doc
+	u := ix.Units[id]
+	d := e.docs[u.Doc].doc
 	var dt *displayText
-	if u.chunk >= 0 {
-		c := d.Chunks[u.chunk]
+	if u.Chunk >= 0 {
+		c := d.Chunks[u.Chunk]
 		dt = &displayText{content: textsafe.String(c.Content), plain: chunkPlain(c)}
 	} else {
 		dt = &displayText{content: textsafe.String(d.Content), plain: docPlain(d)}
@@ -471,15 +472,15 @@ func (e *Engine) Search(text string, limit int) []Hit {
 		return nil
 	}
 	sc := e.scoringFor(ix, q)
-	sr := ix.search(q.terms, q.keys, limit, sc)
-	ws := sc.ws
-	out := make([]Hit, len(sr.ranked))
-	for i, h := range sr.ranked {
-		u := ix.units[h.unit]
-		d := &e.docs[u.doc].doc
-		out[i] = Hit{DocSlug: d.Slug, ChunkIndex: -1, RankScore: h.rank, Score: ws.share(h.cov)}
-		if u.chunk >= 0 {
-			c := &d.Chunks[u.chunk]
+	sr := ix.Search(q.terms, q.keys, limit, sc)
+	ws := sc.Weights
+	out := make([]Hit, len(sr.Ranked))
+	for i, h := range sr.Ranked {
+		u := ix.Units[h.Unit]
+		d := &e.docs[u.Doc].doc
+		out[i] = Hit{DocSlug: d.Slug, ChunkIndex: -1, RankScore: h.Rank, Score: ws.Share(h.Cov)}
+		if u.Chunk >= 0 {
+			c := &d.Chunks[u.Chunk]
 			out[i].ChunkIndex = c.Index
 			out[i].ChunkID = c.ID()
 		}

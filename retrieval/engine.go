@@ -18,6 +18,7 @@ import (
 
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval/analysis"
+	"github.com/docent-sh/docent/retrieval/index"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -51,8 +52,8 @@ type Engine struct {
 	th     thresholds
 	docs   []docEntry
 	bySlug map[string]int
-	chunks *index // Phase 2; nil when no doc has a chunk with body text
-	whole  *index // Phase 1; nil when there are no docs; see wholeIndex
+	chunks *unitIndex // Phase 2; nil when no doc has a chunk with body text
+	whole  *unitIndex // Phase 1; nil when there are no docs; see wholeIndex
 	// wholeOnce guards the lazy build of whole.
 	wholeOnce  sync.Once
 	buildWhole func()
@@ -215,10 +216,10 @@ func knownTerms(docs []knowledge.Doc, glossary []glossaryEntry) (known, phrases,
 }
 
 func (e *Engine) buildIndexes(an *analysis.Analyzer) {
-	var wholeUnits []unit
-	var chunkUnits []unit
+	var wholeUnits []index.Unit
+	var chunkUnits []index.Unit
 	for i, d := range e.docs {
-		wholeUnits = append(wholeUnits, unit{doc: int32(i), chunk: -1, lead: true})
+		wholeUnits = append(wholeUnits, index.Unit{Doc: int32(i), Chunk: -1, Lead: true})
 		lead := true
 		for j, c := range d.doc.Chunks {
 			// A heading-only chunk has nothing to answer with, and its
@@ -228,19 +229,19 @@ func (e *Engine) buildIndexes(an *analysis.Analyzer) {
 			// their own right, and it would otherwise outscore them on
 			// their own titles.
 			if answerable(c) {
-				chunkUnits = append(chunkUnits, unit{doc: int32(i), chunk: int32(j), lead: lead})
+				chunkUnits = append(chunkUnits, index.Unit{Doc: int32(i), Chunk: int32(j), Lead: lead})
 				lead = false
 			}
 		}
 	}
 	if len(chunkUnits) > 0 {
-		e.chunks = buildIndex(chunkUnits, e.chunkFields(chunkUnits), an, defaultBM25F)
+		e.chunks = newUnitIndex(index.Build(chunkUnits, e.chunkFields(chunkUnits), an))
 		// Section headings repeat chunk after chunk in a long doc, and
 		// their stems are costly: each heading is hashed once.
 		e.chunks.section = make([]uint64, len(chunkUnits))
 		hashes := map[string]uint64{}
 		for i, u := range chunkUnits {
-			path := e.docs[u.doc].doc.Chunks[u.chunk].HeaderPath
+			path := e.docs[u.Doc].doc.Chunks[u.Chunk].HeaderPath
 			if j := strings.LastIndex(path, headerSep); j >= 0 {
 				path = path[j+len(headerSep):]
 			}
@@ -256,7 +257,7 @@ func (e *Engine) buildIndexes(an *analysis.Analyzer) {
 	// only a fallback there, and building it doubles the start-up cost.
 	e.buildWhole = func() {
 		if len(wholeUnits) > 0 {
-			e.whole = buildIndex(wholeUnits, e.docFields(wholeUnits), an, defaultBM25F)
+			e.whole = newUnitIndex(index.Build(wholeUnits, e.docFields(wholeUnits), an))
 		}
 	}
 	if e.cfg.Phase == 1 || e.chunks == nil {
@@ -265,7 +266,7 @@ func (e *Engine) buildIndexes(an *analysis.Analyzer) {
 }
 
 // wholeIndex returns the Phase 1 index, building it on first use.
-func (e *Engine) wholeIndex() *index {
+func (e *Engine) wholeIndex() *unitIndex {
 	e.wholeOnce.Do(e.buildWhole)
 	return e.whole
 }
@@ -275,56 +276,56 @@ func answerable(c knowledge.Chunk) bool {
 	return !c.HeadingOnly && strings.TrimSpace(c.Content) != "" && !linksOnly(c.Content)
 }
 
-func (e *Engine) docFields(units []unit) func(int) fieldText {
-	return func(i int) fieldText {
-		d := e.docs[units[i].doc].doc
+func (e *Engine) docFields(units []index.Unit) func(int) index.Fields {
+	return func(i int) index.Fields {
+		d := e.docs[units[i].Doc].doc
 		var headers []string
 		for _, c := range d.Chunks {
 			if !slices.Contains(headers, c.HeaderPath) {
 				headers = append(headers, c.HeaderPath)
 			}
 		}
-		return fieldText{
-			fieldTitle:    d.Title,
-			fieldKeywords: strings.Join(d.Keywords, ", "),
-			fieldHeader:   joinNonEmpty(" ; ", strings.Join(headers, " ; "), innerHeadings(d.Content)),
-			fieldBody:     d.Content,
+		return index.Fields{
+			index.FieldTitle:    d.Title,
+			index.FieldKeywords: strings.Join(d.Keywords, ", "),
+			index.FieldHeader:   joinNonEmpty(" ; ", strings.Join(headers, " ; "), innerHeadings(d.Content)),
+			index.FieldBody:     d.Content,
 		}
 	}
 }
 
-func (e *Engine) chunkFields(units []unit) func(int) fieldText {
+func (e *Engine) chunkFields(units []index.Unit) func(int) index.Fields {
 	// A doc stored before ingestion rendered plain text has none in any
 	// chunk; a chunk of code alone has none in a doc that has some.
 	hasText := map[int32]bool{}
 	for _, u := range units {
-		if e.docs[u.doc].doc.Chunks[u.chunk].Text != "" {
-			hasText[u.doc] = true
+		if e.docs[u.Doc].doc.Chunks[u.Chunk].Text != "" {
+			hasText[u.Doc] = true
 		}
 	}
-	return func(i int) fieldText {
-		d := e.docs[units[i].doc].doc
-		c := d.Chunks[units[i].chunk]
+	return func(i int) index.Fields {
+		d := e.docs[units[i].Doc].doc
+		c := d.Chunks[units[i].Chunk]
 		keywords := c.Keywords
 		if len(keywords) == 0 {
 			keywords = d.Keywords
 		}
 		body := c.Text // what a reader sees: no URLs, markup or code
-		if !hasText[units[i].doc] {
+		if !hasText[units[i].Doc] {
 			body = c.Content
 		}
-		return fieldText{
-			fieldTitle:    d.Title,
-			fieldKeywords: strings.Join(keywords, ", "),
-			fieldHeader:   joinNonEmpty(" ; ", c.HeaderPath, innerHeadings(c.Content)),
-			fieldBody:     body,
+		return index.Fields{
+			index.FieldTitle:    d.Title,
+			index.FieldKeywords: strings.Join(keywords, ", "),
+			index.FieldHeader:   joinNonEmpty(" ; ", c.HeaderPath, innerHeadings(c.Content)),
+			index.FieldBody:     body,
 		}
 	}
 }
 
 // vocabularyIndex is the index whose terms count as the vocabulary: the
 // configured phase's, so the typo fixer agrees with what can match.
-func (e *Engine) vocabularyIndex() *index {
+func (e *Engine) vocabularyIndex() *unitIndex {
 	if e.cfg.Phase == 2 && e.chunks != nil {
 		return e.chunks
 	}
@@ -335,12 +336,12 @@ func (e *Engine) vocabularyIndex() *index {
 // ("migrate" when the docs say "migrating"): such a word is no typo.
 func (e *Engine) inVocabulary(term string) bool {
 	ix := e.vocabularyIndex()
-	return ix != nil && (ix.df(term) > 0 || ix.df(analysis.StemKey(term)) > 0)
+	return ix != nil && (ix.DF(term) > 0 || ix.DF(analysis.StemKey(term)) > 0)
 }
 
 func (e *Engine) docFrequency(term string) int {
 	if ix := e.vocabularyIndex(); ix != nil {
-		return ix.df(analysis.Singular(term))
+		return ix.DF(analysis.Singular(term))
 	}
 	return 0
 }

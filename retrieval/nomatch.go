@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/docent-sh/docent/retrieval/analysis"
+	"github.com/docent-sh/docent/retrieval/index"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -99,14 +100,14 @@ const maxNearDocs = 3
 // nearDocs are the best-ranked docs whose title shares a word with the
 // question (any variant of it), for a no-match reply to offer: a doc
 // that only mentions the words somewhere is no lead worth a pill.
-func (e *Engine) nearDocs(ix *index, docs []hit, q normalizedQuery) []Option {
+func (e *Engine) nearDocs(ix *unitIndex, docs []index.Hit, q normalizedQuery) []Option {
 	var out []Option
 	for _, h := range docs {
 		if len(out) == maxNearDocs {
 			break
 		}
-		if h.title&^q.intent != 0 {
-			out = append(out, optionFor(e.docs[ix.units[h.unit].doc]))
+		if h.Title&^q.intent != 0 {
+			out = append(out, optionFor(e.docs[ix.Units[h.Unit].Doc]))
 		}
 	}
 	return out

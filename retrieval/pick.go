@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docent-sh/docent/retrieval/index"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -42,16 +43,16 @@ func (e *Engine) pick(slug, question string) Result {
 	}
 	q := e.norm.normalize(question)
 	ix := e.chunks
-	var hits []hit
+	var hits []index.Hit
 	if len(q.terms) > 0 {
-		hits = ix.searchDoc(q.terms, q.keys, int32(doc), e.scoringFor(ix, q))
+		hits = ix.SearchDoc(q.terms, q.keys, int32(doc), e.scoringFor(ix, q))
 	}
 	if len(hits) == 0 {
 		res := e.lookup(slug)
 		res.Notes = append(res.Notes, fmt.Sprintf("nothing in %q matches the question: the doc's overview instead", e.docs[doc].slug))
 		return res
 	}
-	ws := ix.weigh(q.keys, q.intent)
+	ws := ix.Weigh(q.keys, q.intent)
 	res := Result{
 		NormalizedTokens: q.terms,
 		Status:           StatusFound,

@@ -1,10 +1,10 @@
-package retrieval
+package index
 
 import "math"
 
-// weights are a question's informative weights over one index: each stem
+// Weights are a question's informative weights over one index: each stem
 // key's idf (the first maxQueryKeys keys).
-type weights struct {
+type Weights struct {
 	idf   []float64
 	total float64
 	// shares holds share(bits) for every bit set of a short question,
@@ -16,12 +16,12 @@ type weights struct {
 // entries cost less to fill than a few hundred units cost to sum.
 const sharesTableKeys = 8
 
-// weigh measures the question's keys. A key no unit contains gets the
+// Weigh measures the question's keys. A key no unit contains gets the
 // largest idf: it is the most informative word of the question, and
 // nothing covers it. The keys in intent (bit i: keys[i]) weigh nothing.
-func (ix *index) weigh(keys []string, intent uint64) weights {
+func (ix *Index) Weigh(keys []string, intent uint64) Weights {
 	n := min(len(keys), maxQueryKeys)
-	ws := weights{idf: make([]float64, n)}
+	ws := Weights{idf: make([]float64, n)}
 	for i, k := range keys[:n] {
 		if intent&(1<<i) != 0 {
 			continue
@@ -42,9 +42,9 @@ func (ix *index) weigh(keys []string, intent uint64) weights {
 	return ws
 }
 
-// share is the part of the question's informative weight that the keys
+// Share is the part of the question's informative weight that the keys
 // in bits carry, in [0, 1].
-func (ws weights) share(bits uint64) float64 {
+func (ws Weights) Share(bits uint64) float64 {
 	if ws.total <= 0 {
 		return 0
 	}
@@ -54,7 +54,7 @@ func (ws weights) share(bits uint64) float64 {
 	return ws.sum(bits)
 }
 
-func (ws weights) sum(bits uint64) float64 {
+func (ws Weights) sum(bits uint64) float64 {
 	var sum float64
 	for i, w := range ws.idf {
 		if bits&(1<<i) != 0 {
@@ -64,8 +64,8 @@ func (ws weights) sum(bits uint64) float64 {
 	return min(sum/ws.total, 1)
 }
 
-// allKeys is the bit set of a question's first n keys.
-func allKeys(n int) uint64 {
+// AllKeys is the bit set of a question's first n keys.
+func AllKeys(n int) uint64 {
 	if n >= maxQueryKeys {
 		return math.MaxUint64
 	}

@@ -1,4 +1,9 @@
-package retrieval
+// Package index is docent's inverted index: units (chunks or whole docs)
+// analyzed field by field, ranked with a BM25F-family score over words
+// and their stems, with the query keys each unit covers, for the decision
+// policy in retrieval to read. It knows nothing of docs or questions
+// beyond the text it is given.
+package index
 
 import (
 	"github.com/docent-sh/docent/internal/sentence"
@@ -6,24 +11,23 @@ import (
 
 	"math"
 	"slices"
-	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // The fields a unit is indexed under. The match score reads title,
 // keywords and body; the rank score weighs all four.
 const (
-	fieldTitle = iota
-	fieldKeywords
-	fieldHeader
-	fieldBody
-	numFields
+	FieldTitle = iota
+	FieldKeywords
+	FieldHeader
+	FieldBody
+	NumFields
 )
 
-var fieldNames = [numFields]string{"title", "keywords", "header_path", "body"}
+// FieldNames name the fields in explanations.
+var FieldNames = [NumFields]string{"title", "keywords", "header_path", "body"}
 
-// bm25f holds the parameters of the rank score, a BM25 family scorer:
+// params holds the parameters of the rank score, a BM25 family scorer:
 // each field is saturated on its own and the fields are summed with
 // weights. Combining term frequencies before saturation (classic BM25F)
 // lets a long body drown a title match; summing keeps "this unit is titled
@@ -33,30 +37,30 @@ var fieldNames = [numFields]string{"title", "keywords", "header_path", "body"}
 // title) in between.
 //
 // variants weighs a second score per field computed over word stems (see
-// stemKey), so "archiving" in a question also ranks a body that says
+// analysis.StemKey), so "archiving" in a question also ranks a body that says
 // "archive" and a title that says "Archived notes". At 1 a variant is
 // worth half of what the word itself is (the exact term scores in both),
 // the usual equal weighting of an exact and a stemmed field.
-type bm25f struct {
+type params struct {
 	k1       float64
-	weight   [numFields]float64
-	b        [numFields]float64
+	weight   [NumFields]float64
+	b        [NumFields]float64
 	variants float64
 }
 
-var defaultBM25F = bm25f{
+var defaultParams = params{
 	k1:       0.9,
-	weight:   [numFields]float64{fieldTitle: 3.0, fieldKeywords: 2.0, fieldHeader: 0.5, fieldBody: 1.0},
-	b:        [numFields]float64{fieldTitle: 0.3, fieldKeywords: 0.3, fieldHeader: 0.3, fieldBody: 0.4},
+	weight:   [NumFields]float64{FieldTitle: 3.0, FieldKeywords: 2.0, FieldHeader: 0.5, FieldBody: 1.0},
+	b:        [NumFields]float64{FieldTitle: 0.3, FieldKeywords: 0.3, FieldHeader: 0.3, FieldBody: 0.4},
 	variants: 1.0,
 }
 
 // bm25fScore is the BM25F sum over the fields of one unit's term frequencies
 // (before idf), and the fields the term occurs in (bit f for field f).
-func bm25fScore[T uint16 | int](p bm25f, tf [numFields]T, lens [numFields]int32, avg [numFields]float64) (float64, uint8) {
+func bm25fScore[T uint16 | int](p params, tf [NumFields]T, lens [NumFields]int32, avg [NumFields]float64) (float64, uint8) {
 	var rank float64
 	var flags uint8
-	for f := 0; f < numFields; f++ {
+	for f := 0; f < NumFields; f++ {
 		if tf[f] == 0 {
 			continue
 		}
@@ -68,15 +72,14 @@ func bm25fScore[T uint16 | int](p bm25f, tf [numFields]T, lens [numFields]int32,
 	return rank, flags
 }
 
-// unit is what the index retrieves: a chunk in Phase 2, a whole doc in
+// Unit is what the index retrieves: a chunk in Phase 2, a whole doc in
 // Phase 1.
-type unit struct {
-	doc        int32 // index into Engine.docs
-	chunk      int32 // index into the doc's Chunks; -1 for a whole doc
-	contentLen int32 // index terms in the content: the match score's length
+type Unit struct {
+	Doc        int32 // the caller's doc number; a doc's units are contiguous
+	Chunk      int32 // the caller's chunk number within the doc; -1 for a whole doc
 	// lead marks a doc's first answerable chunk (and every whole doc):
 	// where docs say what their subject is.
-	lead bool
+	Lead bool
 }
 
 // posting is one unit that contains a term (or, under a stem key, a
@@ -88,69 +91,57 @@ type posting struct {
 	flags uint8 // bit f set when the term occurs in field f
 }
 
-// index is an inverted index over units.
-type index struct {
-	units    []unit
+// Index is an inverted index over units, safe for concurrent searches once built.
+type Index struct {
+	Units    []Unit
 	postings map[string][]posting
 	idf      map[string]float64 // by term and by stem key
 	// docUnits holds, per doc, the range of its units: units are built
 	// doc by doc, so a doc's are contiguous.
 	docUnits map[int32][2]int32
-	// section identifies, per unit, the set of stem keys of the unit's
-	// own heading (the last of its heading path; see keySetHash); nil
-	// for whole docs.
-	section []uint64
-	// reader holds, per unit, the share of its body's sentences that
+	// Reader holds, per unit, the share of its body's sentences that
 	// address the reader ("you", "your"): how much it is written to
 	// the person asking rather than about objects (see readerShare).
-	reader []float32
+	Reader []float32
 	// identifiers holds the compound identifiers any unit writes
 	// (analysis.AppendIdentifiers): the exact names the docs use.
 	identifiers map[string]struct{}
 	scratch     sync.Pool // *accumulator
-	// display caches each unit's sanitized content and plain text the
-	// first time a result shows it: converting markdown is the costliest
-	// step of a turn, and popular chunks are shown again and again.
-	display []atomic.Pointer[displayText]
 }
 
-type displayText struct {
-	content string // sanitized markdown
-	plain   string // prose for snippets and summaries
-}
-
-// fieldText is the text of one unit, field by field.
-type fieldText [numFields]string
+// Fields is the text of one unit, field by field.
+type Fields [NumFields]string
 
 type buildPosting struct {
 	unit int32
-	tf   [numFields]uint16
+	tf   [NumFields]uint16
 }
 
-// buildIndex analyzes every unit once and precomputes each posting's rank
+// Build analyzes every unit once and precomputes each posting's rank
 // contribution.
-func buildIndex(units []unit, texts func(i int) fieldText, an *analysis.Analyzer, p bm25f) *index {
-	ix := &index{units: units, postings: map[string][]posting{}, idf: map[string]float64{}, docUnits: map[int32][2]int32{}, display: make([]atomic.Pointer[displayText], len(units)), reader: make([]float32, len(units)), identifiers: map[string]struct{}{}}
+func Build(units []Unit, texts func(i int) Fields, an *analysis.Analyzer) *Index {
+	p := defaultParams
+	ix := &Index{Units: units, postings: map[string][]posting{}, idf: map[string]float64{}, docUnits: map[int32][2]int32{}, Reader: make([]float32, len(units)), identifiers: map[string]struct{}{}}
 	for i, u := range units {
-		r, ok := ix.docUnits[u.doc]
+		r, ok := ix.docUnits[u.Doc]
 		if !ok {
 			r[0] = int32(i)
 		}
 		r[1] = int32(i) + 1
-		ix.docUnits[u.doc] = r
+		ix.docUnits[u.Doc] = r
 	}
 	table := newTermTable(an)
 	var raw [][]buildPosting // by term id
-	var counts [][numFields]uint16
-	lens := make([][numFields]int32, len(units))
-	var total [numFields]float64
+	var counts [][NumFields]uint16
+	lens := make([][NumFields]int32, len(units))
+	var total [NumFields]float64
 	var ids, touched []int32
 	var idents []string
 	for i := range units {
 		ft := texts(i)
-		ix.reader[i] = readerShare(ft[fieldBody])
+		ix.Reader[i] = readerShare(ft[FieldBody])
 		touched = touched[:0]
-		for f := 0; f < numFields; f++ {
+		for f := 0; f < NumFields; f++ {
 			idents = analysis.AppendIdentifiers(idents[:0], ft[f])
 			for _, id := range idents {
 				ix.identifiers[id] = struct{}{}
@@ -160,11 +151,11 @@ func buildIndex(units []unit, texts func(i int) fieldText, an *analysis.Analyzer
 			total[f] += float64(len(ids))
 			for _, id := range ids {
 				for int(id) >= len(counts) {
-					counts = append(counts, [numFields]uint16{})
+					counts = append(counts, [NumFields]uint16{})
 					raw = append(raw, nil)
 				}
 				c := &counts[id]
-				if *c == ([numFields]uint16{}) {
+				if *c == ([NumFields]uint16{}) {
 					touched = append(touched, id)
 				}
 				if c[f] < math.MaxUint16 {
@@ -172,14 +163,13 @@ func buildIndex(units []unit, texts func(i int) fieldText, an *analysis.Analyzer
 				}
 			}
 		}
-		units[i].contentLen = lens[i][fieldBody]
 		for _, id := range touched {
 			raw[id] = append(raw[id], buildPosting{unit: int32(i), tf: counts[id]})
-			counts[id] = [numFields]uint16{}
+			counts[id] = [NumFields]uint16{}
 		}
 	}
 	n := float64(len(units))
-	var avg [numFields]float64
+	var avg [NumFields]float64
 	for f := range avg {
 		avg[f] = max(total[f]/max(n, 1), 1)
 	}
@@ -222,7 +212,7 @@ func readerShare(text string) float32 {
 
 type unitTF struct {
 	unit int32
-	tf   [numFields]int
+	tf   [NumFields]int
 }
 
 // addVariantPostings adds, under each stem key, every unit that contains
@@ -230,7 +220,7 @@ type unitTF struct {
 // saturated and length-normalized like the fields themselves (weighted by
 // p.variants), with the fields it occurs in: the decision policy's
 // coverage reads them.
-func (ix *index) addVariantPostings(names []string, raw [][]buildPosting, lens [][numFields]int32, avg [numFields]float64, p bm25f) {
+func (ix *Index) addVariantPostings(names []string, raw [][]buildPosting, lens [][NumFields]int32, avg [NumFields]float64, p params) {
 	groups := map[string][]int{} // stem key → term ids
 	for id, t := range names {
 		if len(raw[id]) > 0 {
@@ -238,7 +228,7 @@ func (ix *index) addVariantPostings(names []string, raw [][]buildPosting, lens [
 			groups[k] = append(groups[k], id)
 		}
 	}
-	n := float64(len(ix.units))
+	n := float64(len(ix.Units))
 	var merged []unitTF
 	for key, ids := range groups {
 		merged = merged[:0]
@@ -282,14 +272,14 @@ func (ix *index) addVariantPostings(names []string, raw [][]buildPosting, lens [
 
 // maxIDF is the idf of a word no unit contains: the most informative
 // word a question can have.
-func (ix *index) maxIDF() float64 {
-	n := float64(len(ix.units))
+func (ix *Index) maxIDF() float64 {
+	n := float64(len(ix.Units))
 	return math.Log(1 + (n+0.5)/0.5)
 }
 
-// fieldFlags returns the fields of unit that contain term (bit f for field
+// FieldFlags returns the fields of unit that contain term (bit f for field
 // f). Postings are in unit order, so this is a binary search.
-func (ix *index) fieldFlags(term string, unit int32) uint8 {
+func (ix *Index) FieldFlags(term string, unit int32) uint8 {
 	list := ix.postings[term]
 	i, found := slices.BinarySearchFunc(list, unit, func(p posting, u int32) int { return int(p.unit - u) })
 	if !found {
@@ -298,8 +288,8 @@ func (ix *index) fieldFlags(term string, unit int32) uint8 {
 	return list[i].flags
 }
 
-// df returns how many units contain term.
-func (ix *index) df(term string) int { return len(ix.postings[term]) }
+// DF returns how many units contain term.
+func (ix *Index) DF(term string) int { return len(ix.postings[term]) }
 
 // accumulator is per-query scratch space, dense over units so adding a
 // posting is an array write; only touched entries are reset afterwards.
@@ -313,7 +303,7 @@ type accumulator struct {
 const maxQueryKeys = 64
 
 // headFields are the fields that name what a unit is about.
-const headFields = 1<<fieldTitle | 1<<fieldKeywords | 1<<fieldHeader
+const headFields = 1<<FieldTitle | 1<<FieldKeywords | 1<<FieldHeader
 
 type unitAcc struct {
 	seen  bool
@@ -323,14 +313,14 @@ type unitAcc struct {
 	title uint64 // … in its title
 }
 
-func (ix *index) getScratch() *accumulator {
+func (ix *Index) getScratch() *accumulator {
 	if a, ok := ix.scratch.Get().(*accumulator); ok {
 		return a
 	}
-	return &accumulator{acc: make([]unitAcc, len(ix.units))}
+	return &accumulator{acc: make([]unitAcc, len(ix.Units))}
 }
 
-func (ix *index) putScratch(a *accumulator) {
+func (ix *Index) putScratch(a *accumulator) {
 	for _, u := range a.touched {
 		a.acc[u] = unitAcc{}
 	}
@@ -338,65 +328,63 @@ func (ix *index) putScratch(a *accumulator) {
 	ix.scratch.Put(a)
 }
 
-// hit is one scored unit.
-type hit struct {
-	unit  int32
-	rank  float64    // rank score (BM25F, biased)
-	cov   uint64     // query keys covered anywhere (bit i: key i)
-	head  uint64     // … in the title, keywords or heading path
-	title uint64     // … in the title
-	bias  biasReason // why the definitional bias was applied; biasNone when it was not
+// Hit is one scored unit.
+type Hit struct {
+	Unit  int32
+	Rank  float64 // rank score (BM25F, biased)
+	Cov   uint64  // query keys covered anywhere (bit i: key i)
+	Head  uint64  // … in the title, keywords or heading path
+	Title uint64  // … in the title
+	Bias  Bias    // why the definitional bias was applied; BiasNone when it was not
 }
 
-// biasReason says why a unit got the definitional bias.
-type biasReason uint8
+// Bias says why a unit got the definitional bias.
+type Bias uint8
 
 const (
-	biasNone    biasReason = iota
-	biasTitle              // its doc's title is the asked-for thing
-	biasSection            // its own heading is the asked-for thing
-	biasConcept            // its doc is a declared concept doc naming the thing
+	BiasNone    Bias = iota
+	BiasTitle        // its doc's title is the asked-for thing
+	BiasSection      // its own heading is the asked-for thing
+	BiasConcept      // its doc is a declared concept doc naming the thing
 )
 
-var biasReasons = [...]string{biasTitle: "the doc titled so", biasSection: "the section titled so", biasConcept: "concept doc"}
-
-// scoring tells search how to turn what a unit accumulated into its rank.
-type scoring struct {
-	// ws weighs the query's keys: a unit's rank is multiplied by the
+// Scoring tells search how to turn what a unit accumulated into its rank.
+type Scoring struct {
+	// Weights weighs the query's keys: a unit's rank is multiplied by the
 	// share of the question's weight it covers (a coordination factor), so
 	// a unit that answers the whole question outranks one that matches a
 	// single heavy word, however strongly.
-	ws   weights
-	bias float64 // the rank of a biased unit is multiplied by 1+bias
-	// biased says which units get the bias, and why, given the query keys
+	Weights Weights
+	Bias    float64 // the rank of a biased unit is multiplied by 1+bias
+	// Biased says which units get the bias, and why, given the query keys
 	// in the unit's title and heading fields; nil for none.
-	biased func(unit int32, title, head uint64) biasReason
-	// reader says the question speaks for its asker ("how do I delete
+	Biased func(unit int32, title, head uint64) Bias
+	// Reader says the question speaks for its asker ("how do I delete
 	// my account"): a unit's rank is multiplied by 1 + its reader share,
 	// so the page written to the asker outranks the reference that
 	// names the same words.
-	reader bool
+	Reader bool
 }
 
-// searchResult is what one query produced over one index.
-type searchResult struct {
-	ranked  []hit // best rank first, at most the requested depth
-	touched int   // units with any query word or variant
+// Result is what one query produced over one index.
+type Result struct {
+	Ranked  []Hit // best rank first, at most the requested depth
+	Touched int   // units with any query word or variant
 	// sections holds, for each doc of the ranked hits, the query keys its
 	// best-named unit carries in its title, keywords or headings: the
 	// section most about the question, wherever the ranking put it.
-	sections map[int32]uint64
+	Sections map[int32]uint64
 }
 
-// search scores every unit that contains a query term, or a variant of
+// Search scores every unit that contains a query term, or a variant of
 // one, and returns the depth best by rank score, with the query keys each
 // covers.
-func (ix *index) search(terms, keys []string, depth int, sc scoring) searchResult {
+func (ix *Index) Search(terms, keys []string, depth int, sc Scoring) Result {
 	a := ix.getScratch()
 	defer ix.putScratch(a)
-	ix.accumulate(a, terms, keys, 0, int32(len(ix.units)))
-	res := searchResult{touched: len(a.touched)}
-	top := topHits{less: rankOrder, depth: depth, items: make([]hit, 0, min(depth, len(a.touched)))}
+	ix.accumulate(a, terms, keys, 0, int32(len(ix.Units)))
+	res := Result{Touched: len(a.touched)}
+	top := topHits{less: rankOrder, depth: depth, items: make([]Hit, 0, min(depth, len(a.touched)))}
 	// Without a bias a unit's rank is what it accumulated: once the top
 	// is full, a unit ranking below its weakest cannot enter.
 	// Callers read only the best hits by rank (and, for their docs, the
@@ -406,26 +394,26 @@ func (ix *index) search(terms, keys []string, depth int, sc scoring) searchResul
 	// raised stays below the weakest kept hit cannot enter.
 	prune := depth > 0
 	boost := 1.0
-	if sc.biased != nil {
-		boost = (1 + sc.bias) * (1 + sc.bias)
+	if sc.Biased != nil {
+		boost = (1 + sc.Bias) * (1 + sc.Bias)
 	}
-	if sc.reader {
+	if sc.Reader {
 		boost *= 2 // 1 + a share
 	}
 	for _, id := range a.touched {
-		if prune && len(top.items) == depth && a.acc[id].rank*boost < top.items[0].rank {
+		if prune && len(top.items) == depth && a.acc[id].rank*boost < top.items[0].Rank {
 			continue
 		}
 		top.offer(ix.scoreUnit(id, a.acc[id], sc))
 	}
-	res.ranked = top.sorted()
-	res.sections = ix.bestSections(res.ranked, a, sc.ws)
+	res.Ranked = top.sorted()
+	res.Sections = ix.bestSections(res.Ranked, a, sc.Weights)
 	return res
 }
 
 // accumulate adds up, in a, what each unit numbered from lo up to hi
 // holds of the query: its rank contributions and the keys it covers.
-func (ix *index) accumulate(a *accumulator, terms, keys []string, lo, hi int32) {
+func (ix *Index) accumulate(a *accumulator, terms, keys []string, lo, hi int32) {
 	touch := func(unit int32) *unitAcc {
 		u := &a.acc[unit]
 		if !u.seen {
@@ -449,7 +437,7 @@ func (ix *index) accumulate(a *accumulator, terms, keys []string, lo, hi int32) 
 			if p.flags&headFields != 0 {
 				u.head |= bit
 			}
-			if p.flags&(1<<fieldTitle) != 0 {
+			if p.flags&(1<<FieldTitle) != 0 {
 				u.title |= bit
 			}
 		}
@@ -463,10 +451,10 @@ func (ix *index) accumulate(a *accumulator, terms, keys []string, lo, hi int32) 
 	}
 }
 
-// searchDoc scores the units of one doc that contain a query term, or a
+// SearchDoc scores the units of one doc that contain a query term, or a
 // variant of one, best rank first: a picked doc answers from its own
 // sections that match the question.
-func (ix *index) searchDoc(terms, keys []string, doc int32, sc scoring) []hit {
+func (ix *Index) SearchDoc(terms, keys []string, doc int32, sc Scoring) []Hit {
 	r, ok := ix.docUnits[doc]
 	if !ok {
 		return nil
@@ -474,11 +462,11 @@ func (ix *index) searchDoc(terms, keys []string, doc int32, sc scoring) []hit {
 	a := ix.getScratch()
 	defer ix.putScratch(a)
 	ix.accumulate(a, terms, keys, r[0], r[1])
-	hits := make([]hit, 0, len(a.touched))
+	hits := make([]Hit, 0, len(a.touched))
 	for _, id := range a.touched {
 		hits = append(hits, ix.scoreUnit(id, a.acc[id], sc))
 	}
-	slices.SortFunc(hits, func(x, y hit) int {
+	slices.SortFunc(hits, func(x, y Hit) int {
 		if rankOrder(x, y) {
 			return -1
 		}
@@ -489,10 +477,10 @@ func (ix *index) searchDoc(terms, keys []string, doc int32, sc scoring) []hit {
 
 // bestSections finds, for each doc of ranked, the unit whose title,
 // keywords and headings carry the largest share of the question.
-func (ix *index) bestSections(ranked []hit, a *accumulator, ws weights) map[int32]uint64 {
+func (ix *Index) bestSections(ranked []Hit, a *accumulator, ws Weights) map[int32]uint64 {
 	out := make(map[int32]uint64, len(ranked))
 	for _, h := range ranked {
-		doc := ix.units[h.unit].doc
+		doc := ix.Units[h.Unit].Doc
 		if _, done := out[doc]; done {
 			continue
 		}
@@ -500,7 +488,7 @@ func (ix *index) bestSections(ranked []hit, a *accumulator, ws weights) map[int3
 		best, bestShare := uint64(0), -1.0
 		for u := r[0]; u < r[1]; u++ {
 			if bits := a.acc[u].head; bits != 0 {
-				if s := ws.share(bits); s > bestShare {
+				if s := ws.Share(bits); s > bestShare {
 					best, bestShare = bits, s
 				}
 			}
@@ -510,27 +498,27 @@ func (ix *index) bestSections(ranked []hit, a *accumulator, ws weights) map[int3
 	return out
 }
 
-func (ix *index) scoreUnit(id int32, u unitAcc, sc scoring) hit {
-	un := ix.units[id]
+func (ix *Index) scoreUnit(id int32, u unitAcc, sc Scoring) Hit {
+	un := ix.Units[id]
 	coord := 1.0
-	if sc.ws.total > 0 {
-		coord = sc.ws.share(u.cov)
+	if sc.Weights.total > 0 {
+		coord = sc.Weights.Share(u.cov)
 	}
-	h := hit{unit: id, rank: u.rank * coord, cov: u.cov, head: u.head, title: u.title}
-	if sc.reader {
-		h.rank *= 1 + float64(ix.reader[id])
+	h := Hit{Unit: id, Rank: u.rank * coord, Cov: u.cov, Head: u.head, Title: u.title}
+	if sc.Reader {
+		h.Rank *= 1 + float64(ix.Reader[id])
 	}
 	// "What is X" is answered by the doc about X, and by its definition,
 	// which docs put first: the biased doc's lead chunk is biased twice,
 	// so it outranks the doc's longer sections, whose bodies repeat the
 	// term more often.
-	if sc.biased != nil {
-		h.bias = sc.biased(id, u.title, u.head)
+	if sc.Biased != nil {
+		h.Bias = sc.Biased(id, u.title, u.head)
 	}
-	if h.bias != biasNone {
-		h.rank *= 1 + sc.bias
-		if un.lead {
-			h.rank *= 1 + sc.bias
+	if h.Bias != BiasNone {
+		h.Rank *= 1 + sc.Bias
+		if un.Lead {
+			h.Rank *= 1 + sc.Bias
 		}
 	}
 	return h
@@ -538,11 +526,11 @@ func (ix *index) scoreUnit(id int32, u unitAcc, sc scoring) hit {
 
 // rankOrder is the result order: rank score, then index order (earlier
 // docs and chunks first) so equal scores sort stably.
-func rankOrder(a, b hit) bool {
-	if a.rank != b.rank {
-		return a.rank > b.rank
+func rankOrder(a, b Hit) bool {
+	if a.Rank != b.Rank {
+		return a.Rank > b.Rank
 	}
-	return a.unit < b.unit
+	return a.Unit < b.Unit
 }
 
 // topHits keeps the depth best hits under less in a min-heap whose root
@@ -550,12 +538,12 @@ func rankOrder(a, b hit) bool {
 // offers every unit it touched, thousands on a large corpus, and boxing
 // each hit in an interface cost an allocation apiece.
 type topHits struct {
-	items []hit
-	less  func(a, b hit) bool
+	items []Hit
+	less  func(a, b Hit) bool
 	depth int
 }
 
-func (t *topHits) offer(h hit) {
+func (t *topHits) offer(h Hit) {
 	if len(t.items) < t.depth {
 		t.items = append(t.items, h)
 		t.up(len(t.items) - 1)
@@ -599,8 +587,8 @@ func (t *topHits) down(i int) {
 }
 
 // sorted returns the kept hits, best first.
-func (t *topHits) sorted() []hit {
-	slices.SortFunc(t.items, func(a, b hit) int {
+func (t *topHits) sorted() []Hit {
+	slices.SortFunc(t.items, func(a, b Hit) int {
 		switch {
 		case t.less(a, b):
 			return -1
@@ -612,19 +600,8 @@ func (t *topHits) sorted() []hit {
 	return t.items
 }
 
-// joinNonEmpty joins the non-empty parts with sep.
-func joinNonEmpty(sep string, parts ...string) string {
-	out := parts[:0:0]
-	for _, p := range parts {
-		if strings.TrimSpace(p) != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, sep)
-}
-
-// writesAll reports whether some unit writes each of the identifiers.
-func (ix *index) writesAll(identifiers []string) bool {
+// WritesAll reports whether some unit writes each of the identifiers.
+func (ix *Index) WritesAll(identifiers []string) bool {
 	for _, id := range identifiers {
 		if _, ok := ix.identifiers[id]; !ok {
 			return false

@@ -1,0 +1,103 @@
+package index
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/docent-sh/docent/retrieval/analysis"
+)
+
+// build indexes one unit per text, doc by doc as given.
+func build(t *testing.T, docs []int32, texts []Fields) *Index {
+	t.Helper()
+	units := make([]Unit, len(texts))
+	for i := range texts {
+		units[i] = Unit{Doc: docs[i], Chunk: int32(i), Lead: i == 0 || docs[i] != docs[i-1]}
+	}
+	return Build(units, func(i int) Fields { return texts[i] }, &analysis.Analyzer{})
+}
+
+func keys(terms []string) []string {
+	out := make([]string, len(terms))
+	for i, t := range terms {
+		out[i] = analysis.StemKey(t)
+	}
+	return out
+}
+
+func TestSearchRanksTitlesAndCoverage(t *testing.T) {
+	ix := build(t, []int32{0, 1, 2}, []Fields{
+		{FieldTitle: "Archive a note", FieldBody: "Archiving moves the note out of the way."},
+		{FieldTitle: "Notes", FieldBody: "A note holds text. Notes can be archived, moved and shared; archive them often."},
+		{FieldTitle: "Widgets", FieldBody: "Widgets sit on the home page."},
+	})
+	terms := []string{"archive", "note"}
+	sc := Scoring{Weights: ix.Weigh(keys(terms), 0)}
+	res := ix.Search(terms, keys(terms), 10, sc)
+	if len(res.Ranked) != 2 || res.Touched != 2 {
+		t.Fatalf("ranked %+v (touched %d), want the two units about notes", res.Ranked, res.Touched)
+	}
+	top := res.Ranked[0]
+	if top.Unit != 0 || top.Cov != AllKeys(2) || top.Title != AllKeys(2) {
+		t.Errorf("top %+v, want unit 0 covering both keys in its title", top)
+	}
+	if !(res.Ranked[0].Rank > res.Ranked[1].Rank) {
+		t.Errorf("ranks not in order: %+v", res.Ranked)
+	}
+	// A stem reaches its variants: "archiving" and "archived" both count.
+	if ix.FieldFlags(analysis.StemKey("archive"), 1)&(1<<FieldBody) == 0 {
+		t.Error("unit 1's body says archived, but the stem key misses it")
+	}
+	if ix.DF("widget") != 1 || ix.DF("calendar") != 0 {
+		t.Errorf("df widget %d, calendar %d", ix.DF("widget"), ix.DF("calendar"))
+	}
+	// A key no unit holds weighs the most: nothing covers half the question.
+	ws := ix.Weigh(keys([]string{"calendar", "note"}), 0)
+	if s := ws.Share(1 << 1); !(s > 0 && s < 0.5) {
+		t.Errorf("share of note beside an unknown word = %v, want under a half", s)
+	}
+	if got := ix.SearchDoc(terms, keys(terms), 1, sc); len(got) != 1 || got[0].Unit != 1 {
+		t.Errorf("SearchDoc(doc 1) = %+v, want unit 1 alone", got)
+	}
+	if ix.SearchDoc(terms, keys(terms), 9, sc) != nil {
+		t.Error("SearchDoc of an unknown doc returned hits")
+	}
+}
+
+func TestWritesAll(t *testing.T) {
+	ix := build(t, []int32{0}, []Fields{{FieldBody: "Set max_id and call Next.js once."}})
+	if !ix.WritesAll(analysis.AppendIdentifiers(nil, "max_id")) {
+		t.Error("max_id is written")
+	}
+	if ix.WritesAll(analysis.AppendIdentifiers(nil, "min_id")) {
+		t.Error("min_id is not written")
+	}
+}
+
+// The heap keeps exactly what a full sort would put first, in its order.
+func TestTopHitsMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		n, depth := r.IntN(60), r.IntN(12)
+		all := make([]Hit, n)
+		for i := range all {
+			all[i] = Hit{Unit: int32(i), Rank: float64(r.IntN(8))} // ties on purpose
+		}
+		top := topHits{less: rankOrder, depth: depth}
+		for _, h := range all {
+			top.offer(h)
+		}
+		want := slices.Clone(all)
+		slices.SortFunc(want, func(a, b Hit) int {
+			if rankOrder(a, b) {
+				return -1
+			}
+			return 1
+		})
+		want = want[:min(depth, n)]
+		if got := top.sorted(); !slices.Equal(got, want) {
+			t.Fatalf("n %d depth %d: heap kept %v, sort gives %v", n, depth, got, want)
+		}
+	}
+}
