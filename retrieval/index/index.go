@@ -75,8 +75,8 @@ func bm25fScore[T uint16 | int](p params, tf [NumFields]T, lens [NumFields]int32
 // Unit is what the index retrieves: a chunk in Phase 2, a whole doc in
 // Phase 1.
 type Unit struct {
-	Doc        int32 // the caller's doc number; a doc's units are contiguous
-	Chunk      int32 // the caller's chunk number within the doc; -1 for a whole doc
+	Doc   int32 // the caller's doc number; a doc's units are contiguous
+	Chunk int32 // the caller's chunk number within the doc; -1 for a whole doc
 	// lead marks a doc's first answerable chunk (and every whole doc):
 	// where docs say what their subject is.
 	Lead bool
