@@ -146,7 +146,8 @@ func cvc[T letter](w []T) bool {
 // ends reports whether w ends with suffix with at least one letter before
 // it: a whole word is never its own suffix.
 func ends[T letter](w []T, suffix string) bool {
-	if len(w) <= len(suffix) {
+	// Most words fail on their last letter: compare it first.
+	if len(w) <= len(suffix) || w[len(w)-1] != T(suffix[len(suffix)-1]) {
 		return false
 	}
 	tail := w[len(w)-len(suffix):]
