@@ -29,43 +29,39 @@ import (
 // Most words are ASCII and lose only a suffix: their stem is a prefix of
 // word and costs no allocation.
 func porterStem(word string) string {
-	for i := 0; i < len(word); i++ {
-		if word[i] >= utf8.RuneSelf {
-			return porterStemRunes(word)
-		}
-	}
-	// A stack buffer holds any ordinary word; longer ones spill to the heap.
-	var buf [48]byte
-	w := append(buf[:0], word...)
-	lowered := false
-	for i, c := range w {
-		if 'A' <= c && c <= 'Z' {
-			w[i] = c + 'a' - 'A'
-			lowered = true
-		}
+	// A stack buffer holds any ordinary word; longer ones spill to the
+	// heap. Ranging over the string decodes each invalid byte as U+FFFD.
+	var buf [48]rune
+	w := buf[:0]
+	same := true // w is word byte for byte: ASCII, nothing lower-cased
+	for _, r := range word {
+		l := unicode.ToLower(r)
+		same = same && l == r && r < utf8.RuneSelf
+		w = append(w, l)
 	}
 	w = stem(w)
-	if !lowered && len(w) <= len(word) && string(w) == word[:len(w)] {
+	if same && prefix(w, word) {
 		return word[:len(w)]
 	}
 	return string(w)
 }
 
-// porterStemRunes is porterStem for words with a non-ASCII byte: they are
-// stemmed rune by rune, so a multi-byte letter is one consonant.
-func porterStemRunes(word string) string {
-	w := []rune(word)
-	for i, r := range w {
-		w[i] = unicode.ToLower(r)
+// prefix reports whether the ASCII runes w begin word.
+func prefix(w []rune, word string) bool {
+	if len(w) > len(word) {
+		return false
 	}
-	return string(stem(w))
+	for i, r := range w {
+		if r != rune(word[i]) {
+			return false
+		}
+	}
+	return true
 }
 
-// letter is what a word is stemmed as: bytes for ASCII, runes otherwise.
-type letter interface{ ~byte | ~rune }
-
 // stem applies the algorithm's five steps to w, lower-case, in place.
-func stem[T letter](w []T) []T {
+// Anything but a-z is a consonant, so a multi-byte letter is one.
+func stem(w []rune) []rune {
 	if len(w) <= 2 {
 		return w
 	}
@@ -81,14 +77,14 @@ func stem[T letter](w []T) []T {
 
 // plainVowel reports whether c is one of a, e, i, o, u: the letters that
 // are vowels wherever they stand.
-func plainVowel[T letter](c T) bool {
+func plainVowel(c rune) bool {
 	return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'
 }
 
 // vowelAt reports whether w[i] is a vowel. A y is one after a consonant
 // and a consonant at the start of a word or after a vowel, so in a run of
 // ys the roles alternate from the letter before the run.
-func vowelAt[T letter](w []T, i int) bool {
+func vowelAt(w []rune, i int) bool {
 	if w[i] != 'y' {
 		return plainVowel(w[i])
 	}
@@ -102,7 +98,7 @@ func vowelAt[T letter](w []T, i int) bool {
 
 // measure is Porter's m: the number of vowel-consonant sequences in
 // [C](VC)^m[V], i.e. how many times a vowel is followed by a consonant.
-func measure[T letter](w []T) int {
+func measure(w []rune) int {
 	m := 0
 	prevVowel := false
 	for i, c := range w {
@@ -116,7 +112,7 @@ func measure[T letter](w []T) int {
 }
 
 // hasVowel is Porter's *v*: the stem contains a vowel.
-func hasVowel[T letter](w []T) bool {
+func hasVowel(w []rune) bool {
 	for i := range w {
 		if vowelAt(w, i) {
 			return true
@@ -126,14 +122,14 @@ func hasVowel[T letter](w []T) bool {
 }
 
 // doubleConsonant is Porter's *d: w ends with two equal consonants.
-func doubleConsonant[T letter](w []T) bool {
+func doubleConsonant(w []rune) bool {
 	n := len(w)
 	return n >= 2 && w[n-1] == w[n-2] && !vowelAt(w, n-1)
 }
 
 // cvc is Porter's *o: w ends consonant-vowel-consonant and the last
 // consonant is not w, x or y ("hop" is one, "snow" and "box" are not).
-func cvc[T letter](w []T) bool {
+func cvc(w []rune) bool {
 	n := len(w)
 	if n < 3 {
 		return false
@@ -145,14 +141,14 @@ func cvc[T letter](w []T) bool {
 
 // ends reports whether w ends with suffix with at least one letter before
 // it: a whole word is never its own suffix.
-func ends[T letter](w []T, suffix string) bool {
+func ends(w []rune, suffix string) bool {
 	// Most words fail on their last letter: compare it first.
-	if len(w) <= len(suffix) || w[len(w)-1] != T(suffix[len(suffix)-1]) {
+	if len(w) <= len(suffix) || w[len(w)-1] != rune(suffix[len(suffix)-1]) {
 		return false
 	}
 	tail := w[len(w)-len(suffix):]
 	for i := range tail {
-		if tail[i] != T(suffix[i]) {
+		if tail[i] != rune(suffix[i]) {
 			return false
 		}
 	}
@@ -161,16 +157,16 @@ func ends[T letter](w []T, suffix string) bool {
 
 // put overwrites w from position at with s, extending w if it must; the
 // callers only ever write over letters they removed, so w's array holds it.
-func put[T letter](w []T, at int, s string) []T {
+func put(w []rune, at int, s string) []rune {
 	w = w[:at]
 	for i := 0; i < len(s); i++ {
-		w = append(w, T(s[i]))
+		w = append(w, rune(s[i]))
 	}
 	return w
 }
 
 // step1a removes plural endings: sses → ss, ies → i, ss stays, s → "".
-func step1a[T letter](w []T) []T {
+func step1a(w []rune) []rune {
 	switch {
 	case ends(w, "sses"), ends(w, "ies"):
 		return w[:len(w)-2]
@@ -184,8 +180,8 @@ func step1a[T letter](w []T) []T {
 
 // step1b removes -eed, -ed and -ing, then tidies the stem so that
 // "hopping" gives "hop" and "hoping" "hope".
-func step1b[T letter](w []T) []T {
-	var base []T
+func step1b(w []rune) []rune {
+	var base []rune
 	switch {
 	case ends(w, "eed"):
 		// (m>0) eed → ee; with m = 0 the word keeps its ending and "ed"
@@ -217,7 +213,7 @@ func step1b[T letter](w []T) []T {
 
 // step1c turns a final y into i when the stem has a vowel: "happy" gives
 // "happi", "sky" stays.
-func step1c[T letter](w []T) []T {
+func step1c(w []rune) []rune {
 	if ends(w, "y") && hasVowel(w[:len(w)-1]) {
 		w[len(w)-1] = 'i'
 	}
@@ -265,7 +261,7 @@ var (
 
 // replaceSuffix applies the first rule whose suffix w ends with, when the
 // stem in front of it measures more than minMeasure.
-func replaceSuffix[T letter](w []T, rules []rule, minMeasure int) []T {
+func replaceSuffix(w []rune, rules []rule, minMeasure int) []rune {
 	for _, r := range rules {
 		if !ends(w, r.suffix) {
 			continue
@@ -286,7 +282,7 @@ func replaceSuffix[T letter](w []T, rules []rule, minMeasure int) []T {
 
 // step5a removes a final e: (m>1) e → "", and (m=1 and not *o) e → "",
 // so "probate" gives "probat" and "rate" stays.
-func step5a[T letter](w []T) []T {
+func step5a(w []rune) []rune {
 	if !ends(w, "e") {
 		return w
 	}
@@ -299,7 +295,7 @@ func step5a[T letter](w []T) []T {
 
 // step5b turns a final ll into l when m>1: "controll" gives "control",
 // "roll" stays.
-func step5b[T letter](w []T) []T {
+func step5b(w []rune) []rune {
 	if ends(w, "ll") && measure(w[:len(w)-1]) > 1 {
 		return w[:len(w)-1]
 	}
