@@ -33,14 +33,14 @@ func porterStem(word string) string {
 	// heap. Ranging over the string decodes each invalid byte as U+FFFD.
 	var buf [48]rune
 	w := buf[:0]
-	same := true // w is word byte for byte: ASCII, nothing lower-cased
+	ascii := true // then w[i] is word[i] lower-cased
 	for _, r := range word {
-		l := unicode.ToLower(r)
-		same = same && l == r && r < utf8.RuneSelf
-		w = append(w, l)
+		ascii = ascii && r < utf8.RuneSelf
+		w = append(w, unicode.ToLower(r))
 	}
 	w = stem(w)
-	if same && prefix(w, word) {
+	// A capital in word fails the comparison, so lower-cased words are new.
+	if ascii && prefix(w, word) {
 		return word[:len(w)]
 	}
 	return string(w)
