@@ -1,7 +1,5 @@
 package analysis
 
-import porter "github.com/blevesearch/go-porterstemmer"
-
 // StemKey is the index key under which a term's morphological variants
 // meet: the Porter stem behind a prefix no analyzed term can start with
 // (terms are letters and digits). "deleting" and "delete", "moving" and
@@ -12,5 +10,5 @@ import porter "github.com/blevesearch/go-porterstemmer"
 // coverage counts: a question about deleting an account is covered by a
 // section titled "Delete your account".
 func StemKey(term string) string {
-	return "~" + porter.StemString(term)
+	return "~" + porterStem(term)
 }
