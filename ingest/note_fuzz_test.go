@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // FuzzTipTapText feeds arbitrary bytes as a TipTap document: it never
@@ -40,6 +42,9 @@ func FuzzTipTapText(f *testing.F) {
 		}
 		if !utf8.ValidString(md) {
 			t.Errorf("invalid UTF-8 out: %q", md)
+		}
+		if textsafe.String(md) != md {
+			t.Errorf("control sequences out: %q", md)
 		}
 	})
 }

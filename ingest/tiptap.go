@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // TipTap (ProseMirror) documents are what web editors built on TipTap
@@ -33,7 +35,8 @@ const maxTipTapJSONDepth = 2*maxTipTapDepth + 4
 // blocks fenced with their language, blockquotes as "> ", rules as "---",
 // hard breaks as a backslash line break and the marks bold, italic, code,
 // strike and link as their markdown. Text is escaped so it never turns
-// into markup it did not have. A node of a type it does not know keeps
+// into markup it did not have, and terminal control sequences are
+// removed from it (package textsafe). A node of a type it does not know keeps
 // its text (a table's cells become paragraphs; a mention its label).
 //
 // Errors name what was wrong and where, as a path from the document
@@ -222,6 +225,9 @@ func (w *tiptapWriter) node(obj map[string]any, path ttPath) (ttNode, error) {
 	switch v := obj["text"].(type) {
 	case nil:
 	case string:
+		// Control sequences go before escaping, which would cut them
+		// ("\x1b\\[31m") so that textsafe no longer knows them.
+		v = textsafe.String(v)
 		n.text = &v
 	default:
 		return n, fmt.Errorf("tiptap: %s: text is %s, want a string", path, jsonKind(v))
@@ -257,7 +263,7 @@ func (w *tiptapWriter) node(obj map[string]any, path ttPath) (ttNode, error) {
 			}
 			mark := ttMark{typ: mt}
 			if attrs, ok := mo["attrs"].(map[string]any); ok {
-				mark.href, _ = attrs["href"].(string)
+				mark.href = stringAttr(attrs, "href")
 			}
 			n.marks = append(n.marks, mark)
 		}
@@ -499,9 +505,10 @@ func intAttr(attrs map[string]any, key string, def int) int {
 	return def
 }
 
+// stringAttr returns a string attribute without control sequences.
 func stringAttr(attrs map[string]any, key string) string {
 	s, _ := attrs[key].(string)
-	return s
+	return textsafe.String(s)
 }
 
 // Marks are written in one order, outermost first, so a run of text
