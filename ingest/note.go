@@ -95,29 +95,37 @@ func noteChunks(n *knowledge.Note) ([]knowledge.Chunk, error) {
 // TipTap turned into markdown, control sequences removed, lines
 // normalized, capitals lines made headings. Errors name the note.
 func NoteMarkdown(n knowledge.Note) (string, error) {
-	name := noteName(n)
-	if len(n.Body) > MaxNoteSize {
-		return "", fmt.Errorf("note %s: body of %d bytes is over the limit of %d", name, len(n.Body), MaxNoteSize)
+	md, err := bodyMarkdown(n.Body, n.Format)
+	if err != nil {
+		return "", fmt.Errorf("note %s: %w", noteName(n), err)
 	}
-	body := n.Body
-	switch n.Format {
+	return md, nil
+}
+
+// bodyMarkdown is NoteMarkdown with errors that do not name the note,
+// for the readers, whose warnings name the file or line instead.
+func bodyMarkdown(body string, format knowledge.BodyFormat) (string, error) {
+	if len(body) > MaxNoteSize {
+		return "", fmt.Errorf("body of %d bytes is over the limit of %d", len(body), MaxNoteSize)
+	}
+	switch format {
 	case knowledge.FormatMarkdown:
 	case knowledge.FormatTipTap:
-		md, err := TipTapText([]byte(n.Body))
+		md, err := TipTapText([]byte(body))
 		if err != nil {
-			return "", fmt.Errorf("note %s: %w", name, err)
+			return "", err
 		}
 		body = md
 	default:
-		return "", fmt.Errorf("note %s: body format %q is neither %q nor %q", name, n.Format, knowledge.FormatMarkdown, knowledge.FormatTipTap)
+		return "", fmt.Errorf("body format %q is neither %q nor %q", format, knowledge.FormatMarkdown, knowledge.FormatTipTap)
 	}
 	// textsafe drops escape sequences whole (normalizeLines alone would
 	// leave "[31m" behind) and replaces invalid UTF-8.
 	lines := trimBlankLines(normalizeLines(textsafe.String(body)))
 	if line, depth := deepestNesting(lines); depth > maxNesting {
-		return "", fmt.Errorf("note %s: line %d: markdown nested %d levels deep (lists or quotes), over the limit of %d", name, line, depth, maxNesting)
+		return "", fmt.Errorf("line %d: markdown nested %d levels deep (lists or quotes), over the limit of %d", line, depth, maxNesting)
 	}
-	if n.Format == knowledge.FormatTipTap {
+	if format == knowledge.FormatTipTap {
 		// Capitals in an editor's paragraph are emphasis, not a title:
 		// editors have headings.
 		return strings.Join(lines, "\n"), nil
