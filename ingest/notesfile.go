@@ -89,7 +89,9 @@ func readNoteFile(fsys fs.FS, f mdFile) (knowledge.Note, *Warning) {
 	if i := invalidUTF8(src); i >= 0 {
 		return fail(lineAt(src, i), Problem, "invalid UTF-8")
 	}
-	lines := normalizeLines(string(src))
+	// textsafe first: normalizeLines drops an escape sequence's ESC but
+	// would leave the rest ("[31m") in the stored body.
+	lines := normalizeLines(textsafe.String(string(src)))
 	fm, bodyLines, fmErr := splitFrontMatter(lines)
 	if fmErr != nil {
 		return fail(fmErr.line, Problem, "broken front matter: %s", fmErr.msg)

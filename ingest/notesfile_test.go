@@ -17,7 +17,7 @@ import (
 func TestReadNotesDir(t *testing.T) {
 	fsys := fstest.MapFS{
 		"front.md":           {Data: []byte("---\ntitle: From front matter\ntags: [Sync, \"Desktop App\"]\n---\n# Heading\n\nBody.\n")},
-		"heading.md":         {Data: []byte("\n# First heading\n\nBody text.\n")},
+		"heading.md":         {Data: []byte("\n# First \x1b[1mheading\x1b[0m\n\nBody text.\n")},
 		"team/Plain_note.md": {Data: []byte("Just text, no heading.\r\nSecond line.\r\n")},
 		"tags-string.md":     {Data: []byte("---\ntags: a, B\n---\nBody.")},
 		"bad-front.md":       {Data: []byte("---\ntitle: [unclosed\n---\nBody.")},
