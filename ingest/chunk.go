@@ -20,6 +20,24 @@ import (
 // to the conversation, yet big enough to hold a whole procedure.
 const MaxChunkTokens = 450
 
+// chunkLimits are the sizes, in tokens as package tokens counts them, a
+// chunker splits at. Docs and notes share one chunker and differ only in
+// these: a doc's sections are written to be read whole, so they are cut
+// only past MaxChunkTokens, while notes (see ChunkNote) aim for a target
+// and allow some slack up to their max.
+type chunkLimits struct {
+	// target: a part of an oversized section that has reached it takes no
+	// more blocks.
+	target int
+	// max: a section above it is split, and no part grows past it unless
+	// one block alone is bigger.
+	max int
+}
+
+// docLimits are the limits docs are chunked with: one size, so a part is
+// filled up to it.
+var docLimits = chunkLimits{target: MaxChunkTokens, max: MaxChunkTokens}
+
 // headerPathSep joins the levels of a chunk's header path.
 const headerPathSep = " > "
 
@@ -27,7 +45,7 @@ const headerPathSep = " > "
 // Category, Title and Keywords. ParseDoc already does this; Chunk is for
 // docs that come from elsewhere.
 func Chunk(doc *knowledge.Doc) {
-	doc.Chunks = chunkParsed(parseMarkdown(doc.Content), doc)
+	doc.Chunks = chunkParsed(parseMarkdown(doc.Content), doc, docLimits)
 }
 
 // block is one top-level markdown block: the unit the chunker never cuts.
@@ -46,7 +64,7 @@ type block struct {
 
 // chunkParsed splits a body into chunks: one per # or ## section (and one
 // for text before the first), with oversized sections cut between blocks.
-func chunkParsed(md parsedBody, doc *knowledge.Doc) []knowledge.Chunk {
+func chunkParsed(md parsedBody, doc *knowledge.Doc, lim chunkLimits) []knowledge.Chunk {
 	counter := tokens.Default()
 	blocks := topLevelBlocks(md)
 	for i := range blocks {
@@ -60,8 +78,8 @@ func chunkParsed(md parsedBody, doc *knowledge.Doc) []knowledge.Chunk {
 			base = append(base, h.heading)
 		}
 		parts := [][]block{sec}
-		if sumTokens(sec) > MaxChunkTokens {
-			parts = packParts(expandLists(sec, md, counter))
+		if sumTokens(sec) > lim.max {
+			parts = packParts(expandLists(sec, md, counter, lim.max), lim)
 		}
 		var stack subheadings
 		for _, part := range parts {
@@ -220,11 +238,11 @@ func splitSections(blocks []block) [][]block {
 }
 
 // expandLists replaces an oversized list by its items, so a long list can
-// be split between items (never inside one).
-func expandLists(blocks []block, md parsedBody, counter *tokens.Counter) []block {
+// be split between items (never inside one). A list is oversized above max.
+func expandLists(blocks []block, md parsedBody, counter *tokens.Counter, max int) []block {
 	var out []block
 	for _, b := range blocks {
-		if b.tokens <= MaxChunkTokens || b.node.Kind() != ast.KindList || b.node.ChildCount() < 2 {
+		if b.tokens <= max || b.node.Kind() != ast.KindList || b.node.ChildCount() < 2 {
 			out = append(out, b)
 			continue
 		}
@@ -254,14 +272,17 @@ func expandLists(blocks []block, md parsedBody, counter *tokens.Counter) []block
 	return out
 }
 
-// packParts fills parts greedily up to MaxChunkTokens. A block bigger than
-// the limit gets a part of its own (with any headings just before it).
-func packParts(blocks []block) [][]block {
+// packParts fills parts greedily: a part takes blocks until it has
+// reached lim.target or the next block would take it past lim.max. A block
+// bigger than lim.max gets a part of its own (with any headings just
+// before it). With target == max (docs) a part is filled up to max: a
+// block has at least one token, so a part at max never takes another.
+func packParts(blocks []block, lim chunkLimits) [][]block {
 	var parts [][]block
 	var cur []block
 	size := 0
 	for _, b := range blocks {
-		if len(cur) > 0 && size+b.tokens > MaxChunkTokens {
+		if len(cur) > 0 && (size+b.tokens > lim.max || size >= lim.target) {
 			// A heading introduces what follows it, so headings at the end
 			// of a full part move on with the next block.
 			k := len(cur)

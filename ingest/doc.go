@@ -108,7 +108,7 @@ func parseDoc(relPath string, src []byte) (knowledge.Doc, []Warning, error) {
 	}
 	md := parseMarkdown(body)
 	doc.Title = firstNonEmpty(textsafe.Line(fm.title), textsafe.Line(fm.linkTitle), firstHeading(md), titleFromPath(relPath))
-	doc.Chunks = chunkParsed(md, &doc)
+	doc.Chunks = chunkParsed(md, &doc, docLimits)
 	if !slices.ContainsFunc(doc.Chunks, func(c knowledge.Chunk) bool { return c.Text != "" || c.BodyChars > 0 }) {
 		return fail(0, Excluded, "no text: only markup that shows none (comments, shortcodes)")
 	}
