@@ -173,3 +173,24 @@ const (
 	ReadLookup   ReadReason = "lookup"    // a note opened by id
 	ReadFollowUp ReadReason = "follow-up" // "tell me more" after a pick
 )
+
+// Corpus names what a question is answered from: the product's docs, the
+// team's notes, or both (auto), as the question or the caller says.
+type Corpus string
+
+const (
+	CorpusDocs  Corpus = "docs"
+	CorpusNotes Corpus = "notes"
+	CorpusAuto  Corpus = "auto"
+)
+
+// ParseCorpus reads a corpus name as flags and requests give it; "" is auto.
+func ParseCorpus(s string) (Corpus, error) {
+	switch c := Corpus(strings.ToLower(strings.TrimSpace(s))); c {
+	case "", CorpusAuto:
+		return CorpusAuto, nil
+	case CorpusDocs, CorpusNotes:
+		return c, nil
+	}
+	return "", fmt.Errorf("corpus %q: want docs, notes or auto", s)
+}

@@ -309,6 +309,8 @@ func (e *Engine) evidence(ix *unitIndex, h index.Hit, q normalizedQuery, ws inde
 		ev.ChunkID = textsafe.Line(knowledge.ChunkID(de.doc.Slug, c.Index))
 		ev.ChunkHash = c.Hash
 		ev.HeadingOnly = c.HeadingOnly
+		ev.BodyChars = c.BodyChars
+		ev.NextChunkID = nextChunkID(de.doc, c.Index)
 	}
 	dt := e.displayOf(ix, h.Unit)
 	ev.Content = dt.content
@@ -387,6 +389,9 @@ func (e *Engine) chunkEvidence(doc int, c knowledge.Chunk) Evidence {
 		ChunkIndex:   c.Index,
 		ChunkID:      textsafe.Line(knowledge.ChunkID(de.doc.Slug, c.Index)),
 		ChunkHash:    c.Hash,
+		HeadingOnly:  c.HeadingOnly,
+		BodyChars:    c.BodyChars,
+		NextChunkID:  nextChunkID(de.doc, c.Index),
 		SourcePath:   textsafe.Line(de.doc.SourcePath),
 		MatchedTerms: []string{},
 		Source:       SourceKeyword,
@@ -394,12 +399,25 @@ func (e *Engine) chunkEvidence(doc int, c knowledge.Chunk) Evidence {
 	}
 }
 
+// nextChunkID is the id of the chunk a follow-up after chunk index of d
+// would continue with, "" when there is none.
+func nextChunkID(d knowledge.Doc, index int) string {
+	if c, ok := firstBodyChunk(d, index, nil); ok {
+		return textsafe.Line(c.ID())
+	}
+	return ""
+}
+
 // firstBodyChunk returns the first chunk after index after that has body
 // text of its own (not heading-only, not just links) and whose id is not in
 // shown.
 func firstBodyChunk(d knowledge.Doc, after int, shown []string) (knowledge.Chunk, bool) {
-	chunks := slices.Clone(d.Chunks)
-	slices.SortStableFunc(chunks, func(a, b knowledge.Chunk) int { return a.Index - b.Index })
+	byIndex := func(a, b knowledge.Chunk) int { return a.Index - b.Index }
+	chunks := d.Chunks // stores and ingestion keep them in order; sort a copy otherwise
+	if !slices.IsSortedFunc(chunks, byIndex) {
+		chunks = slices.Clone(chunks)
+		slices.SortStableFunc(chunks, byIndex)
+	}
 	for _, c := range chunks {
 		if c.Index <= after || !answerable(c) {
 			continue

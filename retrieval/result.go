@@ -1,5 +1,7 @@
 package retrieval
 
+import "github.com/docent-sh/docent/knowledge"
+
 // Status is the decision the policy took for one turn.
 type Status string
 
@@ -33,19 +35,28 @@ type Option struct {
 // Evidence is one retrieved chunk (Phase 2) or doc (Phase 1) with the
 // reasons it was retrieved.
 type Evidence struct {
-	DocSlug      string       `json:"doc_slug"`
-	Title        string       `json:"title"`
-	Category     string       `json:"category"`
-	Snippet      string       `json:"snippet"`
-	Content      string       `json:"-"`          // the whole chunk, for the evidence pane and the prompt
-	Score        float64      `json:"score"`      // match score: the share of the question's informative weight the chunk covers
-	RankScore    float64      `json:"rank_score"` // BM25-family score: drives the order
-	HeaderPath   string       `json:"header_path"`
-	ContentHash  string       `json:"content_hash"`
-	ChunkIndex   int          `json:"chunk_index"`
-	ChunkID      string       `json:"chunk_id"`
-	ChunkHash    string       `json:"chunk_hash"`
-	HeadingOnly  bool         `json:"-"`
+	// Corpus and ResourceID say where the evidence is from: the docs and
+	// the doc's slug, or the notes and the note's id. The engine indexes
+	// one corpus and leaves them to whoever knows which (assistant).
+	Corpus      knowledge.Corpus `json:"corpus,omitempty"`
+	ResourceID  string           `json:"resource_id,omitempty"`
+	DocSlug     string           `json:"doc_slug"`
+	Title       string           `json:"title"`
+	Category    string           `json:"category"`
+	Snippet     string           `json:"snippet"`
+	Content     string           `json:"-"`          // the whole chunk, for the evidence pane and the prompt
+	Score       float64          `json:"score"`      // match score: the share of the question's informative weight the chunk covers
+	RankScore   float64          `json:"rank_score"` // BM25-family score: drives the order
+	HeaderPath  string           `json:"header_path"`
+	ContentHash string           `json:"content_hash"`
+	ChunkIndex  int              `json:"chunk_index"`
+	ChunkID     string           `json:"chunk_id"`
+	ChunkHash   string           `json:"chunk_hash"`
+	HeadingOnly bool             `json:"is_heading_only"`
+	BodyChars   int              `json:"body_char_count"`
+	// NextChunkID is the chunk a follow-up would continue with: the next
+	// one of the same doc with body text; "" at the doc's end.
+	NextChunkID  string       `json:"next_chunk_id,omitempty"`
 	SourcePath   string       `json:"source_path"`
 	MatchedTerms []string     `json:"matched_terms"`
 	Source       Source       `json:"source"`
@@ -80,15 +91,16 @@ type Metrics struct {
 // the evidence. It says nothing in words: assistant writes the reply from
 // it (see assistant.Reply).
 type Result struct {
-	Query            string     `json:"query"`
-	NormalizedTokens []string   `json:"normalized_tokens"`
-	Status           Status     `json:"status"`
-	Options          []Option   `json:"options"`
-	Results          []Evidence `json:"results"`
-	Confidence       float64    `json:"confidence"`
-	Rule             string     `json:"rule"` // the decision rule that set Status, e.g. "coverage<MIN_COVERAGE"
-	Metrics          Metrics    `json:"metrics"`
-	Notes            []string   `json:"notes,omitempty"` // e.g. "query truncated to 4000 characters"
+	Corpus           knowledge.Corpus `json:"corpus,omitempty"` // set as Evidence.Corpus is
+	Query            string           `json:"query"`
+	NormalizedTokens []string         `json:"normalized_tokens"`
+	Status           Status           `json:"status"`
+	Options          []Option         `json:"options"`
+	Results          []Evidence       `json:"results"`
+	Confidence       float64          `json:"confidence"`
+	Rule             string           `json:"rule"` // the decision rule that set Status, e.g. "coverage<MIN_COVERAGE"
+	Metrics          Metrics          `json:"metrics"`
+	Notes            []string         `json:"notes,omitempty"` // e.g. "query truncated to 4000 characters"
 	// Topic is what a question the docs do not cover was about: its
 	// informative words as the user wrote them, for the reply to name.
 	// Empty for any other result, and for a question with no such word.
