@@ -2,9 +2,14 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/docent-sh/docent/knowledge"
 )
@@ -73,3 +78,133 @@ var (
 	// notes tables yet, a database error), which a turn answers around.
 	ErrNotesUnavailable = errors.New("notes unavailable")
 )
+
+// ImportBatchSize is how many notes ImportNotes writes per transaction
+// (and between progress calls) in every store.
+const ImportBatchSize = 500
+
+// NoteContentHash is the hex sha256 of a note's title, format and body,
+// each length-prefixed so no two different notes share an input.
+func NoteContentHash(n knowledge.Note) string {
+	h := sha256.New()
+	for _, part := range []string{n.Title, string(n.Format), n.Body} {
+		fmt.Fprintf(h, "%d:%s", len(part), part)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// PrepareNote checks a note a writer hands over and returns the copy a
+// store keeps: tags lower-cased, trimmed and deduplicated (in order),
+// chunks sorted by index and stamped with the note's slug, the "notes"
+// category and its title, and ContentHash computed. Both stores call it,
+// so they store the same thing. Text must be valid UTF-8 (PostgreSQL
+// refuses anything else, and the embedded store must not differ).
+func PrepareNote(n knowledge.Note) (knowledge.Note, error) {
+	if err := n.Validate(); err != nil {
+		return knowledge.Note{}, err
+	}
+	n = n.Clone()
+	name := n.Title
+	if n.ID != "" {
+		name = n.ID + " (" + n.Title + ")"
+	}
+	texts := []string{n.Workspace, n.Owner, n.Title, n.Body}
+	texts = append(texts, n.Tags...)
+	for _, c := range n.Chunks {
+		texts = append(texts, c.HeaderPath, c.Content, c.Text, c.Hash)
+		texts = append(texts, c.Keywords...)
+	}
+	for _, s := range texts {
+		if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+			return knowledge.Note{}, fmt.Errorf("note %q: text is not valid UTF-8 or holds a NUL byte", name)
+		}
+	}
+	var tags []string
+	for _, t := range n.Tags {
+		t = strings.ToLower(strings.TrimSpace(t))
+		if t != "" && !slices.Contains(tags, t) {
+			tags = append(tags, t)
+		}
+	}
+	n.Tags = tags
+	slices.SortStableFunc(n.Chunks, func(a, b knowledge.Chunk) int { return a.Index - b.Index })
+	for i := range n.Chunks {
+		c := &n.Chunks[i]
+		if c.Index < 0 || (i > 0 && c.Index == n.Chunks[i-1].Index) {
+			return knowledge.Note{}, fmt.Errorf("note %q: chunk index %d is negative or repeated", name, c.Index)
+		}
+		if c.BodyChars < 0 {
+			return knowledge.Note{}, fmt.Errorf("note %q: chunk %d: negative body character count", name, c.Index)
+		}
+		c.DocSlug, c.Category, c.Title = knowledge.NoteSlug(n.ID), "notes", n.Title
+		if len(c.Keywords) == 0 {
+			c.Keywords = nil
+		}
+	}
+	n.ContentHash = NoteContentHash(n)
+	return n, nil
+}
+
+// ValidateNoteRead names what is wrong with an audit record.
+func ValidateNoteRead(r knowledge.NoteRead) error {
+	switch r.Reason {
+	case knowledge.ReadAsk, knowledge.ReadLookup, knowledge.ReadFollowUp:
+	default:
+		return fmt.Errorf("read of note %s by %q: reason %q is none of %q, %q, %q",
+			r.NoteID, r.User, r.Reason, knowledge.ReadAsk, knowledge.ReadLookup, knowledge.ReadFollowUp)
+	}
+	if strings.TrimSpace(r.User) == "" {
+		return fmt.Errorf("read of note %s: no user", r.NoteID)
+	}
+	if r.NoteID == "" {
+		return fmt.Errorf("read by %q: no note id", r.User)
+	}
+	return nil
+}
+
+// SameNoteContent reports whether an update would store nothing new: the
+// same content hash, tags, visibility and chunks (by hash, text, path and
+// keywords).
+func SameNoteContent(a, b knowledge.Note) bool {
+	if a.ContentHash != b.ContentHash || a.Visibility != b.Visibility || !slices.Equal(a.Tags, b.Tags) || len(a.Chunks) != len(b.Chunks) {
+		return false
+	}
+	for i := range a.Chunks {
+		if !SameNoteChunk(a.Chunks[i], b.Chunks[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// SameNoteChunk reports whether two chunks store the same thing.
+func SameNoteChunk(a, b knowledge.Chunk) bool {
+	return a.Index == b.Index && a.Hash == b.Hash && a.Content == b.Content && a.Text == b.Text &&
+		a.HeaderPath == b.HeaderPath && a.HeadingOnly == b.HeadingOnly && a.BodyChars == b.BodyChars &&
+		slices.Equal(a.Keywords, b.Keywords)
+}
+
+// DiffNoteChunks compares a note's stored chunks with new ones (both
+// sorted by index, as PrepareNote leaves them): write holds the new or
+// changed chunks, drop the indices of stored chunks that changed or are
+// gone. A reindex rewrites only those.
+func DiffNoteChunks(stored, next []knowledge.Chunk) (write []knowledge.Chunk, drop []int) {
+	old := make(map[int]knowledge.Chunk, len(stored))
+	for _, c := range stored {
+		old[c.Index] = c
+	}
+	kept := make(map[int]bool, len(next))
+	for _, c := range next {
+		if o, ok := old[c.Index]; ok && SameNoteChunk(o, c) {
+			kept[c.Index] = true
+			continue
+		}
+		write = append(write, c)
+	}
+	for _, c := range stored {
+		if !kept[c.Index] {
+			drop = append(drop, c.Index)
+		}
+	}
+	return write, drop
+}
