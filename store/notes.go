@@ -127,6 +127,9 @@ func PrepareNote(n knowledge.Note) (knowledge.Note, error) {
 		}
 	}
 	n.Tags = tags
+	// PostgreSQL keeps microseconds: both stores hand back the same time.
+	n.CreatedAt = n.CreatedAt.UTC().Truncate(time.Microsecond)
+	n.UpdatedAt = n.UpdatedAt.UTC().Truncate(time.Microsecond)
 	slices.SortStableFunc(n.Chunks, func(a, b knowledge.Chunk) int { return a.Index - b.Index })
 	for i := range n.Chunks {
 		c := &n.Chunks[i]
