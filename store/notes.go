@@ -25,31 +25,51 @@ import (
 // ever sees a note without its chunks or chunks of a deleted note.
 type Notes interface {
 	// AddNote stores a new note owned by scope.User in scope.Workspace,
-	// assigning its ID and times, and returns it as stored.
+	// assigning its ID and times, and returns it as stored (see
+	// PrepareNote); the ID, Workspace and Owner it carries are ignored.
 	AddNote(ctx context.Context, scope knowledge.Scope, n knowledge.Note) (knowledge.Note, error)
 	// UpdateNote replaces the title, body, format, tags, visibility and
 	// chunks of a note its owner may edit. ErrNoteNotFound when the note is
 	// not in scope or deleted; ErrNotOwner when scope.User does not own it.
+	// An edit that changes nothing (SameNoteContent) writes nothing and
+	// returns the note as stored.
 	UpdateNote(ctx context.Context, scope knowledge.Scope, n knowledge.Note) (knowledge.Note, error)
 	// DeleteNote soft-deletes a note and drops its chunks at once, with
 	// the same errors as UpdateNote.
 	DeleteNote(ctx context.Context, scope knowledge.Scope, id string) error
 	// GetNote returns one note in scope with its chunks.
 	GetNote(ctx context.Context, scope knowledge.Scope, id string) (knowledge.Note, error)
-	// ListNotes summarizes the notes in scope, newest first.
+	// ListNotes summarizes the notes in scope, newest first: by
+	// UpdatedAt descending, then by ID.
 	ListNotes(ctx context.Context, scope knowledge.Scope) ([]knowledge.NoteSummary, error)
-	// VisibleNotes is every note in scope with its chunks, for the index.
+	// VisibleNotes is every note in scope with its chunks, for the index,
+	// ordered by ID.
 	VisibleNotes(ctx context.Context, scope knowledge.Scope) ([]knowledge.Note, error)
 	// NotesGeneration changes whenever a write changes a workspace's
-	// notes, so a reader knows when to rebuild its index.
+	// notes, so a reader knows when to rebuild its index; reads never
+	// change it, and a workspace never written reads 0. Only change is
+	// meaningful: two stores sharing notes need not agree on the number.
 	NotesGeneration(ctx context.Context, workspace string) (int64, error)
-	// ImportNotes adds many notes owned by their own Owner in batches,
-	// calling progress (when not nil) after each with the count so far.
+	// ImportNotes adds many notes owned by their own Owner in batches of
+	// ImportBatchSize, each written at once, calling progress (when not
+	// nil) after each with the count of input notes handled so far. A note
+	// without an ID gets one and one without times gets now; a note whose
+	// ID is already stored, one that is invalid (PrepareNote, an ID that
+	// is not a lower-case uuid) and a repeated ID are skipped and counted.
+	// A failed batch leaves the batches before it stored, and the report
+	// returned with the error counts them.
 	ImportNotes(ctx context.Context, notes []knowledge.Note, progress func(done int)) (ImportReport, error)
 	// ReindexNotes re-chunks every live note of a workspace with chunk,
-	// rewriting the chunks that changed.
+	// rewriting the chunks that changed (the note itself, its times
+	// included, is left alone). Report.Notes counts the notes whose chunks
+	// changed, Chunks the chunks written, Skipped the unchanged notes and
+	// any edited while the reindex ran (their edit chunked them). A chunk
+	// error stops the reindex, naming the note.
 	ReindexNotes(ctx context.Context, workspace string, chunk func(knowledge.Note) ([]knowledge.Chunk, error)) (ImportReport, error)
-	// RecordNoteReads writes reads of private notes to the audit log.
+	// RecordNoteReads writes reads of private notes to the audit log. It
+	// is the one write a reader makes: its error (a read-only role, a full
+	// disk) is returned for the caller to report, never hidden. A zero
+	// Time means now; an unknown Reason is refused (ValidateNoteRead).
 	RecordNoteReads(ctx context.Context, reads []knowledge.NoteRead) error
 }
 

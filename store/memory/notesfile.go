@@ -54,12 +54,19 @@ type chunkLine struct {
 type storedNote struct {
 	note      knowledge.Note
 	deletedAt *time.Time
+	// line caches the note's encoding: a write rewrites the whole file and
+	// should encode only what changed. Set by encodeNote, which runs under
+	// the notes lock (or on records no one else holds).
+	line []byte
 }
 
 func (r *storedNote) live() bool { return r.deletedAt == nil }
 
 // encodeNote renders one line, newline included.
 func encodeNote(r *storedNote) ([]byte, error) {
+	if r.line != nil {
+		return r.line, nil
+	}
 	n := r.note
 	l := noteLine{
 		ID: n.ID, Workspace: n.Workspace, Owner: n.Owner, Visibility: n.Visibility, Title: n.Title, Body: n.Body,
@@ -77,20 +84,27 @@ func encodeNote(r *storedNote) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode note %s: %w", n.ID, err)
 	}
-	return append(line, '\n'), nil
+	r.line = append(line, '\n')
+	return r.line, nil
 }
 
 // encodeNotes renders the whole file, notes in the given order.
 func encodeNotes(records []*storedNote) ([]byte, error) {
-	var buf bytes.Buffer
-	for _, r := range records {
+	lines := make([][]byte, len(records))
+	size := 0
+	for i, r := range records {
 		line, err := encodeNote(r)
 		if err != nil {
 			return nil, err
 		}
-		buf.Write(line)
+		lines[i] = line
+		size += len(line)
 	}
-	return buf.Bytes(), nil
+	out := make([]byte, 0, size)
+	for _, line := range lines {
+		out = append(out, line...)
+	}
+	return out, nil
 }
 
 // decodeNotes reads a notes file's content. A line that is not a valid

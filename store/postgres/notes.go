@@ -55,10 +55,12 @@ func (s *Store) notesFail(ctx context.Context, op string, read bool, err error) 
 // write returns equals what a read gives back.
 func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 
-// parseNoteID reads a note id; anything but a uuid names no note.
+// parseNoteID reads a note id; anything but a uuid in its canonical
+// lower-case form names no note (as in the embedded store, whose ids are
+// strings).
 func parseNoteID(id string) ([16]byte, bool) {
 	u, err := uuid.Parse(id)
-	return [16]byte(u), err == nil
+	return [16]byte(u), err == nil && u.String() == id
 }
 
 // readNotesTx runs fn in a read-only transaction: reads never write, and
