@@ -25,7 +25,8 @@ type fileStamp struct {
 func stampOf(info fs.FileInfo) fileStamp {
 	st := fileStamp{exists: true, size: info.Size(), modTimeNs: info.ModTime().UnixNano()}
 	if sys, ok := info.Sys().(*syscall.Stat_t); ok {
-		st.dev, st.ino = uint64(sys.Dev), uint64(sys.Ino) //nolint:unconvert // int32 on some systems
+		// Dev is an int32 on some systems, a uint64 on Linux.
+		st.dev, st.ino = uint64(sys.Dev), uint64(sys.Ino)
 	}
 	return st
 }
