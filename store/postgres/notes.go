@@ -200,7 +200,7 @@ func (s *Store) UpdateNote(ctx context.Context, scope knowledge.Scope, n knowled
 			return err
 		}
 		next.CreatedAt, next.UpdatedAt = stored.CreatedAt, stored.UpdatedAt
-		if err := readChunksInto(ctx, tx, scope, []knowledge.Note{stored}, &stored); err != nil {
+		if err := readChunksInto(ctx, tx, scope, nil, &stored); err != nil {
 			return err
 		}
 		if store.SameNoteContent(stored, next) {
@@ -277,23 +277,24 @@ func collectNotes(rows pgx.Rows) ([]knowledge.Note, error) {
 	return out, err
 }
 
-// readChunksInto reads the chunks of notes, in scope, into them (dst
-// aliases one of notes when a single note is read).
+// readChunksInto reads chunks in scope into notes: those of one note
+// when single is set (notes is then ignored), otherwise every chunk in
+// scope, which are the chunks of exactly the notes a read in the same
+// snapshot found (a deleted note has none).
 func readChunksInto(ctx context.Context, tx pgx.Tx, scope knowledge.Scope, notes []knowledge.Note, single *knowledge.Note) error {
 	byID := make(map[string]*knowledge.Note, len(notes))
 	for i := range notes {
 		byID[notes[i].ID] = &notes[i]
 	}
+	query := `SELECT note_id::text, header_path, chunk_index, content, text, keywords, chunk_hash, is_heading_only, body_char_count
+		FROM notes_knowledge_chunks WHERE ` + chunkInScope
+	args := []any{scope.Workspace, scope.User}
 	if single != nil {
 		byID = map[string]*knowledge.Note{single.ID: single}
+		query += ` AND note_id = $3`
+		args = append(args, single.ID)
 	}
-	ids := make([]string, 0, len(byID))
-	for id := range byID {
-		ids = append(ids, id)
-	}
-	rows, _ := tx.Query(ctx, `SELECT note_id::text, header_path, chunk_index, content, text, keywords, chunk_hash, is_heading_only, body_char_count
-		FROM notes_knowledge_chunks WHERE `+chunkInScope+` AND note_id = ANY($3::uuid[])
-		ORDER BY note_id, chunk_index`, scope.Workspace, scope.User, ids)
+	rows, _ := tx.Query(ctx, query+` ORDER BY note_id, chunk_index`, args...)
 	var (
 		noteID string
 		c      knowledge.Chunk
