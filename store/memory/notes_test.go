@@ -374,3 +374,46 @@ func BenchmarkImport10000NotesToFile(b *testing.B) {
 		}
 	}
 }
+
+// TestReadsNeverWriteTheNotesFile reads in every way and checks that the
+// file and its lock file are untouched: reading takes no file lock and
+// rewrites nothing, so a reader works beside a writer in another process.
+func TestReadsNeverWriteTheNotesFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "notes.jsonl")
+	s := New(Options{NotesPath: path})
+	n := addNote(t, s, alice, knowledge.VisibilityPrivate, "Mine", "One.\n\nTwo.")
+	before, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	infoBefore, _ := os.Stat(path)
+	lockBefore, _ := os.Stat(path + ".lock")
+
+	// A store that only reads, as the TUI mostly does.
+	reader := New(Options{NotesPath: path})
+	for _, r := range []*Store{s, reader} {
+		if _, err := r.GetNote(t.Context(), alice, n.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.VisibleNotes(t.Context(), bob); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.ListNotes(t.Context(), alice); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.NotesGeneration(t.Context(), "acme"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	infoAfter, _ := os.Stat(path)
+	lockAfter, _ := os.Stat(path + ".lock")
+	if len(after) != len(before) || stampOf(infoAfter) != stampOf(infoBefore) || !lockAfter.ModTime().Equal(lockBefore.ModTime()) {
+		t.Errorf("reads changed the directory: %d entries before, %d after; file %v → %v", len(before), len(after),
+			stampOf(infoBefore), stampOf(infoAfter))
+	}
+}
