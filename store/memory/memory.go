@@ -33,6 +33,20 @@ type Options struct {
 	// past this size: it becomes EventsPath + ".1" (replacing the previous
 	// one) and a new file starts. 0 means DefaultEventsMaxBytes.
 	EventsMaxBytes int64
+
+	// NotesPath is the JSON Lines file team notes are kept in, one note
+	// with its chunks per line, rewritten whole (temporary file, fsync,
+	// rename) on every write; its parent directories are created as
+	// needed. Several docent processes may share it: each rereads it when
+	// it changed and writes under an advisory lock on NotesPath + ".lock".
+	// Empty keeps notes in memory only.
+	NotesPath string
+	// NoteReadsPath is the JSONL file reads of private notes are appended
+	// to, the audit log. Empty keeps them in memory.
+	NoteReadsPath string
+	// NotesLockWait bounds a write's wait for another process writing the
+	// notes file; 0 means DefaultNotesLockWait.
+	NotesLockWait time.Duration
 }
 
 // Store is an in-memory knowledge store, safe for concurrent use.
@@ -46,6 +60,8 @@ type Store struct {
 	state  atomic.Pointer[snapshot]
 
 	eventsMu sync.Mutex // keeps appended lines whole
+
+	notes notesStore
 }
 
 // Store keeps the contract the commands rely on.

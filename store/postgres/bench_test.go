@@ -73,3 +73,27 @@ func BenchmarkReseedEveryDocChanged1000Docs(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkImport10000Notes imports 10,000 small markdown notes of about
+// three chunks each into an empty schema (target ≤ 10 s).
+func BenchmarkImport10000Notes(b *testing.B) {
+	s := openStore(b, newDatabase(b))
+	notes := storetest.GenerateNotes(10_000)
+	ctx := context.Background()
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := s.pool.Exec(ctx, `TRUNCATE notes CASCADE`); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		r, err := s.ImportNotes(ctx, notes, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Notes != len(notes) {
+			b.Fatalf("import into an empty schema: %s", r)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/import")
+	b.ReportMetric(float64(len(notes)*b.N)/b.Elapsed().Seconds(), "notes/s")
+}

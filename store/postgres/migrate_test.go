@@ -97,8 +97,11 @@ func checkStatus(t *testing.T, url string, wantVersion uint) MigrationStatus {
 func TestMigrationsRoundTrip(t *testing.T) {
 	t.Parallel()
 	url := newDatabase(t)
-	// In version order; tablesIn lists them sorted by name, which here is the same.
-	all := []string{"docs_knowledge", "docs_knowledge_chunks", "docs_knowledge_generation", "docs_vocabulary", "retrieval_events"}
+	// Sorted by name, as tablesIn lists them.
+	all := []string{"docs_knowledge", "docs_knowledge_chunks", "docs_knowledge_generation", "docs_vocabulary",
+		"note_reads", "notes", "notes_generations", "notes_knowledge_chunks", "retrieval_events"}
+	// Version 8 adds the notes tables.
+	docsOnly := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return strings.HasPrefix(n, "note") })
 
 	st := checkStatus(t, url, 0)
 	if !slices.Equal(st.Pending, shipped(t)) {
@@ -126,16 +129,23 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	if !hasColumn(t, url, "docs_knowledge_chunks", "text") || !hasColumn(t, url, "docs_knowledge", "description") {
 		t.Error("after up: no chunk text or doc description column")
 	}
-	// Down to version 6, then one at a time.
-	if err := MigrateDown(t.Context(), url, stepsDownTo(t, 6), 0); err != nil {
-		t.Fatalf("MigrateDown %d: %v", stepsDownTo(t, 6), err)
+	// Down to version 7, which has no notes, to 6, then one at a time.
+	if err := MigrateDown(t.Context(), url, stepsDownTo(t, 7), 0); err != nil {
+		t.Fatalf("MigrateDown %d: %v", stepsDownTo(t, 7), err)
+	}
+	checkStatus(t, url, 7)
+	if got := tablesIn(t, url); !slices.Equal(got, docsOnly) {
+		t.Fatalf("tables at version 7 = %v, want %v", got, docsOnly)
+	}
+	if err := MigrateDown(t.Context(), url, 1, 0); err != nil {
+		t.Fatalf("MigrateDown 1: %v", err)
 	}
 	checkStatus(t, url, 6)
 	if err := MigrateDown(t.Context(), url, 1, 0); err != nil {
 		t.Fatalf("MigrateDown 1: %v", err)
 	}
 	checkStatus(t, url, 5)
-	withoutVocabulary := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == "docs_vocabulary" })
+	withoutVocabulary := slices.DeleteFunc(slices.Clone(docsOnly), func(n string) bool { return n == "docs_vocabulary" })
 	if got := tablesIn(t, url); !slices.Equal(got, withoutVocabulary) {
 		t.Fatalf("tables after one down = %v, want %v", got, withoutVocabulary)
 	}
