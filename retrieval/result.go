@@ -101,6 +101,9 @@ type Result struct {
 	Rule             string           `json:"rule"` // the decision rule that set Status, e.g. "coverage<MIN_COVERAGE"
 	Metrics          Metrics          `json:"metrics"`
 	Notes            []string         `json:"notes,omitempty"` // e.g. "query truncated to 4000 characters"
+	// Hint is a one-line notice for the asker beside the answer, e.g.
+	// "Notes unavailable." when the team's notes could not be searched.
+	Hint string `json:"hint,omitempty"`
 	// Topic is what a question the docs do not cover was about: its
 	// informative words as the user wrote them, for the reply to name.
 	// Empty for any other result, and for a question with no such word.
