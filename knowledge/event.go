@@ -20,7 +20,30 @@ type RetrievalEvent struct {
 	PromptTokens     *int     `json:"prompt_tokens,omitempty"`
 	CompletionTokens *int     `json:"completion_tokens,omitempty"`
 	CostUSD          *float64 `json:"cost_usd,omitempty"`
+
+	// What the team's notes did in the turn. Corpus is where the answer
+	// came from ("docs", "notes", or "auto" when both were offered).
+	// CrossCorpusShown: Docs and Notes pills were offered, CrossCorpusGap
+	// apart (Between's gap); CrossCorpusChoice is the corpus picked from
+	// such pills, on the turn that picked. NotesAvailable: the notes could
+	// be searched; else NotesFallbackReason says why (one of the
+	// NotesFallback* values) and NotesError what failed, redacted.
+	Corpus              string   `json:"corpus,omitempty"`
+	CrossCorpusShown    bool     `json:"cross_corpus_shown,omitempty"`
+	CrossCorpusChoice   string   `json:"cross_corpus_choice,omitempty"`
+	CrossCorpusGap      *float64 `json:"cross_corpus_gap,omitempty"`
+	NotesAvailable      bool     `json:"notes_available"`
+	NotesError          string   `json:"notes_error,omitempty"`
+	NotesFallbackReason string   `json:"notes_fallback_reason,omitempty"`
 }
+
+// Why a turn answered without the team's notes.
+const (
+	NotesFallbackIndexMissing     = "index_missing"     // no notes tables (or file) to read
+	NotesFallbackWorkspaceMissing = "workspace_missing" // no workspace configured
+	NotesFallbackFetchError       = "fetch_error"       // reading the notes failed
+	NotesFallbackTimeout          = "timeout"           // reading the notes took too long
+)
 
 // TopResult is one of the best-ranked chunks of a retrieval event.
 type TopResult struct {

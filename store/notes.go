@@ -97,6 +97,9 @@ var (
 	// ErrNotesUnavailable wraps a failure to reach the notes at all (no
 	// notes tables yet, a database error), which a turn answers around.
 	ErrNotesUnavailable = errors.New("notes unavailable")
+	// ErrNotesMissing marks, beside ErrNotesUnavailable, a store that has
+	// no notes to read at all: the notes tables were never migrated.
+	ErrNotesMissing = errors.New("no notes tables")
 )
 
 // ImportBatchSize is how many notes ImportNotes writes per transaction

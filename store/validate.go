@@ -160,6 +160,18 @@ func PrepareEvent(ev knowledge.RetrievalEvent, now time.Time) (knowledge.Retriev
 			check("cost", "is negative")
 		}
 	}
+	check("corpus", textProblem(ev.Corpus))
+	check("cross corpus choice", textProblem(ev.CrossCorpusChoice))
+	check("notes error", textProblem(ev.NotesError))
+	if ev.CrossCorpusGap != nil {
+		check("cross corpus gap", numberProblem(*ev.CrossCorpusGap))
+	}
+	switch ev.NotesFallbackReason {
+	case "", knowledge.NotesFallbackIndexMissing, knowledge.NotesFallbackWorkspaceMissing,
+		knowledge.NotesFallbackFetchError, knowledge.NotesFallbackTimeout:
+	default:
+		check("notes fallback reason", fmt.Sprintf("%q is none of index_missing, workspace_missing, fetch_error, timeout", ev.NotesFallbackReason))
+	}
 	for i, r := range ev.TopResults {
 		field := fmt.Sprintf("top result %d", i)
 		check(field+" slug", textProblem(r.Slug))

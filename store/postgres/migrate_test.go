@@ -129,13 +129,19 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	if !hasColumn(t, url, "docs_knowledge_chunks", "text") || !hasColumn(t, url, "docs_knowledge", "description") {
 		t.Error("after up: no chunk text or doc description column")
 	}
-	// Down to version 7, which has no notes, to 6, then one at a time.
+	if !hasColumn(t, url, "retrieval_events", "notes_fallback_reason") {
+		t.Error("after up: retrieval events have no notes telemetry (009)")
+	}
+	// Down to version 7, which has no notes (8) nor their telemetry (9), to 6, then one at a time.
 	if err := MigrateDown(t.Context(), url, stepsDownTo(t, 7), 0); err != nil {
 		t.Fatalf("MigrateDown %d: %v", stepsDownTo(t, 7), err)
 	}
 	checkStatus(t, url, 7)
 	if got := tablesIn(t, url); !slices.Equal(got, docsOnly) {
 		t.Fatalf("tables at version 7 = %v, want %v", got, docsOnly)
+	}
+	if hasColumn(t, url, "retrieval_events", "notes_fallback_reason") || hasColumn(t, url, "retrieval_events", "corpus") {
+		t.Error("at version 7: the notes telemetry columns are still there")
 	}
 	if err := MigrateDown(t.Context(), url, 1, 0); err != nil {
 		t.Fatalf("MigrateDown 1: %v", err)

@@ -44,7 +44,7 @@ func (s *Store) notesFail(ctx context.Context, op string, read bool, err error) 
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.As(err, &pgErr) && pgErr.Code == undefinedTable:
-		err = fmt.Errorf("%w: the notes tables are missing (run `docent migrate up`): %w", store.ErrNotesUnavailable, err)
+		err = fmt.Errorf("%w: %w: the notes tables are missing (run `docent migrate up`): %w", store.ErrNotesUnavailable, store.ErrNotesMissing, err)
 	case read:
 		err = fmt.Errorf("%w: %w", store.ErrNotesUnavailable, err)
 	}
