@@ -16,7 +16,9 @@ func TestConformance(t *testing.T) {
 		func(t *testing.T) store.Store { return openStore(t, newDatabase(t)) },
 		func(t *testing.T, s store.Store) []knowledge.RetrievalEvent {
 			rows, err := s.(*Store).pool.Query(t.Context(), `SELECT created_at, query, normalized_tokens, top_results,
-				action, confidence, latency_ms, phase, prompt_tokens, completion_tokens, cost_usd
+				action, confidence, latency_ms, phase, prompt_tokens, completion_tokens, cost_usd,
+				coalesce(corpus, ''), cross_corpus_shown, coalesce(cross_corpus_choice, ''), cross_corpus_gap,
+				notes_available, coalesce(notes_error, ''), coalesce(notes_fallback_reason, '')
 				FROM retrieval_events ORDER BY id`)
 			if err != nil {
 				t.Fatalf("read events: %v", err)

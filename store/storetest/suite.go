@@ -646,6 +646,13 @@ func testRetrievalEvents(t *testing.T, s store.Store, readEvents ReadEvents) {
 		PromptTokens:     ptr(1432),
 		CompletionTokens: ptr(61),
 		CostUSD:          ptr(0.0002514),
+
+		Corpus:              "docs",
+		CrossCorpusShown:    true,
+		CrossCorpusGap:      ptr(0.125),
+		NotesAvailable:      false,
+		NotesError:          "notes unavailable: timeout",
+		NotesFallbackReason: knowledge.NotesFallbackTimeout,
 	}
 	sparse := knowledge.RetrievalEvent{Query: "refund", Action: "no_match", Phase: 1}
 
@@ -659,6 +666,11 @@ func testRetrievalEvents(t *testing.T, s store.Store, readEvents ReadEvents) {
 	bad.Confidence = math.NaN()
 	if err := s.RecordRetrieval(t.Context(), bad); err == nil || !strings.Contains(err.Error(), "confidence") {
 		t.Errorf("RecordRetrieval with a NaN confidence: error = %v, want one naming the confidence", err)
+	}
+	bad = full
+	bad.NotesFallbackReason = "gremlins"
+	if err := s.RecordRetrieval(t.Context(), bad); err == nil || !strings.Contains(err.Error(), "notes fallback reason") {
+		t.Errorf("RecordRetrieval with an unknown notes fallback reason: error = %v, want one naming it", err)
 	}
 	bad = full
 	bad.CompletionTokens = ptr(-1)
