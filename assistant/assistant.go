@@ -19,6 +19,7 @@ import (
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/retrieval/analysis"
 )
 
 // Engine is the retrieval the session needs.
@@ -44,8 +45,13 @@ type Writer interface {
 // of a chunk (AfterChunkID).
 type Request struct {
 	Query        string
-	DocSlug      string
+	DocSlug      string // a doc's slug, or a note's (knowledge.NoteSlug)
 	AfterChunkID string
+	// Corpus asks one corpus alone; "" or auto lets the question say
+	// (analysis.CorpusIntent), else both are asked.
+	Corpus knowledge.Corpus
+	// NoteID picks a note by id, as DocSlug picks a doc.
+	NoteID string
 }
 
 // Answer is a written answer and the prompt report behind it.
@@ -75,6 +81,7 @@ type Options struct {
 	Refresh  Refresh          // zero: the engine never changes
 	Roles    []prompt.Role    // what SetRole picks from; a later role replaces an earlier one of its name
 	Prices   map[string]Price // by model name, for the cost of each answer
+	Notes    NotesOptions     // zero: the docs alone
 }
 
 // Session is one conversation. Its methods are safe for concurrent use, but
@@ -105,6 +112,10 @@ type Session struct {
 	app          *prompt.AppState
 	role         prompt.Role
 	spend        Spend
+	// crossOffered are the Docs and Notes pills the last turn offered, so
+	// a pick of one is recorded as the asker's choice.
+	crossOffered []retrieval.Option
+	notesCache   notesCache
 	// pending is the event of a turn whose answer is still to be written:
 	// it is recorded with the answer's usage, or as it is when the next
 	// turn starts first.
@@ -142,26 +153,31 @@ func (s *Session) Size() (docs, chunks int) { return s.loaded.Load().engine.Size
 
 // Retrieve runs retrieval for one turn, remembers what it showed and
 // records the event. With Options.Refresh set it first rebuilds the engine
-// if the knowledge base changed since the last turn. Recording and
+// if the knowledge base changed since the last turn. With Options.Notes
+// set it searches the team's notes too (see route). Recording and
 // refreshing are best effort: a failure is logged, never shown as a failed
-// turn.
+// turn; so is reading the notes, which a turn answers around.
 func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	engine := s.currentEngine(ctx)
 	s.mu.Lock()
 	// The follow-up state survives a rebuild as chunk ids: if the last
 	// chunk's doc is gone, "tell me more" gets whatever the engine says.
-	var res retrieval.Result
-	switch {
-	case req.DocSlug != "":
-		res = engine.Pick(req.DocSlug, req.Query)
+	turn := turnState{lastChunkID: s.lastChunkID, shown: slices.Clone(s.shown), offered: s.crossOffered}
+	s.mu.Unlock()
+
+	out := s.route(ctx, engine, req, turn)
+	res := out.res
+
+	s.mu.Lock()
+	if req.DocSlug != "" {
 		s.lastPill = req.DocSlug
-	case req.AfterChunkID != "":
-		res = engine.Continue(req.AfterChunkID, append([]string(nil), s.shown...))
-	default:
-		res = engine.Ask(retrieval.Query{Text: req.Query, LastChunkID: s.lastChunkID, Shown: append([]string(nil), s.shown...)})
-		if res.Rule == retrieval.RuleFollowUp {
-			res.Results = s.withLastChunk(res.Results)
-		}
+	}
+	if res.Rule == retrieval.RuleFollowUp && req.DocSlug == "" && req.AfterChunkID == "" {
+		res.Results = s.withLastChunk(res.Results)
+	}
+	s.crossOffered = nil
+	if res.Rule == retrieval.RuleCrossCorpus {
+		s.crossOffered = res.Options
 	}
 	s.stats.record(res)
 	if id := answeredChunk(res); id != "" {
@@ -172,7 +188,7 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 		}
 		s.shown = append(s.shown, id)
 	}
-	ev := s.event(res)
+	ev := s.event(res, out)
 	// A turn the model answers is recorded once its usage is known.
 	unanswered := s.pending
 	s.pending = nil
@@ -181,6 +197,7 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	}
 	s.mu.Unlock()
 
+	s.auditReads(ctx, res, out.notes, out.reason)
 	if unanswered != nil {
 		s.record(ctx, *unanswered)
 	}
@@ -188,6 +205,158 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 		s.record(ctx, ev)
 	}
 	return res
+}
+
+// turnState is what routing a turn reads of the conversation so far.
+type turnState struct {
+	lastChunkID string
+	shown       []string
+	offered     []retrieval.Option // the Docs and Notes pills of the last turn, if it offered them
+}
+
+// routed is a turn's result with how the notes took part in it.
+type routed struct {
+	res     retrieval.Result
+	notes   *notesIndex   // the notes index the turn read, nil when none
+	failure *notesFailure // why the notes were not searched; nil when they were or were not asked
+	reason  knowledge.ReadReason
+	gap     *float64         // Between's gap when both corpora answered
+	choice  knowledge.Corpus // the corpus picked from Docs and Notes pills
+}
+
+// route answers one turn from the docs, the notes or both:
+//   - a picked option or a continuation goes to the corpus of its doc or
+//     note, and so does "tell me more" after an answer from a note;
+//   - a question with explicit intent ("search my notes for …", "in the
+//     docs …"), or a request for one corpus, asks that corpus alone;
+//   - any other question asks both at once, and Between decides: one
+//     answers, or both are offered as Docs and Notes pills.
+//
+// Without notes (none configured, no workspace, a failure or a timeout)
+// the docs answer; a question that asked for the notes is told they could
+// not be read.
+func (s *Session) route(ctx context.Context, docs Engine, req Request, turn turnState) routed {
+	if !s.opts.Notes.enabled() {
+		return routed{res: stamp(s.askDocs(docs, req, turn), knowledge.CorpusDocs)}
+	}
+	if req.NoteID != "" {
+		req.DocSlug = knowledge.NoteSlug(strings.TrimSpace(req.NoteID))
+	}
+	// Picks and continuations name their resource.
+	resource := req.DocSlug
+	if resource == "" && req.AfterChunkID != "" {
+		resource, _, _ = knowledge.ParseChunkID(req.AfterChunkID)
+	}
+	if resource == "" && req.Query != "" && analysis.IsFollowUp(req.Query) && turn.lastChunkID != "" {
+		resource, _, _ = knowledge.ParseChunkID(turn.lastChunkID)
+	}
+	if resource != "" {
+		if _, isNote := knowledge.NoteIDFromSlug(resource); !isNote {
+			return routed{res: stamp(s.askDocs(docs, req, turn), knowledge.CorpusDocs), choice: pickedFrom(turn.offered, req.DocSlug, knowledge.CorpusDocs)}
+		}
+		ix, failure := s.notes(ctx)
+		if failure != nil || !ix.has(resource) {
+			// A doc whose slug merely looks like a note's, or a note gone
+			// (deleted, or out of scope): the docs say what they know of it.
+			out := routed{res: stamp(s.askDocs(docs, req, turn), knowledge.CorpusDocs), failure: failure, notes: ix}
+			return out
+		}
+		reason := knowledge.ReadFollowUp
+		if req.DocSlug != "" {
+			reason = knowledge.ReadLookup
+		}
+		return routed{res: stamp(s.askDocs(ix.engine, req, turn), knowledge.CorpusNotes), notes: ix, reason: reason,
+			choice: pickedFrom(turn.offered, req.DocSlug, knowledge.CorpusNotes)}
+	}
+
+	corpus, text := req.Corpus, req.Query
+	if corpus == "" || corpus == knowledge.CorpusAuto {
+		corpus, text = analysis.CorpusIntent(req.Query)
+	}
+	ask := func(e Engine) retrieval.Result {
+		return e.Ask(retrieval.Query{Text: text, LastChunkID: turn.lastChunkID, Shown: turn.shown})
+	}
+	switch corpus {
+	case knowledge.CorpusDocs:
+		return routed{res: stamp(ask(docs), knowledge.CorpusDocs)}
+	case knowledge.CorpusNotes:
+		ix, failure := s.notes(ctx)
+		if failure != nil {
+			return routed{res: notesUnavailable(req.Query), failure: failure}
+		}
+		var res retrieval.Result
+		if ix.engine != nil {
+			res = ask(ix.engine)
+		}
+		// A question about the notes that names nothing in particular
+		// ("tell me about my notes") gets the latest notes to pick from.
+		if ix.engine == nil || len(res.NormalizedTokens) == 0 || res.Rule == retrieval.RuleSmallTalk {
+			return routed{res: notesList(req.Query, ix), notes: ix}
+		}
+		return routed{res: stamp(res, knowledge.CorpusNotes), notes: ix, reason: knowledge.ReadAsk}
+	}
+
+	// Both at once: the notes within their timeout, the docs meanwhile.
+	type notesTurn struct {
+		ix      *notesIndex
+		failure *notesFailure
+		res     retrieval.Result
+	}
+	done := make(chan notesTurn, 1)
+	go func() {
+		ix, failure := s.notes(ctx)
+		nt := notesTurn{ix: ix, failure: failure}
+		if failure == nil && ix.engine != nil {
+			nt.res = stamp(ask(ix.engine), knowledge.CorpusNotes)
+		}
+		done <- nt
+	}()
+	docsRes := stamp(ask(docs), knowledge.CorpusDocs)
+	nt := <-done
+	out := routed{res: docsRes, notes: nt.ix, failure: nt.failure, reason: knowledge.ReadAsk}
+	switch {
+	case nt.failure != nil:
+		if nt.failure.reason != knowledge.NotesFallbackWorkspaceMissing {
+			out.res.Hint = HintNotesUnavailable
+		}
+		return out
+	case nt.ix.engine == nil:
+		return out
+	}
+	b := s.between(docsRes, nt.res)
+	out.gap = &b.Gap
+	switch {
+	case b.Offer():
+		out.res = crossResult(docsRes, nt.res, b.Gap)
+	case b.Corpus == knowledge.CorpusNotes:
+		out.res = nt.res
+	}
+	return out
+}
+
+// HintNotesUnavailable is shown beside an answer from the docs when the
+// team's notes could not be searched.
+const HintNotesUnavailable = "Notes unavailable."
+
+// pickedFrom is corpus when slug is one of the Docs and Notes pills the
+// last turn offered, else "".
+func pickedFrom(offered []retrieval.Option, slug string, corpus knowledge.Corpus) knowledge.Corpus {
+	if slug != "" && slices.ContainsFunc(offered, func(o retrieval.Option) bool { return o.DocSlug == slug }) {
+		return corpus
+	}
+	return ""
+}
+
+// askDocs answers a turn from one engine: a pick, a continuation or a
+// question.
+func (s *Session) askDocs(engine Engine, req Request, turn turnState) retrieval.Result {
+	switch {
+	case req.DocSlug != "":
+		return engine.Pick(req.DocSlug, req.Query)
+	case req.AfterChunkID != "":
+		return engine.Continue(req.AfterChunkID, turn.shown)
+	}
+	return engine.Ask(retrieval.Query{Text: req.Query, LastChunkID: turn.lastChunkID, Shown: turn.shown})
 }
 
 // withLastChunk gives a follow-up the chunk the last answer stopped in
@@ -246,7 +415,7 @@ func answeredChunk(res retrieval.Result) string {
 }
 
 // event is the retrieval event of a turn, without the answer's usage.
-func (s *Session) event(res retrieval.Result) knowledge.RetrievalEvent {
+func (s *Session) event(res retrieval.Result, out routed) knowledge.RetrievalEvent {
 	ev := knowledge.RetrievalEvent{
 		Time:             s.opts.Now(),
 		Query:            res.Query,
@@ -255,6 +424,16 @@ func (s *Session) event(res retrieval.Result) knowledge.RetrievalEvent {
 		Confidence:       res.Confidence,
 		LatencyMS:        res.Metrics.RetrievalMS,
 		Phase:            res.Metrics.Phase,
+
+		Corpus:            string(res.Corpus),
+		CrossCorpusShown:  res.Rule == retrieval.RuleCrossCorpus,
+		CrossCorpusChoice: string(out.choice),
+		CrossCorpusGap:    out.gap,
+		NotesAvailable:    out.notes != nil,
+		NotesError:        notesError(out.failure),
+	}
+	if out.failure != nil {
+		ev.NotesFallbackReason = out.failure.reason
 	}
 	for _, r := range res.Results {
 		ev.TopResults = append(ev.TopResults, knowledge.TopResult{
@@ -264,7 +443,8 @@ func (s *Session) event(res retrieval.Result) knowledge.RetrievalEvent {
 	s.log.Info("retrieval",
 		"query", res.Query, "tokens", res.NormalizedTokens, "action", res.Status, "rule", res.Rule,
 		"confidence", res.Confidence, "latency_ms", res.Metrics.RetrievalMS, "phase", res.Metrics.Phase,
-		"fallback", res.Metrics.Fallback, "results", len(res.Results))
+		"fallback", res.Metrics.Fallback, "results", len(res.Results), "corpus", res.Corpus,
+		"notes_fallback", ev.NotesFallbackReason)
 	return ev
 }
 

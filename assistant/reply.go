@@ -18,6 +18,10 @@ const (
 	ReplyThanks   = "You're welcome. Ask me anything else about these docs."
 	ReplyGoodbye  = "Goodbye! Come back with any question about these docs."
 	ReplyAck      = "Glad to help. Ask me anything else about these docs."
+
+	ReplyNotesUnavailable = "I couldn't access your notes right now. Want to try again or search the docs?"
+	ReplyNotesList        = "Here are the latest notes you can see. Pick one, or ask about something in them."
+	ReplyNoNotes          = "There are no notes you can see in this workspace yet. Save one with /note, or with docent notes add."
 )
 
 // maxNotFoundWords is how many of the question's words the no-match reply
@@ -37,13 +41,24 @@ func Reply(res retrieval.Result) string {
 			return fmt.Sprintf("I'm not sure which feature you mean. Are you asking about %s? If not, tell me the feature name.", res.Options[0].Label)
 		}
 	case retrieval.StatusAmbiguous:
+		if res.Rule == retrieval.RuleCrossCorpus && len(res.Options) > 1 {
+			return fmt.Sprintf("Both the docs and your team's notes cover this. Answer from %s, or from %s?", res.Options[0].Label, res.Options[1].Label)
+		}
 		if len(res.Options) > 1 {
 			top, other := res.Options[0], res.Options[1]
 			return fmt.Sprintf("Do you mean %s (%s) or %s (%s)?", top.Label, top.Category, other.Label, other.Category)
 		}
 	case retrieval.StatusNoMatch:
-		if res.Rule == retrieval.RuleSmallTalk {
+		switch res.Rule {
+		case retrieval.RuleSmallTalk:
 			return talkReply(res.Talk)
+		case RuleNotesUnavailable:
+			return ReplyNotesUnavailable
+		case RuleNotesList:
+			if len(res.Options) == 0 {
+				return ReplyNoNotes
+			}
+			return ReplyNotesList
 		}
 		return notFoundReply(res.Topic)
 	}
