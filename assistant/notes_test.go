@@ -367,4 +367,3 @@ func TestNotesNeverLeaveTheirScope(t *testing.T) {
 		})
 	}
 }
-
