@@ -13,6 +13,7 @@ import (
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/cite"
 	"github.com/docent-sh/docent/internal/ticket"
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
@@ -21,6 +22,7 @@ import (
 
 // askOutput is the one object `docent ask --json` prints.
 type askOutput struct {
+	Corpus           knowledge.Corpus      `json:"corpus"` // docs, notes, or auto when both were offered
 	Query            string                `json:"query"`
 	NormalizedTokens []string              `json:"normalized_tokens"`
 	Status           retrieval.Status      `json:"status"`
@@ -34,6 +36,7 @@ type askOutput struct {
 	LLM              askLLM                `json:"llm"`
 	Context          *askContext           `json:"context,omitempty"`
 	Notes            []string              `json:"notes,omitempty"`
+	Hint             string                `json:"hint,omitempty"` // e.g. "Notes unavailable."
 	// Citations are the chunk ids the reply cites, numbered as the text
 	// output's footnotes; known is false for an id the writer was not given.
 	Citations []askCitation `json:"citations"`
@@ -77,23 +80,31 @@ func newAskCmd(e *env) *cobra.Command {
 		asJSON  bool
 		docSlug string
 		after   string
+		corpus  string
+		noteID  string
 	)
 	cmd := &cobra.Command{
-		Use:   "ask [--json] [--doc SLUG] [--after CHUNK_ID | QUESTION | -]",
+		Use:   "ask [--json] [--corpus docs|notes|auto] [--doc SLUG | --note ID] [--after CHUNK_ID | QUESTION | -]",
 		Short: "Answer one question without the TUI",
 		Long: "ask runs one turn: retrieval, the decision, and (for found and multi) the written answer,\n" +
 			"streamed to stdout. --doc answers the question from one doc's best-matching sections (what\n" +
 			"picking a pill does), or without a question gives the doc's overview; --after continues a\n" +
-			"resource from the given chunk (\"tell me more\"). --json prints one object instead.\n" +
+			"resource from the given chunk (\"tell me more\"). --corpus asks the docs or the team's notes\n" +
+			"alone (by default both, as the question says); --note answers from one note, as --doc from a\n" +
+			"doc. --json prints one object instead.\n" +
 			"Without a question, and with -, the question (or a whole customer ticket) is read from stdin;\n" +
 			"one longer than the engine reads is answered from its informative words, with a note saying so.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			question, err := askQuestion(cmd.InOrStdin(), args, docSlug != "", after != "")
+			question, err := askQuestion(cmd.InOrStdin(), args, docSlug != "" || noteID != "", after != "")
 			if err != nil {
 				return err
 			}
+			c, err := knowledge.ParseCorpus(corpus)
+			if err != nil {
+				return usageErrorf("--corpus: %v", err)
+			}
 			reduced := ticket.Reduce(question, retrieval.MaxQueryChars)
-			req := assistant.Request{Query: reduced.Query, DocSlug: docSlug, AfterChunkID: after}
+			req := assistant.Request{Query: reduced.Query, DocSlug: docSlug, AfterChunkID: after, Corpus: c, NoteID: noteID}
 			if err := validateAsk(req); err != nil {
 				return err
 			}
@@ -143,6 +154,8 @@ func newAskCmd(e *env) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object with the decision, evidence and metrics")
 	cmd.Flags().StringVar(&docSlug, "doc", "", "answer from this doc (slug), as picking a pill does")
 	cmd.Flags().StringVar(&after, "after", "", "continue the resource after this chunk id (slug#chunk-N)")
+	cmd.Flags().StringVar(&corpus, "corpus", "auto", "answer from docs, notes, or auto (both, as the question says)")
+	cmd.Flags().StringVar(&noteID, "note", "", "answer from this note (id), as --doc does from a doc")
 	return cmd
 }
 
@@ -181,10 +194,12 @@ func askQuestion(stdin io.Reader, args []string, doc, after bool) (string, error
 // a letter or digit.
 func validateAsk(req assistant.Request) error {
 	switch {
-	case req.Query == "" && req.DocSlug == "" && req.AfterChunkID == "":
-		return usageErrorf("ask needs a question (or --doc SLUG, or --after CHUNK_ID)")
-	case req.AfterChunkID != "" && (req.Query != "" || req.DocSlug != ""):
-		return usageErrorf("ask takes --after alone, without --doc or a question")
+	case req.Query == "" && req.DocSlug == "" && req.NoteID == "" && req.AfterChunkID == "":
+		return usageErrorf("ask needs a question (or --doc SLUG, --note ID, or --after CHUNK_ID)")
+	case req.DocSlug != "" && req.NoteID != "":
+		return usageErrorf("ask takes --doc or --note, not both")
+	case req.AfterChunkID != "" && (req.Query != "" || req.DocSlug != "" || req.NoteID != ""):
+		return usageErrorf("ask takes --after alone, without --doc, --note or a question")
 	case req.Query != "" && !strings.ContainsFunc(req.Query, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }):
 		return usageErrorf("ask: the question %q has no words in it", textsafe.Clip(req.Query, 80))
 	}
@@ -193,6 +208,7 @@ func validateAsk(req assistant.Request) error {
 
 func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answer) error {
 	o := askOutput{
+		Corpus:           res.Corpus,
 		Query:            res.Query,
 		NormalizedTokens: nonNil(res.NormalizedTokens),
 		Status:           res.Status,
@@ -208,6 +224,7 @@ func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answe
 			Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped, Usage: ans.Usage, CostUSD: ans.CostUSD,
 		},
 		Notes:     res.Notes,
+		Hint:      res.Hint,
 		Citations: []askCitation{},
 	}
 	for _, n := range cite.Footnotes(ans.Text, ans.Sources).Notes {
@@ -234,6 +251,9 @@ func writeAskText(w, errOut io.Writer, e *env, res retrieval.Result, ans assista
 	for _, n := range res.Notes {
 		fmt.Fprintf(errOut, "note: %s\n", textsafe.Line(n))
 	}
+	if res.Hint != "" {
+		fmt.Fprintf(errOut, "note: %s\n", textsafe.Line(res.Hint))
+	}
 	if len(res.Options) > 0 {
 		fmt.Fprintln(w)
 		for i, o := range res.Options {
@@ -256,6 +276,9 @@ func writeAskText(w, errOut io.Writer, e *env, res retrieval.Result, ans assista
 // ticket) is given as the words the engine read from it.
 func pickArgs(o retrieval.Option, res retrieval.Result) []string {
 	args := []string{"--doc", o.DocSlug}
+	if id, ok := knowledge.NoteIDFromSlug(o.DocSlug); ok && o.Category == "notes" {
+		args = []string{"--note", id}
+	}
 	q := cmp.Or(o.Asked, res.Query)
 	if utf8.RuneCountInString(q) > maxSuggestedQuestion {
 		q = strings.Join(res.NormalizedTokens, " ")
