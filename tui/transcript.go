@@ -164,6 +164,7 @@ func (t *transcript) relayout(from int) {
 
 func (t *transcript) render(m *message, first bool) []string {
 	var body []string
+	sourced := false // the body ends with the answer's sources
 	switch m.role {
 	case roleUser:
 		body = wrapPrefixed(m.text, t.width, t.st.userMark.Render("› "), "  ", t.st.user)
@@ -177,7 +178,7 @@ func (t *transcript) render(m *message, first bool) []string {
 		} else {
 			f := m.footnoted()
 			body = t.md.render(f.Text)
-			if len(f.Notes) > 0 {
+			if sourced = len(f.Notes) > 0; sourced {
 				body = append(body, "")
 			}
 			for _, n := range f.Notes {
@@ -196,6 +197,9 @@ func (t *transcript) render(m *message, first bool) []string {
 		body = m.notes.lines(t.width, t.st)
 	}
 	if m.hint != "" {
+		if sourced {
+			body = append(body, "") // the hint is about the turn, not one more source
+		}
 		body = append(body, wrapPrefixed(m.hint, t.width, "  ", "  ", t.st.dim)...)
 	}
 	if m.footer != "" {
