@@ -10,6 +10,7 @@ import (
 
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/cite"
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -119,4 +120,22 @@ type RoleSelector interface {
 	Role() string
 	// Roles lists the names SetRole takes.
 	Roles() []string
+}
+
+// NoteKeeper is implemented by backends that keep the team's notes
+// (/note saves one, /notes lists them). SaveNote and ListNotes read and
+// write the store, so the TUI calls them from tea.Cmds only; NoteScope
+// only reads memory.
+type NoteKeeper interface {
+	// SaveNote adds a markdown note in the caller's workspace, owned by
+	// the caller: private (the owner only) or seen by the whole workspace.
+	// It returns the stored note's summary, with the id the store gave it.
+	SaveNote(ctx context.Context, title, body string, private bool) (knowledge.NoteSummary, error)
+	// ListNotes lists the notes the caller may read: their own, private or
+	// not, and the workspace's. It never returns a note outside the
+	// caller's scope.
+	ListNotes(ctx context.Context) ([]knowledge.NoteSummary, error)
+	// NoteScope is who is asking: the workspace and the user notes are
+	// saved and listed for.
+	NoteScope() knowledge.Scope
 }

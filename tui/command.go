@@ -10,9 +10,10 @@ import (
 	"github.com/docent-sh/docent/textsafe"
 )
 
-// Commands are typed into the input like questions. There is one: /context
-// attaches the customer's app state (the page they are on, their widgets)
-// so the following answers take it into account.
+// Commands are typed into the input like questions: /context attaches the
+// customer's app state (the page they are on, their widgets) so the
+// following answers take it into account; /role, /note and /notes are in
+// their own files.
 const (
 	contextCmd = "/context"
 	contextOff = "off"
@@ -26,12 +27,15 @@ type command struct {
 // commands are listed by `?` next to the key bindings; runContext handles
 // exactly these forms.
 var commands = []command{
-	{contextCmd + " FILE", "attach the customer's app state (JSON or text)"},
+	{contextCmd + " FILE", "attach the customer's app state (JSON, text)"},
 	{contextCmd, "show the attached app state"},
 	{contextCmd + " " + contextOff, "detach it"},
 	{roleCmd + " NAME", "write the following answers in a role"},
 	{roleCmd, "show the role and the roles there are"},
 	{roleCmd + " " + roleOff, "back to no role"},
+	{noteCmd + " [TEXT]", "save TEXT or the last answer as a team note"},
+	{noteCmd + " " + privateFlag, "the same, as a note only you see"},
+	{notesCmd, "list your notes and the team's"},
 }
 
 // commandBindings presents the commands to the help view, which lays out

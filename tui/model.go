@@ -35,7 +35,9 @@ const (
 	idle activity = iota
 	retrieving
 	answering
-	attaching // /context is reading a file
+	attaching    // /context is reading a file
+	savingNote   // /note is writing the note
+	listingNotes // /notes is reading the list
 )
 
 // Model is the docent chat screen, a Bubble Tea model. Create it with New
@@ -83,8 +85,9 @@ type Model struct {
 	notice       string // one-line feedback, cleared by the next key
 	context      string // the attached app-state file, for the status bar
 
-	resizes    int // counts window size changes, to spot the last one
-	turn       int // the newest turn; older replies are dropped
+	resizes    int    // counts window size changes, to spot the last one
+	turn       int    // the newest turn; older replies are dropped
+	question   string // the newest turn's question, which its answer answers
 	activity   activity
 	started    time.Time
 	now        time.Time
@@ -242,6 +245,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleDone(msg)
 	case contextMsg:
 		m.handleContext(msg)
+	case noteSavedMsg:
+		m.handleNoteSaved(msg)
+	case notesListedMsg:
+		m.handleNotesListed(msg)
 	default:
 		m.input, cmd = m.input.Update(msg)
 	}

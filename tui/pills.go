@@ -61,6 +61,17 @@ func optionText(i int, o retrieval.Option) string {
 	return fmt.Sprintf("%d %s (%s)", i+1, o.Label, o.Category)
 }
 
+// pillText is an option in brackets in at most width cells. A long label
+// (a doc or note title) is cut inside the brackets, so the pill still
+// reads as one and its start ("Docs: ", "Notes: ") stays.
+func pillText(i int, o retrieval.Option, width int) string {
+	text := optionText(i, o)
+	if lipgloss.Width(text)+2 <= width {
+		return "[" + text + "]"
+	}
+	return "[" + ansi.Truncate(text, max(width-2, 2), "…") + "]"
+}
+
 // lines lays the pills out left to right, wrapping to width. The selected
 // pill carries a ▸ marker as well as its colour, so it stays visible
 // without colour.
@@ -76,7 +87,7 @@ func (p pills) lines(width int, st *styles) []string {
 		if i == p.selected {
 			mark, style = st.selected.Render("▸"), st.pillActive
 		}
-		text := ansi.Truncate("["+optionText(i, o)+"]", max(width-1, 1), "…")
+		text := pillText(i, o, width-1)
 		w := 1 + lipgloss.Width(text)
 		if curW > 0 && curW+1+w > width {
 			out = append(out, cur)
@@ -100,6 +111,6 @@ func (p pills) compact(width int, st *styles) []string {
 		return nil
 	}
 	head := st.dim.Render(fmt.Sprintf("Pick %d/%d ←/→:", p.selected+1, len(p.options)))
-	text := "[" + optionText(p.selected, o) + "]"
+	text := pillText(p.selected, o, width-lipgloss.Width(head)-2)
 	return []string{ansi.Truncate(head+" "+st.selected.Render("▸")+st.pillActive.Render(text), width, "…")}
 }

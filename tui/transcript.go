@@ -19,6 +19,7 @@ const (
 	roleAssistant
 	roleInfo  // a note from docent itself, e.g. "Stopped."
 	roleError // a failed turn
+	roleNotes // the notes /notes listed
 )
 
 // message is one transcript entry. Its text is sanitized before it gets
@@ -28,7 +29,14 @@ type message struct {
 	role      role
 	text      string // markdown for assistant messages
 	footer    string // one line under an answer: stopped, fallback notice...
+	hint      string // retrieval's one-line notice for the asker, e.g. "Notes unavailable."
 	streaming bool
+	// answer marks a written answer (not a clarification or a reply that
+	// nothing was found), and question is what it answered: /note saves
+	// them.
+	answer   bool
+	question string
+	notes    *noteList // what /notes listed, for roleNotes
 	// evidence is what an answer rests on (sanitized, by rank), kept with
 	// the raw text so citations can be resolved against it.
 	evidence []retrieval.Evidence
@@ -156,6 +164,7 @@ func (t *transcript) relayout(from int) {
 
 func (t *transcript) render(m *message, first bool) []string {
 	var body []string
+	sourced := false // the body ends with the answer's sources
 	switch m.role {
 	case roleUser:
 		body = wrapPrefixed(m.text, t.width, t.st.userMark.Render("› "), "  ", t.st.user)
@@ -169,7 +178,7 @@ func (t *transcript) render(m *message, first bool) []string {
 		} else {
 			f := m.footnoted()
 			body = t.md.render(f.Text)
-			if len(f.Notes) > 0 {
+			if sourced = len(f.Notes) > 0; sourced {
 				body = append(body, "")
 			}
 			for _, n := range f.Notes {
@@ -184,6 +193,14 @@ func (t *transcript) render(m *message, first bool) []string {
 		body = wrapPrefixed(m.text, t.width, "  ", "  ", t.st.dim)
 	case roleError:
 		body = wrapPrefixed(m.text, t.width, t.st.errorText.Render("! "), "  ", t.st.errorText)
+	case roleNotes:
+		body = m.notes.lines(t.width, t.st)
+	}
+	if m.hint != "" {
+		if sourced {
+			body = append(body, "") // the hint is about the turn, not one more source
+		}
+		body = append(body, wrapPrefixed(m.hint, t.width, "  ", "  ", t.st.dim)...)
 	}
 	if m.footer != "" {
 		body = append(body, wrapPrefixed(m.footer, t.width, "  ", "  ", t.st.footer)...)
@@ -296,6 +313,18 @@ func (t *transcript) lastAnswer() *message {
 	for i := len(t.msgs) - 1; i >= 0; i-- {
 		if t.msgs[i].role == roleAssistant && t.msgs[i].text != "" {
 			return t.msgs[i]
+		}
+	}
+	return nil
+}
+
+// lastWritten is the newest written answer, for /note: not a
+// clarification or a reply that nothing was found, and not one still
+// being written.
+func (t *transcript) lastWritten() *message {
+	for i := len(t.msgs) - 1; i >= 0; i-- {
+		if m := t.msgs[i]; m.answer && !m.streaming && strings.TrimSpace(m.text) != "" {
+			return m
 		}
 	}
 	return nil

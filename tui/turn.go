@@ -46,12 +46,29 @@ func (m *Model) send(q string) tea.Cmd {
 	if arg, ok := contextCommand(q); ok {
 		return m.runContext(arg)
 	}
+	// A command that ends at once (no notes here, nothing to save) lets
+	// the next queued question go.
+	if private, text, ok := noteCommand(q); ok {
+		return m.orNext(m.runNote(private, text))
+	}
+	if _, ok := commandArg(q, notesCmd); ok {
+		return m.orNext(m.runNotes())
+	}
 	if arg, ok := commandArg(q, roleCmd); ok {
 		m.runRole(arg)
 		return m.sendQueued()
 	}
 	m.transcript.append(&message{role: roleUser, text: textsafe.String(q)})
 	return m.startTurn(assistant.Request{Query: q})
+}
+
+// orNext is cmd, or when the command ended at once, the next queued
+// question.
+func (m *Model) orNext(cmd tea.Cmd) tea.Cmd {
+	if cmd != nil {
+		return cmd
+	}
+	return m.sendQueued()
 }
 
 // pick runs the lookup for a chosen pill, for the question that offered
@@ -70,6 +87,7 @@ func (m *Model) pick(o retrieval.Option) tea.Cmd {
 
 func (m *Model) startTurn(req assistant.Request) tea.Cmd {
 	m.turn++
+	m.question = req.Query
 	m.activity = retrieving
 	m.started = m.clock()
 	m.now = m.started
@@ -95,19 +113,21 @@ func (m *Model) handleRetrieved(msg retrievedMsg) tea.Cmd {
 	}
 	m.evidence.setItems(res.Results)
 	m.rebuildDebug()
+	hint := textsafe.Line(res.Hint)
 
 	switch res.Status {
 	case retrieval.StatusFound, retrieval.StatusMulti:
 		m.activity = answering
 		m.streamText = &liveText{}
-		m.streamMsg = &message{role: roleAssistant, streaming: true, evidence: m.evidence.items}
+		m.streamMsg = &message{role: roleAssistant, streaming: true, evidence: m.evidence.items,
+			hint: hint, answer: true, question: m.question}
 		m.transcript.append(m.streamMsg)
 		var cmd tea.Cmd
 		m.stream, cmd = startAnswer(m.ctx, m.backend, m.turn, res)
 		return cmd
 	default:
 		m.activity = idle
-		m.transcript.append(&message{role: roleAssistant, text: textsafe.String(assistant.Reply(res)), evidence: m.evidence.items})
+		m.transcript.append(&message{role: roleAssistant, text: textsafe.String(assistant.Reply(res)), evidence: m.evidence.items, hint: hint})
 		m.showPills(res.Options)
 		return nil
 	}

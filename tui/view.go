@@ -166,6 +166,10 @@ func (m Model) statusLine() string {
 		return m.spin.View() + " " + m.st.notice.Render("Answering… "+m.elapsed()+"  (esc stops)"+prefixed("  ", m.notice))
 	case m.activity == attaching:
 		return m.spin.View() + " " + m.st.notice.Render("Loading the context… "+m.elapsed()+prefixed("  ", m.notice))
+	case m.activity == savingNote:
+		return m.spin.View() + " " + m.st.notice.Render("Saving the note… "+m.elapsed()+prefixed("  ", m.notice))
+	case m.activity == listingNotes:
+		return m.spin.View() + " " + m.st.notice.Render("Reading the notes… "+m.elapsed()+prefixed("  ", m.notice))
 	case m.notice != "":
 		return m.st.notice.Render(m.notice)
 	case m.focus == focusTranscript:
