@@ -227,7 +227,8 @@ func crossResult(docs, notes retrieval.Result, gap float64) retrieval.Result {
 		Confidence:       gap,
 		Options: []retrieval.Option{
 			{Label: "Docs: " + d.Title, DocSlug: d.DocSlug, Category: category},
-			{Label: "Notes: " + n.Title, DocSlug: n.DocSlug, Category: "notes"},
+			// The label says it is a note; a category would only repeat it.
+			{Label: "Notes: " + n.Title, DocSlug: n.DocSlug},
 		},
 		Results:    results,
 		Candidates: []retrieval.Candidate{d, n},
@@ -249,7 +250,7 @@ func notesList(query string, ix *notesIndex) retrieval.Result {
 	res := notesUnavailable(query)
 	res.Rule = RuleNotesList
 	for _, n := range ix.latest[:min(len(ix.latest), maxListedNotes)] {
-		res.Options = append(res.Options, retrieval.Option{Label: textsafe.Line(n.Title), DocSlug: knowledge.NoteSlug(n.ID), Category: "notes"})
+		res.Options = append(res.Options, retrieval.Option{Label: textsafe.Line(n.Title), DocSlug: knowledge.NoteSlug(n.ID)})
 	}
 	return res
 }

@@ -257,8 +257,11 @@ func writeAskText(w, errOut io.Writer, e *env, res retrieval.Result, ans assista
 	if len(res.Options) > 0 {
 		fmt.Fprintln(w)
 		for i, o := range res.Options {
-			fmt.Fprintf(w, "  %d) %s (%s)  → %s\n", i+1, textsafe.Line(o.Label), textsafe.Line(o.Category),
-				e.command("ask", pickArgs(o, res)...))
+			label := textsafe.Line(o.Label)
+			if o.Category != "" {
+				label += " (" + textsafe.Line(o.Category) + ")"
+			}
+			fmt.Fprintf(w, "  %d) %s  → %s\n", i+1, label, e.command("ask", pickArgs(o, res)...))
 		}
 	}
 	// The sources are the chunks the answer cites, by footnote number.
@@ -276,7 +279,7 @@ func writeAskText(w, errOut io.Writer, e *env, res retrieval.Result, ans assista
 // ticket) is given as the words the engine read from it.
 func pickArgs(o retrieval.Option, res retrieval.Result) []string {
 	args := []string{"--doc", o.DocSlug}
-	if id, ok := knowledge.NoteIDFromSlug(o.DocSlug); ok && o.Category == "notes" {
+	if id, ok := knowledge.NoteIDFromSlug(o.DocSlug); ok {
 		args = []string{"--note", id}
 	}
 	q := cmp.Or(o.Asked, res.Query)
