@@ -9,7 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing/fstest"
 	"text/tabwriter"
 	"time"
@@ -349,30 +352,60 @@ func readNotesForImport(ctx context.Context, src string, scope knowledge.Scope, 
 	default:
 		return nil, nil, usageErrorf("notes to import: %s is neither a folder nor a .jsonl file (docent notes add adds one markdown file)", textsafe.Line(src))
 	}
+	problems, err := prepareImport(ctx, notes, scope, vis)
+	if err != nil {
+		return nil, nil, err
+	}
 	kept := notes[:0]
 	for i, n := range notes {
-		n.Workspace = scope.Workspace
-		if n.Owner == "" {
-			n.Owner = scope.User
-		}
-		if n.Visibility == "" {
-			n.Visibility = vis
-		}
-		if err := ingest.ChunkNote(&n); err != nil {
-			warnings = append(warnings, ingest.Warning{Path: src, Msg: fmt.Sprintf("note %d: %v", i+1, err), Kind: ingest.Problem})
-			continue
-		}
-		if len(n.Chunks) == 0 {
-			warnings = append(warnings, ingest.Warning{Path: src, Msg: fmt.Sprintf("note %d %q: no text to answer from", i+1, textsafe.Line(n.Title)), Kind: ingest.Excluded})
-			continue
-		}
-		if _, err := store.PrepareNote(n); err != nil {
-			warnings = append(warnings, ingest.Warning{Path: src, Msg: fmt.Sprintf("note %d: %v", i+1, err), Kind: ingest.Problem})
+		if problems[i] != nil {
+			warnings = append(warnings, ingest.Warning{Path: src, Msg: fmt.Sprintf("note %d: %v", i+1, problems[i]), Kind: ingest.Problem})
 			continue
 		}
 		kept = append(kept, n)
 	}
 	return kept, warnings, nil
+}
+
+// prepareImport gives every note its workspace, an owner and a
+// visibility when it has none, and its chunks, on every core: chunking is
+// most of an import's work. problems[i] says why notes[i] cannot be
+// stored (no text, or what store.PrepareNote refuses), so nothing is
+// skipped silently by the store that a dry run would count.
+func prepareImport(ctx context.Context, notes []knowledge.Note, scope knowledge.Scope, vis knowledge.Visibility) ([]error, error) {
+	problems := make([]error, len(notes))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(notes) || ctx.Err() != nil {
+					return
+				}
+				n := &notes[i]
+				n.Workspace = scope.Workspace
+				if n.Owner == "" {
+					n.Owner = scope.User
+				}
+				if n.Visibility == "" {
+					n.Visibility = vis
+				}
+				if err := ingest.ChunkNote(n); err != nil {
+					problems[i] = err
+				} else if len(n.Chunks) == 0 {
+					problems[i] = fmt.Errorf("%q: no text to answer from", textsafe.Line(n.Title))
+				} else if _, err := store.PrepareNote(*n); err != nil {
+					problems[i] = err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("prepare notes for import: %w", err)
+	}
+	return problems, nil
 }
 
 func newNotesReindexCmd(e *env) *cobra.Command {
