@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +12,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/store/memory"
@@ -432,4 +436,51 @@ func TestNotesImportJSONLOnPostgres(t *testing.T) {
 	if got := c.list("bob"); len(got) != store.ImportBatchSize+10 {
 		t.Fatalf("bob lists %d notes", len(got))
 	}
+}
+
+// The text `notes add` and `notes edit` read, any bytes at all: either a
+// refusal, or a note ingest can chunk and a store keep, whose title is
+// one clean line; a TipTap body is stored as the compacted input, byte
+// for byte.
+func FuzzNoteInput(f *testing.F) {
+	f.Add([]byte("---\ntitle: T\ntags: [a]\n---\n# H\n\nbody\n"), false, "")
+	f.Add([]byte("PLAIN CAPS\n\ntext \x1b[31mred\n"), false, "t\x00")
+	f.Add([]byte(`{"type":"doc","content":[{"type":"heading","attrs":{"level":1},"content":[{"type":"text","text":"H"}]}]}`), true, "")
+	f.Add([]byte(`{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"\u001b[1m x"}]}]}`), true, "T")
+	f.Add([]byte("\xff\xfe"), false, "")
+	f.Fuzz(func(t *testing.T, data []byte, tiptap bool, title string) {
+		in := noteInput{title: title, format: string(knowledge.FormatMarkdown)}
+		if tiptap {
+			in.format = string(knowledge.FormatTipTap)
+		}
+		n, err := in.read(context.Background(), bytes.NewReader(data), "-")
+		if err != nil {
+			return
+		}
+		if n.Format != knowledge.BodyFormat(in.format) {
+			t.Fatalf("format %q, want %q", n.Format, in.format)
+		}
+		if strings.ContainsFunc(n.Title, unicode.IsControl) || !utf8.ValidString(n.Title) {
+			t.Fatalf("title %q is not one clean line", n.Title)
+		}
+		if tiptap {
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, data); err != nil {
+				t.Fatalf("accepted TipTap that is not JSON: %v", err)
+			}
+			if n.Body != compact.String() {
+				t.Fatalf("TipTap body %q, want the input compacted %q", n.Body, compact.String())
+			}
+		}
+		if n.Title == "" {
+			n.Title = "fallback"
+		}
+		n.Workspace, n.Owner, n.Visibility = "w", "u", knowledge.VisibilityWorkspace
+		if err := ingest.ChunkNote(&n); err != nil {
+			t.Fatalf("read a note ingest cannot chunk: %v", err)
+		}
+		if _, err := store.PrepareNote(n); err != nil {
+			t.Fatalf("read a note no store keeps: %v", err)
+		}
+	})
 }
