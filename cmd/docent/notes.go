@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
 	"github.com/docent-sh/docent/ingest"
@@ -357,7 +358,15 @@ func readNotesForImport(ctx context.Context, src string, scope knowledge.Scope, 
 		return nil, nil, err
 	}
 	kept := notes[:0]
+	first := make(map[string]int, len(notes))
 	for i, n := range notes {
+		if problems[i] == nil {
+			if j, dup := first[n.ID]; dup {
+				problems[i] = fmt.Errorf("%q: the same note, owner and workspace as note %d", textsafe.Line(n.Title), j+1)
+			} else {
+				first[n.ID] = i
+			}
+		}
 		if problems[i] != nil {
 			warnings = append(warnings, ingest.Warning{Path: src, Msg: fmt.Sprintf("note %d: %v", i+1, problems[i]), Kind: ingest.Problem})
 			continue
@@ -368,7 +377,7 @@ func readNotesForImport(ctx context.Context, src string, scope knowledge.Scope, 
 }
 
 // prepareImport gives every note its workspace, an owner and a
-// visibility when it has none, and its chunks, on every core: chunking is
+// visibility when it has none, its id (importID) and its chunks, on every core: chunking is
 // most of an import's work. problems[i] says why notes[i] cannot be
 // stored (no text, or what store.PrepareNote refuses), so nothing is
 // skipped silently by the store that a dry run would count.
@@ -393,7 +402,7 @@ func prepareImport(ctx context.Context, notes []knowledge.Note, scope knowledge.
 				}
 				if err := ingest.ChunkNote(n); err != nil {
 					problems[i] = err
-				} else if len(n.Chunks) == 0 {
+				} else if ingest.SetNoteID(n, importID(*n)); len(n.Chunks) == 0 {
 					problems[i] = fmt.Errorf("%q: no text to answer from", textsafe.Line(n.Title))
 				} else if _, err := store.PrepareNote(*n); err != nil {
 					problems[i] = err
@@ -406,6 +415,17 @@ func prepareImport(ctx context.Context, notes []knowledge.Note, scope knowledge.
 		return nil, fmt.Errorf("prepare notes for import: %w", err)
 	}
 	return problems, nil
+}
+
+// importNamespace makes imported notes' ids (uuid version 5).
+var importNamespace = uuid.MustParse("6f1d6a53-3c1e-4b4f-9a43-0c5d0f1e2a77")
+
+// importID is an imported note's id, made of its workspace, owner and
+// content, so importing the same notes again (a rerun after a failed
+// batch, an export read twice) stores each once: the store skips an id
+// it holds. A note deleted since is not brought back.
+func importID(n knowledge.Note) string {
+	return uuid.NewSHA1(importNamespace, fmt.Appendf(nil, "%d:%s%d:%s%s", len(n.Workspace), n.Workspace, len(n.Owner), n.Owner, n.ContentHash)).String()
 }
 
 func newNotesReindexCmd(e *env) *cobra.Command {

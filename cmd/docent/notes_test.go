@@ -348,13 +348,14 @@ func TestNotesImportJSONL(t *testing.T) {
 		``,
 		`{"title": "No body"}`,
 		`{"title": "Team reply", "body": "We are on it.", "visibility": "workspace"}`,
+		`{"title": "Team reply", "body": "We are on it.", "tags": ["again"]}`,
 	}, "\n")+"\n")
 
 	out, errOut, code := c.run("notes", "import", "--dry-run", file)
-	if code != 0 || !strings.Contains(out, "would import 3 notes, 3 chunks, 2 skipped") {
+	if code != 0 || !strings.Contains(out, "would import 3 notes, 3 chunks, 3 skipped") {
 		t.Fatalf("import --dry-run: exit %d\n%s%s", code, out, errOut)
 	}
-	for _, want := range []string{file + ":3: not a JSON object", file + ":5: no body"} {
+	for _, want := range []string{file + ":3: not a JSON object", file + ":5: no body", `note 4: "Team reply": the same note, owner and workspace as note 3`} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("warnings lack %q:\n%s", want, errOut)
 		}
@@ -364,7 +365,7 @@ func TestNotesImportJSONL(t *testing.T) {
 	}
 
 	out, errOut, code = c.run("notes", "import", file)
-	if code != 0 || !strings.Contains(out, "imported 3 notes, 3 chunks, 2 skipped") {
+	if code != 0 || !strings.Contains(out, "imported 3 notes, 3 chunks, 3 skipped") {
 		t.Fatalf("import: exit %d\n%s%s", code, out, errOut)
 	}
 	if got := titles(c.list("alice")); !slices.Equal(got, []string{"Export CSV", "Team reply"}) {
@@ -388,6 +389,15 @@ func TestNotesImportJSONL(t *testing.T) {
 	// Another workspace sees none of it.
 	if out, _, code := c.run("--workspace", "other", "notes", "list", "--json"); code != 0 || strings.TrimSpace(out) != "[]" {
 		t.Fatalf("workspace other lists %q", out)
+	}
+
+	// The same notes again are each stored once already.
+	out, errOut, code = c.run("notes", "import", file)
+	if code != 0 || !strings.Contains(out, "imported 0 notes, 0 chunks, 6 skipped") {
+		t.Fatalf("import again: exit %d\n%s%s", code, out, errOut)
+	}
+	if got := c.list("bob"); len(got) != 3 {
+		t.Fatalf("after importing twice bob lists %d notes, want 3", len(got))
 	}
 
 	// A reindex of unchanged notes rewrites nothing.
