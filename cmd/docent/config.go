@@ -120,6 +120,11 @@ type config struct {
 	retryAfterMax     time.Duration
 	maxRetries        int
 
+	// who is asking, for team notes: see env.scope.
+	workspace string
+	user      string
+	notesFile string
+
 	// budgets as the flags take them: 0 leaves a component out.
 	budgets prompt.Budgets
 
@@ -142,6 +147,12 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("db", "DOCENT_DB", "DATABASE_URL")
 	f.StringVar(&c.logPath, "log", "", "log file; retrieval-events.jsonl goes beside it (default: $XDG_STATE_HOME/docent/docent.log)")
 	c.bindEnv("log", "DOCENT_LOG")
+	f.StringVar(&c.notesFile, "notes-file", "", "team notes file without a database; note-reads.jsonl, the audit of private notes read, goes beside it (default: $XDG_DATA_HOME/docent/notes.jsonl, else ~/.local/share/docent/notes.jsonl)")
+	c.bindEnv("notes-file", "DOCENT_NOTES_FILE")
+	f.StringVar(&c.workspace, "workspace", "", "workspace (team) whose notes docent reads and writes; notes need one")
+	c.bindEnv("workspace", "DOCENT_WORKSPACE")
+	f.StringVar(&c.user, "user", "", "user (agent) docent acts as: owner of the notes added, reader of private notes (default: the OS user name, else $USER)")
+	c.bindEnv("user", "DOCENT_USER")
 	f.BoolVar(&c.noMigrate, "no-migrate", false, "do not apply pending database migrations on start-up (refuse a schema that is behind)")
 	c.bindEnv("no-migrate", "DOCENT_NO_MIGRATE")
 	f.Float64Var(&c.maxDeleteShare, "max-delete-share", store.DefaultMaxDeleteShare,
