@@ -281,7 +281,11 @@ func (s *Session) route(ctx context.Context, docs Engine, req Request, turn turn
 		return routed{res: stamp(ask(docs), knowledge.CorpusDocs)}
 	case knowledge.CorpusNotes:
 		ix, failure := s.notes(ctx)
-		if failure != nil {
+		switch {
+		case failure != nil && failure.reason == knowledge.NotesFallbackWorkspaceMissing:
+			// No workspace, no notes to ask for: the docs, as asked.
+			return routed{res: stamp(s.askDocs(docs, req, turn), knowledge.CorpusDocs), failure: failure}
+		case failure != nil:
 			return routed{res: notesUnavailable(req.Query), failure: failure}
 		}
 		var res retrieval.Result

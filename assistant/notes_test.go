@@ -257,6 +257,13 @@ func TestNotesUnavailable(t *testing.T) {
 			t.Errorf("event: available %v reason %q error %q, want %q, redacted", ev.NotesAvailable, ev.NotesFallbackReason, ev.NotesError, reason)
 		}
 		res = s.Retrieve(t.Context(), assistant.Request{Query: "search my notes for workspace"})
+		if reason == knowledge.NotesFallbackWorkspaceMissing {
+			// Without a workspace there are no notes to ask for: the docs answer.
+			if res.Corpus != knowledge.CorpusDocs || res.Rule == assistant.RuleNotesUnavailable {
+				t.Errorf("explicit notes intent without a workspace: %s %s, want the docs", res.Corpus, res.Rule)
+			}
+			return
+		}
 		if res.Rule != assistant.RuleNotesUnavailable || assistant.Reply(res) != assistant.ReplyNotesUnavailable || len(res.Results) != 0 {
 			t.Errorf("explicit notes intent: %s %q, want %q", res.Rule, assistant.Reply(res), assistant.ReplyNotesUnavailable)
 		}

@@ -25,6 +25,10 @@ import (
 type app struct {
 	store     store.Store
 	session   *assistant.Session
+	// notes keeps the asker's notes for the chat's /note and /notes; nil
+	// without a workspace.
+	notes      *noteKeeper
+	closeNotes func()
 	selection llm.Selection
 	docs      int // at start-up; the session rebuilds its engine when a seed changes the store
 	chunks    int
@@ -109,6 +113,12 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 			corpusName = e.cfg.docsDir
 		}
 	}
+	notesOpts, keeper, closeNotes := e.sessionNotes(ctx, st, buildEngine, rcfg)
+	defer func() {
+		if !started {
+			closeNotes()
+		}
+	}()
 	session := assistant.New(engine, writer, assistant.Options{
 		Glossary: bundle.Glossary,
 		Corpus:   corpusName,
@@ -118,6 +128,7 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 		Refresh:  assistant.Refresh{Knowledge: st, Build: buildEngine, Generation: generation},
 		Roles:    e.settings.roles,
 		Prices:   e.settings.prices,
+		Notes:    notesOpts,
 	})
 	if err := session.SetRole(e.cfg.role); err != nil {
 		return nil, usageErrorf("%v", err)
@@ -129,7 +140,7 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 	}
 	started = true
 	return &app{
-		store: st, session: session, selection: sel,
+		store: st, session: session, selection: sel, notes: keeper, closeNotes: closeNotes,
 		docs: docs, chunks: chunks, titles: titles, started: time.Since(began),
 	}, nil
 }
@@ -148,6 +159,7 @@ func (a *app) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
 	defer cancel()
 	a.session.Flush(ctx)
+	a.closeNotes()
 	a.store.Close()
 }
 

@@ -48,7 +48,10 @@ func (e *env) chatLoader(started **app) tui.Loader {
 			return tui.Ready{}, err
 		}
 		*started = a
-		backend := tui.NewSessionBackend(a.session)
+		var backend chatBackend = tui.NewSessionBackend(a.session)
+		if a.notes != nil {
+			backend = notesBackend{backend.(*tui.SessionBackend), a.notes}
+		}
 		if e.cfg.contextPath != "" {
 			// Through the adapter, so /context in the TUI can show and detach it.
 			if _, err := backend.LoadContext(ctx, e.cfg.contextPath); err != nil {
@@ -109,4 +112,18 @@ func (n *startupNotes) lines() []string {
 		}
 	}
 	return out
+}
+
+// chatBackend is what the chat talks to: the session's backend, with the
+// team's notes when the asker has a workspace.
+type chatBackend interface {
+	tui.Backend
+	LoadContext(ctx context.Context, path string) (string, error)
+}
+
+// notesBackend adds the asker's notes (tui.NoteKeeper) to the session's
+// backend, whose other reports (stats, size, context) it keeps.
+type notesBackend struct {
+	*tui.SessionBackend
+	*noteKeeper
 }

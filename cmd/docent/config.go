@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
@@ -121,9 +122,10 @@ type config struct {
 	maxRetries        int
 
 	// who is asking, for team notes: see env.scope.
-	workspace string
-	user      string
-	notesFile string
+	workspace    string
+	user         string
+	notesFile    string
+	notesTimeout time.Duration
 
 	// budgets as the flags take them: 0 leaves a component out.
 	budgets prompt.Budgets
@@ -151,6 +153,9 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("notes-file", "DOCENT_NOTES_FILE")
 	f.StringVar(&c.workspace, "workspace", "", "workspace (team) whose notes docent reads and writes; notes need one")
 	c.bindEnv("workspace", "DOCENT_WORKSPACE")
+	f.DurationVar(&c.notesTimeout, "notes-timeout", assistant.DefaultNotesTimeout,
+		"longest a turn waits for the team's notes before answering from the docs alone")
+	c.bindEnv("notes-timeout", "DOCENT_NOTES_TIMEOUT")
 	f.StringVar(&c.user, "user", "", "user (agent) docent acts as: owner of the notes added, reader of private notes (default: the OS user name, else $USER)")
 	c.bindEnv("user", "DOCENT_USER")
 	f.BoolVar(&c.noMigrate, "no-migrate", false, "do not apply pending database migrations on start-up (refuse a schema that is behind)")
@@ -275,6 +280,9 @@ func (c *config) retrievalConfig() (retrieval.Config, error) {
 func (c *config) validate() error {
 	if c.lockWait <= 0 {
 		return usageErrorf("--lock-wait must be positive, not %s", c.lockWait)
+	}
+	if c.notesTimeout <= 0 {
+		return usageErrorf("--notes-timeout must be positive, not %s", c.notesTimeout)
 	}
 	if c.maxDeleteShare < 0 || c.maxDeleteShare > 1 || math.IsNaN(c.maxDeleteShare) {
 		return usageErrorf("--max-delete-share must be between 0 and 1, not %v", c.maxDeleteShare)

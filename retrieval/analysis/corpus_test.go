@@ -22,7 +22,14 @@ func TestCorpusIntent(t *testing.T) {
 		{"what does the documentation say about exports", knowledge.CorpusDocs, "what does about exports"},
 		{"how do I export, according to the docs", knowledge.CorpusDocs, "how do I export,"},
 		{"search the docs for webhooks", knowledge.CorpusDocs, "for webhooks"},
-		// A product's own "notes" feature, or a doc term, is no intent.
+		{"what's in my notes about refunds", knowledge.CorpusNotes, "what's about refunds"},
+		{"my notes on SSO", knowledge.CorpusNotes, "on SSO"},
+		// A product's own "notes" feature, or a doc term, is no intent;
+		// nor is "my notes" in a how-to question, a customer's voice.
+		{"how do I find my notes?", knowledge.CorpusAuto, "how do I find my notes?"},
+		{"Why can't I delete my notes", knowledge.CorpusAuto, "Why can't I delete my notes"},
+		{"how do I search my notes for tags", knowledge.CorpusAuto, "how do I search my notes for tags"},
+		{"how do I reset SSO, per our team notes", knowledge.CorpusNotes, "how do I reset SSO, per our"},
 		{"how do I delete a note", knowledge.CorpusAuto, "how do I delete a note"},
 		{"what are notes", knowledge.CorpusAuto, "what are notes"},
 		{"what is workspace", knowledge.CorpusAuto, "what is workspace"},
