@@ -23,17 +23,17 @@ import (
 // engine is built from what the store holds. Both the TUI and `docent ask`
 // start one.
 type app struct {
-	store     store.Store
-	session   *assistant.Session
+	store   store.Store
+	session *assistant.Session
 	// notes keeps the asker's notes for the chat's /note and /notes; nil
 	// without a workspace.
 	notes      *noteKeeper
 	closeNotes func()
-	selection llm.Selection
-	docs      int // at start-up; the session rebuilds its engine when a seed changes the store
-	chunks    int
-	titles    []string // of the docs at start-up, in slug order
-	started   time.Duration
+	selection  llm.Selection
+	docs       int // at start-up; the session rebuilds its engine when a seed changes the store
+	chunks     int
+	titles     []string // of the docs at start-up, in slug order
+	started    time.Duration
 }
 
 // startApp opens the store, builds the engine from what it holds and
