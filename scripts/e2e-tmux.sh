@@ -5,9 +5,10 @@
 # screen and exits non-zero. The tmux server it starts (on its own socket,
 # so no user session is touched) is always killed.
 #
-# Two runs: the embedded demo knowledge base at 80×24 for the chat itself,
+# Three runs: the embedded demo knowledge base at 80×24 for the chat itself,
 # then a generated folder of a few thousand files (two of them broken) for
-# the start-up progress and the skipped-files list.
+# the start-up progress and the skipped-files list, then team notes saved
+# and found again from the chat.
 #
 #   DOCENT_BIN   binary to run (default ./bin/docent)
 #   DOCENT_ARGS  extra arguments for it (default none)
@@ -288,5 +289,27 @@ esc
 key C-c
 wait_for "Ctrl+C quits cleanly" "docent exited with status 0"
 pass "F5 lists the skipped files with their reasons"
+
+### Team notes: saved from the chat, found again, listed, kept on disk.
+
+NOTES="$WORK/notes.jsonl"
+start 100 30 --log "$WORK/docent.log" --workspace acme --user ana --notes-file "$NOTES"
+wait_for "ready with a workspace" "docs ·" "? keys"
+type_line "/note --private Zebracorn trick: restart the sync agent twice, then reload the page."
+wait_for "/note saves the typed text" "Saved private note"
+pass "notes: /note --private saves typed text"
+type_line "search my notes for zebracorn"
+wait_for "the note answers a notes question" "restart the sync agent" "${IDLE[@]}"
+pass "notes: a notes question is answered from the note"
+type_line "/notes"
+wait_for "/notes lists it as the user's own" "Zebracorn trick" "private · you"
+pass "notes: /notes lists the note"
+key C-c
+wait_for "Ctrl+C quits cleanly" "docent exited with status 0"
+listed=$(DOCENT_WORKSPACE=acme DOCENT_USER=ana "$BIN" notes list --json --notes-file "$NOTES")
+grep -q '"Zebracorn trick' <<<"$listed" || { echo "e2e: FAIL: docent notes list does not show the note saved in the chat: $listed" >&2; exit 1; }
+hidden=$(DOCENT_WORKSPACE=acme DOCENT_USER=bo "$BIN" notes list --json --notes-file "$NOTES")
+grep -q 'Zebracorn' <<<"$hidden" && { echo "e2e: FAIL: another user sees ana's private note: $hidden" >&2; exit 1; }
+pass "notes: the note is on disk for ana, and invisible to bo"
 
 echo "e2e: all checks passed"
