@@ -85,4 +85,3 @@ func (k *noteKeeper) ListNotes(ctx context.Context) ([]knowledge.NoteSummary, er
 
 // NoteScope is who is asking.
 func (k *noteKeeper) NoteScope() knowledge.Scope { return k.scope }
-
