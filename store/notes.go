@@ -1,6 +1,8 @@
 package store
 
 import (
+	"github.com/google/uuid"
+
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -233,4 +235,71 @@ func DiffNoteChunks(stored, next []knowledge.Chunk) (write []knowledge.Chunk, dr
 		}
 	}
 	return write, drop
+}
+
+// ImportInBatches is ImportNotes' loop, the same for both stores: the
+// notes in batches of ImportBatchSize, each prepared (see PrepareNote; a
+// note whose ID is no lower-case uuid or repeats one, or that does not
+// prepare, is skipped and counted; times a note lacks are now's) and
+// handed to write, which stores the notes it does not hold yet and says
+// how many notes and chunks it wrote. progress, when not nil, hears the
+// count of notes done after each batch. A failed write ends the import,
+// its error naming the batch.
+func ImportInBatches(notes []knowledge.Note, progress func(done int), now func() time.Time,
+	write func(batch []knowledge.Note) (written, chunks int, err error)) (ImportReport, error) {
+	start := time.Now()
+	var r ImportReport
+	seen := make(map[string]bool, len(notes))
+	for from := 0; from < len(notes); from += ImportBatchSize {
+		to := min(from+ImportBatchSize, len(notes))
+		batch, skipped := prepareImportBatch(notes[from:to], seen, now())
+		r.Skipped += skipped
+		if len(batch) > 0 {
+			written, chunks, err := write(batch)
+			if err != nil {
+				r.Duration = time.Since(start)
+				return r, fmt.Errorf("import notes %d to %d (the first %s %q): %w", from+1, to, batch[0].ID, batch[0].Title, err)
+			}
+			r.Notes += written
+			r.Chunks += chunks
+			r.Skipped += len(batch) - written
+		}
+		if progress != nil {
+			progress(to)
+		}
+	}
+	r.Duration = time.Since(start)
+	return r, nil
+}
+
+// prepareImportBatch readies one batch of an import: each note gets an ID
+// when it has none and is prepared (PrepareNote); one whose ID is no
+// lower-case uuid, repeats an ID already in seen, or does not prepare is
+// skipped and counted. Times a note lacks are stamp's. seen gains the IDs
+// of the notes returned.
+func prepareImportBatch(notes []knowledge.Note, seen map[string]bool, stamp time.Time) (batch []knowledge.Note, skipped int) {
+	for _, n := range notes {
+		if n.ID == "" {
+			n.ID = uuid.NewString()
+		}
+		if u, err := uuid.Parse(n.ID); err != nil || u.String() != n.ID || seen[n.ID] {
+			skipped++
+			continue
+		}
+		p, err := PrepareNote(n)
+		if err != nil {
+			skipped++
+			continue
+		}
+		seen[n.ID] = true
+		if p.CreatedAt.IsZero() {
+			p.CreatedAt = stamp
+		}
+		if p.UpdatedAt.IsZero() {
+			p.UpdatedAt = p.CreatedAt
+		}
+		p.CreatedAt, p.UpdatedAt = p.CreatedAt.UTC(), p.UpdatedAt.UTC()
+		batch = append(batch, p)
+	}
+	return batch, skipped
 }

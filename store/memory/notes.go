@@ -434,38 +434,8 @@ func (s *Store) NotesGeneration(ctx context.Context, workspace string) (int64, e
 // keeps them; a note whose id is stored, an invalid note and a repeated
 // id are skipped.
 func (s *Store) ImportNotes(ctx context.Context, notes []knowledge.Note, progress func(done int)) (store.ImportReport, error) {
-	start := time.Now()
-	var r store.ImportReport
-	seen := make(map[string]bool, len(notes))
-	for from := 0; from < len(notes); from += store.ImportBatchSize {
-		to := min(from+store.ImportBatchSize, len(notes))
-		stamp := now()
-		var batch []knowledge.Note
-		for _, n := range notes[from:to] {
-			if n.ID == "" {
-				n.ID = uuid.NewString()
-			}
-			if u, err := uuid.Parse(n.ID); err != nil || u.String() != n.ID || seen[n.ID] {
-				r.Skipped++
-				continue
-			}
-			p, err := store.PrepareNote(n)
-			if err != nil {
-				r.Skipped++
-				continue
-			}
-			seen[n.ID] = true
-			if p.CreatedAt.IsZero() {
-				p.CreatedAt = stamp
-			}
-			if p.UpdatedAt.IsZero() {
-				p.UpdatedAt = p.CreatedAt
-			}
-			p.CreatedAt, p.UpdatedAt = p.CreatedAt.UTC(), p.UpdatedAt.UTC()
-			batch = append(batch, p)
-		}
-		var written, chunks int
-		err := s.writeNotes(ctx, func(next *noteState) ([]string, error) {
+	return store.ImportInBatches(notes, progress, now, func(batch []knowledge.Note) (written, chunks int, err error) {
+		err = s.writeNotes(ctx, func(next *noteState) ([]string, error) {
 			written, chunks = 0, 0
 			var workspaces []string
 			for _, n := range batch {
@@ -480,23 +450,8 @@ func (s *Store) ImportNotes(ctx context.Context, notes []knowledge.Note, progres
 			}
 			return workspaces, nil
 		})
-		if err != nil {
-			r.Duration = time.Since(start)
-			first := "none valid"
-			if len(batch) > 0 {
-				first = fmt.Sprintf("the first %s %q", batch[0].ID, batch[0].Title)
-			}
-			return r, fmt.Errorf("import notes %d to %d (%s): %w", from+1, to, first, err)
-		}
-		r.Notes += written
-		r.Chunks += chunks
-		r.Skipped += len(batch) - written
-		if progress != nil {
-			progress(to)
-		}
-	}
-	r.Duration = time.Since(start)
-	return r, nil
+		return written, chunks, err
+	})
 }
 
 // ReindexNotes re-chunks every live note of a workspace and rewrites the

@@ -424,50 +424,12 @@ func (s *Store) NotesGeneration(ctx context.Context, workspace string) (int64, e
 // skipped and counted. A failed batch leaves the batches before it
 // stored, and the report says how many.
 func (s *Store) ImportNotes(ctx context.Context, notes []knowledge.Note, progress func(done int)) (store.ImportReport, error) {
-	start := time.Now()
-	var r store.ImportReport
-	seen := make(map[string]bool, len(notes))
-	for from := 0; from < len(notes); from += store.ImportBatchSize {
-		to := min(from+store.ImportBatchSize, len(notes))
-		var batch []knowledge.Note
-		stamp := now()
-		for _, n := range notes[from:to] {
-			if n.ID == "" {
-				n.ID = uuid.NewString()
-			}
-			if _, ok := parseNoteID(n.ID); !ok || seen[n.ID] {
-				r.Skipped++
-				continue
-			}
-			p, err := store.PrepareNote(n)
-			if err != nil {
-				r.Skipped++
-				continue
-			}
-			seen[n.ID] = true
-			if p.CreatedAt.IsZero() {
-				p.CreatedAt = stamp
-			}
-			if p.UpdatedAt.IsZero() {
-				p.UpdatedAt = p.CreatedAt
-			}
-			batch = append(batch, p)
-		}
-		if len(batch) > 0 {
-			written, chunks, err := s.importBatch(ctx, batch)
-			if err != nil {
-				r.Duration = time.Since(start)
-				return r, s.notesFail(ctx, fmt.Sprintf("import notes %d to %d (the first %s %q)", from+1, to, batch[0].ID, batch[0].Title), false, err)
-			}
-			r.Notes += written
-			r.Chunks += chunks
-			r.Skipped += len(batch) - written
-		}
-		if progress != nil {
-			progress(to)
-		}
+	r, err := store.ImportInBatches(notes, progress, now, func(batch []knowledge.Note) (int, int, error) {
+		return s.importBatch(ctx, batch)
+	})
+	if err != nil {
+		return r, s.notesFail(ctx, "notes", false, err)
 	}
-	r.Duration = time.Since(start)
 	return r, nil
 }
 
