@@ -52,6 +52,11 @@ type Request struct {
 	Corpus knowledge.Corpus
 	// NoteID picks a note by id, as DocSlug picks a doc.
 	NoteID string
+	// Exclude are chunk ids the turn must not return as evidence (what a
+	// caller already has); TopK, when above 0, returns at most that many
+	// pieces of evidence (never more than the engine's own top-k).
+	Exclude []string
+	TopK    int
 }
 
 // Answer is a written answer and the prompt report behind it.
@@ -166,7 +171,7 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	s.mu.Unlock()
 
 	out := s.route(ctx, engine, req, turn)
-	res := out.res
+	res := limitEvidence(out.res, req)
 
 	s.mu.Lock()
 	if req.DocSlug != "" {
@@ -203,6 +208,21 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	}
 	if !NeedsModel(res) {
 		s.record(ctx, ev)
+	}
+	return res
+}
+
+// limitEvidence applies a request's Exclude and TopK to a result's
+// evidence.
+func limitEvidence(res retrieval.Result, req Request) retrieval.Result {
+	if len(req.Exclude) == 0 && req.TopK <= 0 {
+		return res
+	}
+	res.Results = slices.DeleteFunc(slices.Clone(res.Results), func(ev retrieval.Evidence) bool {
+		return slices.Contains(req.Exclude, ev.ChunkID)
+	})
+	if req.TopK > 0 && len(res.Results) > req.TopK {
+		res.Results = res.Results[:req.TopK]
 	}
 	return res
 }

@@ -374,3 +374,17 @@ func TestNotesNeverLeaveTheirScope(t *testing.T) {
 		})
 	}
 }
+
+// A request may leave out evidence it already has, and ask for fewer.
+func TestRequestExcludesAndLimitsEvidence(t *testing.T) {
+	s, _ := newSession(t, nil)
+	all := s.Retrieve(t.Context(), assistant.Request{Query: "what is a workspace"})
+	if len(all.Results) < 3 {
+		t.Fatalf("want at least 3 results to work with, got %d", len(all.Results))
+	}
+	first := all.Results[0].ChunkID
+	res := s.Retrieve(t.Context(), assistant.Request{Query: "what is a workspace", Exclude: []string{first}, TopK: 2})
+	if len(res.Results) != 2 || slices.ContainsFunc(res.Results, func(ev retrieval.Evidence) bool { return ev.ChunkID == first }) {
+		t.Errorf("exclude %s, top-k 2: %v", first, chunkIDs(res))
+	}
+}

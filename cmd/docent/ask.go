@@ -82,6 +82,7 @@ func newAskCmd(e *env) *cobra.Command {
 		after   string
 		corpus  string
 		noteID  string
+		exclude []string
 	)
 	cmd := &cobra.Command{
 		Use:   "ask [--json] [--corpus docs|notes|auto] [--doc SLUG | --note ID] [--after CHUNK_ID | QUESTION | -]",
@@ -104,7 +105,7 @@ func newAskCmd(e *env) *cobra.Command {
 				return usageErrorf("--corpus: %v", err)
 			}
 			reduced := ticket.Reduce(question, retrieval.MaxQueryChars)
-			req := assistant.Request{Query: reduced.Query, DocSlug: docSlug, AfterChunkID: after, Corpus: c, NoteID: noteID}
+			req := assistant.Request{Query: reduced.Query, DocSlug: docSlug, AfterChunkID: after, Corpus: c, NoteID: noteID, Exclude: exclude}
 			if err := validateAsk(req); err != nil {
 				return err
 			}
@@ -156,6 +157,7 @@ func newAskCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&after, "after", "", "continue the resource after this chunk id (slug#chunk-N)")
 	cmd.Flags().StringVar(&corpus, "corpus", "auto", "answer from docs, notes, or auto (both, as the question says)")
 	cmd.Flags().StringVar(&noteID, "note", "", "answer from this note (id), as --doc does from a doc")
+	cmd.Flags().StringSliceVar(&exclude, "exclude", nil, "chunk ids not to return as evidence (repeat, or comma-separate)")
 	return cmd
 }
 
