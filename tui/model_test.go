@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -67,7 +68,7 @@ func TestAskStreamsAnswer(t *testing.T) {
 	if h.m.activity != idle || h.m.input.Value() != "" {
 		t.Errorf("after the answer: activity %v, input %q; want idle and empty", h.m.activity, h.m.input.Value())
 	}
-	if got := b.requests; len(got) != 1 || got[0] != (assistant.Request{Query: "explain workspace"}) {
+	if got := b.requests; len(got) != 1 || !reflect.DeepEqual(got[0], assistant.Request{Query: "explain workspace"}) {
 		t.Errorf("requests = %+v", got)
 	}
 }
@@ -117,7 +118,7 @@ func TestPillsKeys(t *testing.T) {
 		}
 		h.key(tea.KeyEnter, 0)
 		last := b.requests[len(b.requests)-1]
-		if last != (assistant.Request{Query: "workspace", DocSlug: "actions/workspaces"}) {
+		if !reflect.DeepEqual(last, assistant.Request{Query: "workspace", DocSlug: "actions/workspaces"}) {
 			t.Errorf("picked request = %+v, want the second option's slug with the question", last)
 		}
 		if h.m.pills.active {
@@ -156,7 +157,7 @@ func TestPillsKeys(t *testing.T) {
 		h := newHarness(t, b, 80, 24)
 		h.ask("what is a workspace and how do I create one")
 		h.typeText("2")
-		if last := b.requests[len(b.requests)-1]; last != (assistant.Request{Query: "how do I create one", DocSlug: "actions/workspaces"}) {
+		if last := b.requests[len(b.requests)-1]; !reflect.DeepEqual(last, assistant.Request{Query: "how do I create one", DocSlug: "actions/workspaces"}) {
 			t.Errorf("2 sent %+v, want the second part of the question with its doc", last)
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -138,7 +139,7 @@ func TestCrossCorpusPills(t *testing.T) {
 	s.waitText("▸[2 Notes: Workspace setup")
 	s.enter()
 	s.waitIdle("› → Notes: Workspace setup for the Acme rollout", "turn on SSO before importing")
-	if got := b.lastRequest(); got != (assistant.Request{Query: "what is workspace", DocSlug: noteEvidence.DocSlug}) {
+	if got := b.lastRequest(); !reflect.DeepEqual(got, assistant.Request{Query: "what is workspace", DocSlug: noteEvidence.DocSlug}) {
 		t.Errorf("picking the note asked %+v", got)
 	}
 
@@ -148,7 +149,7 @@ func TestCrossCorpusPills(t *testing.T) {
 	s.waitIdle("Pick: ▸[1 Docs: Workspace (concepts)]")
 	s.typeText("1")
 	s.waitIdle("› → Docs: Workspace (concepts)", "A workspace holds a set of related notes.")
-	if got := b.lastRequest(); got != (assistant.Request{Query: "what is workspace", DocSlug: docEvidence.DocSlug}) {
+	if got := b.lastRequest(); !reflect.DeepEqual(got, assistant.Request{Query: "what is workspace", DocSlug: docEvidence.DocSlug}) {
 		t.Errorf("picking the docs asked %+v", got)
 	}
 	if out := s.final(); strings.Contains(out, "Pick:") {
