@@ -310,7 +310,7 @@ func (e *Engine) evidence(ix *unitIndex, h index.Hit, q normalizedQuery, ws inde
 		ev.ChunkHash = c.Hash
 		ev.HeadingOnly = c.HeadingOnly
 		ev.BodyChars = c.BodyChars
-		ev.NextChunkID = nextChunkID(de.doc, c.Index)
+		ev.NextChunkID = de.nextChunk[c.Index]
 	}
 	dt := e.displayOf(ix, h.Unit)
 	ev.Content = dt.content
@@ -391,7 +391,7 @@ func (e *Engine) chunkEvidence(doc int, c knowledge.Chunk) Evidence {
 		ChunkHash:    c.Hash,
 		HeadingOnly:  c.HeadingOnly,
 		BodyChars:    c.BodyChars,
-		NextChunkID:  nextChunkID(de.doc, c.Index),
+		NextChunkID:  de.nextChunk[c.Index],
 		SourcePath:   textsafe.Line(de.doc.SourcePath),
 		MatchedTerms: []string{},
 		Source:       SourceKeyword,
@@ -399,13 +399,23 @@ func (e *Engine) chunkEvidence(doc int, c knowledge.Chunk) Evidence {
 	}
 }
 
-// nextChunkID is the id of the chunk a follow-up after chunk index of d
-// would continue with, "" when there is none.
-func nextChunkID(d knowledge.Doc, index int) string {
-	if c, ok := firstBodyChunk(d, index, nil); ok {
-		return textsafe.Line(c.ID())
+// nextChunks maps each chunk index of d to the id of the chunk a
+// follow-up after it continues with (firstBodyChunk's choice), when there
+// is one: worked out once per doc, since every piece of evidence says it.
+func nextChunks(d knowledge.Doc) map[int]string {
+	chunks := slices.Clone(d.Chunks)
+	slices.SortStableFunc(chunks, func(a, b knowledge.Chunk) int { return a.Index - b.Index })
+	next := make(map[int]string, len(chunks))
+	id := ""
+	for i := len(chunks) - 1; i >= 0; i-- {
+		if id != "" {
+			next[chunks[i].Index] = id
+		}
+		if answerable(chunks[i]) {
+			id = textsafe.Line(chunks[i].ID())
+		}
 	}
-	return ""
+	return next
 }
 
 // firstBodyChunk returns the first chunk after index after that has body

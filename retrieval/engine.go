@@ -72,6 +72,9 @@ type docEntry struct {
 	category  string
 	titleKeys int // distinct stem keys of the title: "the doc titled X" has as many as X
 	concept   bool
+	// nextChunk holds, by chunk index, the id of the chunk a follow-up
+	// continues with (see nextChunks).
+	nextChunk map[int]string
 }
 
 // New builds the engine's indexes from a knowledge base and its
@@ -124,6 +127,7 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 			category:  textsafe.Line(category),
 			titleKeys: len(sortedKeys(an.Terms(title))),
 			concept:   b.IsConcept(d.Slug),
+			nextChunk: nextChunks(d),
 		}
 		e.nChunks += len(d.Chunks)
 	}
