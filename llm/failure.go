@@ -57,13 +57,13 @@ func (r *Responder) classify(err error, res attemptResult, cause error) *failure
 	case res.status >= 500:
 		f.detail, f.retryable = fmt.Sprintf("server error (%d)", res.status), true
 	case res.status >= 400:
-		f.detail = fmt.Sprintf("request rejected (%d): %s", res.status, textsafe.Clip(Redact(err.Error(), r.sel.apiKey), 120))
+		f.detail = fmt.Sprintf("request rejected (%d): %s", res.status, safeDetail(err.Error(), 120, r.sel.apiKey))
 	case res.streamErr != nil:
-		f.detail = describeStreamErr(res.streamErr)
+		f.detail = describeStreamErr(res.streamErr, r.sel.apiKey)
 	case errors.Is(err, errEmptyAnswer):
 		f.detail = "the model returned an empty answer"
 	default:
-		f.detail = "request failed: " + textsafe.Clip(Redact(err.Error(), r.sel.apiKey), 120)
+		f.detail = "request failed: " + safeDetail(err.Error(), 120, r.sel.apiKey)
 	}
 	f.notice = r.sel.Provider + ": " + f.detail
 	if hint != "" {
@@ -74,12 +74,19 @@ func (r *Responder) classify(err error, res attemptResult, cause error) *failure
 
 // describeStreamErr words what the stream validator found: an error the
 // server reported, a malformed frame or a stream that broke off.
-func describeStreamErr(err error) string {
+func describeStreamErr(err error, key string) string {
 	var reported *streamFailure
 	if errors.As(err, &reported) {
-		return "the server reported an error in the stream: " + textsafe.Clip(reported.message, 100)
+		return "the server reported an error in the stream: " + safeDetail(reported.message, 100, key)
 	}
-	return textsafe.Clip(err.Error(), 140)
+	return safeDetail(err.Error(), 140, key)
+}
+
+// safeDetail is a server's or a library's text made fit for a notice: one
+// line without control sequences first, so that a key an escape code
+// splits is whole again before the secrets are masked, then clipped to n.
+func safeDetail(s string, n int, secrets ...string) string {
+	return textsafe.Clip(Redact(textsafe.Line(s), secrets...), n)
 }
 
 // describeDialErr says why the server could not be reached, naming the
@@ -103,5 +110,5 @@ func (s Selection) describeDialErr(err error) string {
 	case errors.As(err, &netErr) && netErr.Timeout():
 		return fmt.Sprintf("cannot connect to %s within %s (connect timeout)", host, s.ConnectTimeout)
 	}
-	return fmt.Sprintf("cannot reach %s: %s", host, textsafe.Clip(Redact(err.Error(), s.apiKey), 100))
+	return fmt.Sprintf("cannot reach %s: %s", host, safeDetail(err.Error(), 100, s.apiKey))
 }
