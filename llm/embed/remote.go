@@ -85,6 +85,18 @@ func (r *remote) String() string {
 	return r.provider + " " + r.model + " at " + redact.URL(r.baseURL)
 }
 
+// GoString keeps %#v from printing the client and the redactor, which
+// hold the key.
+func (r *remote) GoString() string {
+	return fmt.Sprintf("embed.remote{provider:%q, model:%q, baseURL:%q}", r.provider, r.model, redact.URL(r.baseURL))
+}
+
+// LogValue keeps slog from printing the key.
+func (r *remote) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("provider", r.provider), slog.String("model", r.model),
+		slog.String("base_url", redact.URL(r.baseURL)))
+}
+
 func (r *remote) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if len(texts) == 0 {
 		return nil, nil
@@ -309,6 +321,10 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.cause }
 
+// GoString keeps %#v to the masked text: the cause's fields could hold
+// the unmasked one.
+func (e *Error) GoString() string { return fmt.Sprintf("&embed.Error{%q}", e.Error()) }
+
 func (r *remote) newError(b batch, reason string, status, retries int, cause error) *Error {
 	return &Error{Provider: r.provider, Model: r.model, Batch: b.n, Batches: b.of, First: b.first, Last: b.last,
 		Status: status, Retries: retries, Reason: reason, cause: seal(r.redactor, cause)}
@@ -323,6 +339,7 @@ type sealed struct {
 
 func (e *sealed) Error() string        { return e.msg }
 func (e *sealed) Is(target error) bool { return errors.Is(e.cause, target) }
+func (e *sealed) GoString() string     { return fmt.Sprintf("%q", e.msg) }
 func seal(red *redact.Redactor, err error) error {
 	if err == nil {
 		return nil

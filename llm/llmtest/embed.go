@@ -61,6 +61,11 @@ type EmbedScript struct {
 	// EchoKey makes error bodies repeat the credentials the request
 	// carried, to test that they are redacted.
 	EchoKey bool
+	// EchoBareKey makes error bodies quote the bearer token without its
+	// first dash-separated prefix ("sk-test-x" as "test-x"), as servers
+	// that half-mask a key do: credential patterns do not catch it, only
+	// masking the key itself does.
+	EchoBareKey bool
 }
 
 // EmbedServer is a scripted embeddings endpoint. It records every request.
@@ -274,6 +279,18 @@ func (s *EmbedServer) encode(model string, vectors [][]float32) string {
 }
 
 func (s *EmbedServer) fail(w http.ResponseWriter, status int, model string, h http.Header) {
+	if s.script.EchoBareKey {
+		_, bare, _ := strings.Cut(strings.TrimPrefix(h.Get("Authorization"), "Bearer "), "-")
+		msg := "Incorrect API key provided: " + bare
+		body := map[string]any{"error": msg}
+		if s.proto.name == "openai" {
+			body = map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "code": "invalid_api_key"}}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, mustJSON(body))
+		return
+	}
 	(&Server{proto: s.proto, script: Script{RetryAfter: s.script.RetryAfter,
 		InsufficientQuota: s.script.InsufficientQuota, EchoKey: s.script.EchoKey}}).fail(w, status, model, h)
 }
