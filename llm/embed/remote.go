@@ -264,18 +264,21 @@ func (r *remote) classify(err error, res attemptResult, timedOut bool, vecs [][]
 }
 
 // clip makes outside text (a server's message, a transport error) fit
-// for an error line: secrets masked first, so that a cut cannot leave part
-// of one, then control characters and invalid bytes dropped and the
-// length bounded.
+// for an error line: see mask; then the length is bounded (a cut cannot
+// leave part of a secret, since they are masked by then).
 func (r *remote) clip(s string) string {
-	return clipReason(r.redactor, s)
+	return textsafe.Clip(mask(r.redactor, s), maxReason)
 }
 
 // maxReason bounds the outside text quoted in an error.
 const maxReason = 160
 
-func clipReason(red *redact.Redactor, s string) string {
-	return textsafe.Clip(strings.ToValidUTF8(red.String(s), "\uFFFD"), maxReason)
+// mask makes outside text one clean line and then masks its secrets. The
+// order matters: cleaning drops control sequences, so masking first
+// would miss a key that an escape sequence splits ("sk-te\x1b[0mst…")
+// and the cleaning then joins.
+func mask(red *redact.Redactor, s string) string {
+	return red.String(textsafe.Line(strings.ToValidUTF8(s, "\uFFFD")))
 }
 
 // host is the server's host, never its path or query, which could hold
@@ -344,7 +347,7 @@ func seal(red *redact.Redactor, err error) error {
 	if err == nil {
 		return nil
 	}
-	return &sealed{msg: red.String(err.Error()), cause: err}
+	return &sealed{msg: mask(red, err.Error()), cause: err}
 }
 
 // plural writes "1 vector", "2 vectors", "1 retry", "3 retries".
