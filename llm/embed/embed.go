@@ -21,13 +21,17 @@ import (
 	"github.com/docent-sh/docent/llm"
 )
 
-// Embedder turns texts into vectors.
+// Embedder turns texts into vectors. Implementations are safe for
+// concurrent use.
 type Embedder interface {
 	// Embed returns one vector per text, in the order of texts, all of
-	// Dimension() values, none NaN or infinite. It sends the texts in
-	// batches and fails as a whole: a batch that cannot be embedded is an
-	// *Error naming the provider, model and batch, and no vectors are
-	// returned. It never pads, truncates or reorders what a server sent.
+	// Dimension() values, none NaN or infinite; no texts give nil and no
+	// error, without a request. An empty (or white-space) text is refused
+	// with ErrEmptyText. Embed fails as a whole, returning no vectors: a
+	// provider's failure is an *Error naming the provider, model and
+	// batch, and a cancelled ctx answers errors.Is(err, ctx.Err()). It
+	// never pads, truncates or reorders what a server sent, and never
+	// changes texts. Vectors are as the model gives them, not normalized.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 	// Model is the model's name as the provider knows it; vectors of
 	// different models must not be compared.
@@ -59,8 +63,10 @@ const (
 	// few hundred tokens and 64 of them stay far below its per-request
 	// token limit, while a failed batch costs little to retry.
 	DefaultBatchSize = 64
-	// DefaultRequestTimeout bounds one batch's request (for Ollama, whose
-	// client sends one request per text, the batch's requests together).
+	// DefaultRequestTimeout bounds one batch's request. langchaingo's
+	// Ollama client sends one request per text, so for Ollama it bounds
+	// the batch's requests together, and a retry sends the whole batch
+	// again.
 	DefaultRequestTimeout = 60 * time.Second
 	DefaultConnectTimeout = 10 * time.Second
 	DefaultMaxRetries     = 3
