@@ -358,3 +358,13 @@ func ollamaURLFromHost(host string) string {
 	}
 	return u
 }
+
+// OllamaBaseURL reads an OLLAMA_HOST value the way Resolve does ("host",
+// "host:port", ":port" or a full URL; empty means 127.0.0.1:11434), for the
+// other clients of Ollama (llm/embed).
+func OllamaBaseURL(host string) string { return ollamaURLFromHost(strings.TrimSpace(host)) }
+
+// CheckBaseURL is checkBaseURL for the other clients of a provider
+// (llm/embed): an http(s) URL with a host, or an error saying what is
+// wrong, with any password in it hidden.
+func CheckBaseURL(raw string) error { return checkBaseURL(raw) }

@@ -220,3 +220,13 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 // maxRetryAfter is the longest Retry-After the transport records; anything
 // longer is far beyond any wait a person would accept.
 const maxRetryAfter = 24 * time.Hour
+
+// ParseRetryAfter is parseRetryAfter for the other clients of a provider
+// (llm/embed), so that a Retry-After is read one way everywhere: 0 when
+// absent, unreadable or past, at most 24 hours.
+func ParseRetryAfter(v string, now time.Time) time.Duration { return parseRetryAfter(v, now) }
+
+// ErrorCode is errorCode for the other clients of a provider (llm/embed):
+// the short identifier in an error body's error.code or error.type
+// ("insufficient_quota"), or "" when there is none.
+func ErrorCode(body []byte) string { return errorCode(body) }

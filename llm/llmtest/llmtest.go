@@ -8,6 +8,11 @@
 // frame, the usage the provider reports. Each server also lists its models
 // (GET /v1/models, or /api/tags for Ollama). The server records every
 // request and signals when a client goes away mid-stream.
+//
+// EmbedServer (embed.go) speaks the embeddings endpoints of OpenAI
+// (/v1/embeddings) and Ollama (/api/embed), answering Vector of each text,
+// with scripted statuses, Retry-After and malformed, miscounted, ragged or
+// non-finite responses.
 package llmtest
 
 import (
