@@ -57,6 +57,7 @@ func build(tb testing.TB, cfg Config, ids []int32, vecs [][]float32) *Index {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	x.Grow(len(vecs))
 	for i, v := range vecs {
 		if err := x.Add(ids[i], v); err != nil {
 			tb.Fatal(err)

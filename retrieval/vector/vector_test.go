@@ -10,16 +10,33 @@ import (
 	"testing"
 )
 
+// TestDotMatchesFloat64 checks the Go loop and, where the CPU has it, the
+// AVX2 kernel, at every length through a few of each loop's strides (the
+// kernel steps by 32, then 8, then 1), on slices that start off any
+// 32-byte alignment.
 func TestDotMatchesFloat64(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for n := range 42 { // every tail length of the unrolled loop, twice over
-		a, b := gaussians(r, 1, n)[0], gaussians(r, 1, n)[0]
+	kernels := map[string]func(a, b []float32) float32{"go": dotGo, "dot": dot}
+	if useAVX2 {
+		kernels["avx2"] = func(a, b []float32) float32 {
+			if len(a) == 0 {
+				return 0
+			}
+			return dotAVX2(&a[0], &b[0], len(a))
+		}
+	} else {
+		t.Log("no AVX2 kernel on this machine or build: the Go loop alone is tested")
+	}
+	for n := range 100 {
+		a, b := gaussians(r, 1, n+1)[0][1:], gaussians(r, 1, n+3)[0][3:]
 		var want float64
 		for i := range a {
 			want += float64(a[i]) * float64(b[i])
 		}
-		if got := dot(a, b); math.Abs(float64(got)-want) > 1e-4*(1+math.Abs(want)) {
-			t.Errorf("dot of length %d = %v, float64 reference %v", n, got, want)
+		for name, f := range kernels {
+			if got := f(a, b); math.Abs(float64(got)-want) > 1e-4*(1+math.Abs(want)) {
+				t.Errorf("%s: dot of length %d = %v, float64 reference %v", name, n, got, want)
+			}
 		}
 	}
 }
