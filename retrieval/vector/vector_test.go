@@ -374,3 +374,20 @@ func TestConcurrentSearches(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphDeterministic: the same vectors, added in the same order with
+// the same seed, give the same graph answers, ties and all.
+func TestGraphDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	const n, dim = 1000, 16
+	vecs := clustered(r, n, dim, 10, 0.3)
+	a := build(t, graphConfig(), seqIDs(n), vecs)
+	b := build(t, graphConfig(), seqIDs(n), vecs)
+	for _, q := range gaussians(r, 20, dim) {
+		ha, _ := a.Search(q, 10)
+		hb, _ := b.Search(q, 10)
+		if !slices.Equal(ha, hb) {
+			t.Fatalf("two builds answer %v and %v", ha, hb)
+		}
+	}
+}
