@@ -1,29 +1,3 @@
-// Package vector is docent's in-process vector search: the embeddings of
-// one model, of one dimension, held as unit-length float32 vectors so
-// that cosine similarity is a dot product, searched for the k nearest to
-// a query.
-//
-// Use:
-//
-//	x, err := vector.New(1536)          // vector.DefaultConfig()
-//	err = x.Add(chunkID, embedding)     // copied and normalized; once per id
-//	err = x.Build()                     // freezes; HNSW graph from Threshold vectors
-//	hits, err := x.Search(query, 30)    // best first: []Hit{ID, Score}
-//
-// Below Config.Threshold vectors (DefaultThreshold, 20,000) every search
-// is exact: one pass over a flat, contiguous matrix, split across
-// goroutines when it is large. From the threshold on, Build also makes an
-// HNSW graph (graph.go) and Search walks it for EfSearch candidates,
-// scored exactly against the matrix on the way, and keeps the k best, so
-// the scores of approximate and exact search are the same cosines and can
-// be fused alike. SearchExact always scans.
-//
-// Results are ordered by score, highest first, ties by lower id, and are
-// deterministic: the same vectors added in the same order with the same
-// Config give the same graph and the same answers.
-//
-// Add and Build must finish before searches start; after that any number
-// of goroutines may search at once (the index is never written again).
 package vector
 
 import (
