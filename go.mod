@@ -24,6 +24,7 @@ require (
 	github.com/tmc/langchaingo v0.1.14
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/net v0.56.0
+	golang.org/x/sys v0.47.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
@@ -79,7 +80,6 @@ require (
 	github.com/yuin/goldmark-emoji v1.0.5 // indirect
 	go.etcd.io/bbolt v1.4.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	google.golang.org/protobuf v1.36.11 // indirect
 )
