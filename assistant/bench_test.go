@@ -67,7 +67,8 @@ func BenchmarkTurnBeforeModel(b *testing.B) {
 func BenchmarkRetrieveWithNotes(b *testing.B) {
 	notes := storetest.GenerateNotes(3400) // ~10,200 chunks
 	var docs []knowledge.Doc
-	for i, n := range storetest.GenerateNotes(3401) {
+	docNotes := storetest.GenerateNotes(3401)
+	for i, n := range docNotes {
 		n.ID = fmt.Sprintf("doc-%d", i)
 		d := n.AsDoc()
 		d.Slug, d.Category = "guides/"+n.ID, "guides"
@@ -87,16 +88,20 @@ func BenchmarkRetrieveWithNotes(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	// Half the questions are a doc's title, half a note's: each corpus
+	// answers some, and both are searched for all.
 	var questions []string
-	for _, n := range notes[:64] {
-		questions = append(questions, strings.ToLower(n.Title))
+	for i := range 32 {
+		questions = append(questions, strings.ToLower(docNotes[i].Title), strings.ToLower(notes[i].Title))
 	}
 	for _, tc := range []struct {
-		name  string
-		notes assistant.NotesOptions
+		name   string
+		notes  assistant.NotesOptions
+		corpus knowledge.Corpus
 	}{
-		{"docs-only", assistant.NotesOptions{}},
-		{"auto", assistant.NotesOptions{Source: st, Scope: owner}},
+		{"docs-only", assistant.NotesOptions{}, ""},
+		{"notes-only", assistant.NotesOptions{Source: st, Scope: owner}, knowledge.CorpusNotes},
+		{"auto", assistant.NotesOptions{Source: st, Scope: owner}, ""},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			s := assistant.New(engine, nil, assistant.Options{Notes: tc.notes, Log: quiet})
@@ -106,7 +111,7 @@ func BenchmarkRetrieveWithNotes(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				start := time.Now()
-				s.Retrieve(ctx, assistant.Request{Query: questions[i%len(questions)]})
+				s.Retrieve(ctx, assistant.Request{Query: questions[i%len(questions)], Corpus: tc.corpus})
 				durations = append(durations, time.Since(start))
 				i++
 			}
