@@ -44,6 +44,17 @@ type Chunk struct {
 	Hash        string // hex md5 of Content
 	HeadingOnly bool   // no body text beyond headings
 	BodyChars   int    // characters of body text and code (headings excluded)
+	// Embedding is the chunk's vector from an embedding model, nil when
+	// none is configured or the chunk was not embedded yet. It is made from
+	// Content alone (no title or path mixed in) and kept with the model
+	// that made it: a query is only compared with vectors of its model.
+	Embedding *Embedding
+}
+
+// Embedding is one text's vector from one embedding model.
+type Embedding struct {
+	Model  string    // the provider's model name, e.g. "text-embedding-3-small"
+	Vector []float32 // as the model returned it; searches normalize their own copy
 }
 
 // ChunkID is the stable identifier of a chunk: "{slug}#chunk-{index}".
@@ -87,6 +98,15 @@ func (d Doc) Clone() Doc {
 	d.Chunks = slices.Clone(d.Chunks)
 	for i := range d.Chunks {
 		d.Chunks[i].Keywords = slices.Clone(d.Chunks[i].Keywords)
+		d.Chunks[i].Embedding = d.Chunks[i].Embedding.Clone()
 	}
 	return d
+}
+
+// Clone deep-copies an embedding; nil stays nil.
+func (e *Embedding) Clone() *Embedding {
+	if e == nil {
+		return nil
+	}
+	return &Embedding{Model: e.Model, Vector: slices.Clone(e.Vector)}
 }
