@@ -20,6 +20,7 @@ import (
 	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/retrieval/analysis"
+	"github.com/docent-sh/docent/textsafe"
 )
 
 // Engine is the retrieval the session needs.
@@ -294,7 +295,13 @@ func (s *Session) route(ctx context.Context, docs Engine, req Request, turn turn
 		corpus, text = analysis.CorpusIntent(req.Query)
 	}
 	ask := func(e Engine) retrieval.Result {
-		return e.Ask(retrieval.Query{Text: text, LastChunkID: turn.lastChunkID, Shown: turn.shown})
+		res := e.Ask(retrieval.Query{Text: text, LastChunkID: turn.lastChunkID, Shown: turn.shown})
+		if text != req.Query {
+			// The engine read the question without its "search my notes
+			// for"; the turn is still the question as asked.
+			res.Query = textsafe.Clip(textsafe.Line(req.Query), retrieval.MaxQueryChars)
+		}
+		return res
 	}
 	switch corpus {
 	case knowledge.CorpusDocs:

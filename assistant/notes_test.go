@@ -124,6 +124,9 @@ func TestNotesAcceptance(t *testing.T) {
 				len(res.Results) == 0 || res.Results[0].ResourceID != wsNote.ID || res.Results[0].Corpus != knowledge.CorpusNotes {
 				t.Errorf("search my notes: %s %s %s options %v results %v, want the Workspace note", res.Corpus, res.Status, res.Rule, res.Options, resources(res))
 			}
+			if res.Query != "search my notes for workspace" {
+				t.Errorf("the turn's query is %q, want the question as asked", res.Query)
+			}
 
 			// Both answer alike: Docs and Notes pills, neither chosen.
 			res = s.Retrieve(ctx, assistant.Request{Query: "what is workspace"})
