@@ -134,6 +134,9 @@ func TestNotesAcceptance(t *testing.T) {
 				res.Options[0].Label != "Docs: Workspace" || res.Options[1].Label != "Notes: Workspace" || assistant.NeedsModel(res) {
 				t.Fatalf("what is workspace: %s (%s) options %+v, want Docs and Notes pills", res.Status, res.Rule, res.Options)
 			}
+			if want := "Both the docs (Workspace) and your team's notes (Workspace) cover this. Which should I answer from?"; assistant.Reply(res) != want {
+				t.Errorf("reply %q, want %q", assistant.Reply(res), want)
+			}
 			if ev := sink.last(); !ev.CrossCorpusShown || ev.CrossCorpusGap == nil || !ev.NotesAvailable {
 				t.Errorf("event %+v, want cross corpus shown with its gap", ev)
 			}

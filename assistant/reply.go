@@ -42,7 +42,9 @@ func Reply(res retrieval.Result) string {
 		}
 	case retrieval.StatusAmbiguous:
 		if res.Rule == retrieval.RuleCrossCorpus && len(res.Options) > 1 {
-			return fmt.Sprintf("Both the docs and your team's notes cover this. Answer from %s, or from %s?", res.Options[0].Label, res.Options[1].Label)
+			docs := strings.TrimPrefix(res.Options[0].Label, "Docs: ")
+			notes := strings.TrimPrefix(res.Options[1].Label, "Notes: ")
+			return fmt.Sprintf("Both the docs (%s) and your team's notes (%s) cover this. Which should I answer from?", docs, notes)
 		}
 		if len(res.Options) > 1 {
 			top, other := res.Options[0], res.Options[1]
