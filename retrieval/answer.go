@@ -203,10 +203,15 @@ func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vector
 		res.Topic = informativeWords(text)
 		res.Results = nil // not evidence of anything: the question is not covered
 		res.Options = e.nearDocs(ix, r.docs, q)
+		// A doc the vector side alone found is offered only when it ranks
+		// above every doc holding the question's words: every doc is near
+		// a question to some degree, and a cosine has no floor that means
+		// "related" for every model (see hybrid.go).
 		for _, h := range r.vectorDocs {
-			if len(res.Options) < maxNearDocs {
-				res.Options = append(res.Options, optionFor(e.docs[ix.Units[h.Unit].Doc]))
+			if len(res.Options) == maxNearDocs || len(r.docs) > 0 && !(r.fused[h.Unit].fused > r.fused[r.docs[0].Unit].fused) {
+				break
 			}
+			res.Options = append(res.Options, optionFor(e.docs[ix.Units[h.Unit].Doc]))
 		}
 	case StatusWeak:
 		res.Options = []Option{optionFor(e.docs[cands[0].doc])}
@@ -573,23 +578,43 @@ func (e *Engine) chunkAnswer(doc int, c knowledge.Chunk, rule string) Result {
 // reference engines through it. It falls back to whole docs when no chunk
 // is indexed.
 func (e *Engine) Search(text string, limit int) []Hit {
-	text, _ = truncateQuery(text)
-	q := e.norm.normalize(text)
+	return e.SearchQuery(Query{Text: text}, limit)
+}
+
+// SearchQuery is Search for a whole query: when q carries a vector of the
+// engine's model (see VectorInfo), chunks are ranked by fused score, the
+// vector side returning max(limit, TopK×3) chunks, and each Hit says its
+// FusedScore and Source; otherwise it is Search exactly.
+func (e *Engine) SearchQuery(q Query, limit int) []Hit {
+	text, _ := truncateQuery(q.Text)
+	nq := e.norm.normalize(text)
 	ix := e.chunks
 	if ix == nil {
 		ix = e.wholeIndex()
 	}
-	if ix == nil || len(q.terms) == 0 || limit <= 0 {
+	if ix == nil || len(nq.terms) == 0 || limit <= 0 {
 		return nil
 	}
-	sc := e.scoringFor(ix, q)
-	sr := ix.Search(q.terms, q.keys, limit, sc)
+	sc := e.scoringFor(ix, nq)
+	sr := ix.Search(nq.terms, nq.keys, limit, sc)
+	ranked := sr.Ranked
+	var r ranking
+	if ix == e.chunks && len(q.Vector) > 0 {
+		if vh, _ := e.vectorSearch(q, max(limit, 3*e.cfg.TopK)); vh != nil {
+			r.sections = sr.Sections
+			ranked = e.fuseRanking(ix, nq, sc, sr, vh, &r)
+			ranked = ranked[:min(limit, len(ranked))]
+		}
+	}
 	ws := sc.Weights
-	out := make([]Hit, len(sr.Ranked))
-	for i, h := range sr.Ranked {
+	out := make([]Hit, len(ranked))
+	for i, h := range ranked {
 		u := ix.Units[h.Unit]
 		d := &e.docs[u.Doc].doc
-		out[i] = Hit{DocSlug: d.Slug, ChunkIndex: -1, RankScore: h.Rank, Score: ws.Share(h.Cov)}
+		out[i] = Hit{DocSlug: d.Slug, ChunkIndex: -1, RankScore: h.Rank, Score: ws.Share(h.Cov), Source: SourceKeyword}
+		if f, ok := r.fused[h.Unit]; ok {
+			out[i].FusedScore, out[i].Source = f.fused, f.source()
+		}
 		if u.Chunk >= 0 {
 			c := &d.Chunks[u.Chunk]
 			out[i].ChunkIndex = c.Index

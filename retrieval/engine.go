@@ -50,6 +50,8 @@ type Hit struct {
 	ChunkIndex int
 	RankScore  float64
 	Score      float64
+	FusedScore float64 // in a hybrid ranking (SearchQuery with a vector), else 0
+	Source     Source  // keyword, or in a hybrid ranking embedding or hybrid
 }
 
 // Engine answers questions from an in-memory index. It is safe for
@@ -446,7 +448,7 @@ func (e *Engine) search(text string, query Query) Result {
 		// nothing; its vector's nearest chunks would be noise.
 		return e.noMatch(RuleNoTerms)
 	}
-	vh, note := e.vectorSearch(query)
+	vh, note := e.vectorSearch(query, 3*e.cfg.TopK)
 	var notes []string
 	if vh != nil {
 		note = "ranked by keywords and embeddings (alpha " + strconv.FormatFloat(e.cfg.Alpha, 'g', -1, 64) + ")"

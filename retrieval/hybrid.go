@@ -41,9 +41,14 @@ import (
 // the vector side alone found (no word of the question in it) takes no
 // part in the decision: nothing says it covers the question, only that it
 // is near it in the model's space, which any doc is to some degree. Such
-// docs may be offered as options of a no-match reply, after the docs
-// whose titles share a word with the question, but never make a "found"
-// (or any answer) alone.
+// a doc may be offered as an option of a no-match reply, after the docs
+// whose titles share a word with the question, when it ranks above every
+// doc holding the question's words (so, at Alpha ≤ 0.5, only when no doc
+// holds any: the best lexical doc has a fused score of at least
+// 1 − Alpha); it never makes a "found" (or any answer) alone. An
+// unrelated question with no word in the docs still gets its nearest
+// docs offered: a cosine has no floor meaning "related" for every model,
+// and a per-model floor is left to an evaluation with real models.
 
 // VectorInfo describes the vector side of an engine: which chunks'
 // embeddings it searches and which it left out.
@@ -136,10 +141,10 @@ func (e *Engine) buildVectors() error {
 // vectorHits is the vector side of one turn: each hit's cosine by unit.
 type vectorHits map[int32]float64
 
-// vectorSearch runs the vector side of a turn over the chunk index, or
-// says in a note why the turn is lexical: nil hits and "" when the query
-// has no vector.
-func (e *Engine) vectorSearch(q Query) (vectorHits, string) {
+// vectorSearch runs the vector side of a turn over the chunk index, the k
+// nearest chunks, or says in a note why the turn is lexical: nil hits and
+// "" when the query has no vector.
+func (e *Engine) vectorSearch(q Query, k int) (vectorHits, string) {
 	switch {
 	case len(q.Vector) == 0:
 		return nil, ""
@@ -152,7 +157,7 @@ func (e *Engine) vectorSearch(q Query) (vectorHits, string) {
 	case q.VectorModel != e.vec.info.Model:
 		return nil, fmt.Sprintf("query embedded with %q, chunks with %q: ranked by keywords alone", q.VectorModel, e.vec.info.Model)
 	}
-	hits, err := e.vec.ix.Search(q.Vector, 3*e.cfg.TopK)
+	hits, err := e.vec.ix.Search(q.Vector, k)
 	if err != nil {
 		return nil, fmt.Sprintf("vector search failed (%v): ranked by keywords alone", err)
 	}
