@@ -163,7 +163,11 @@ func (e *Engine) vectorSearch(q Query, k int) (vectorHits, string) {
 	}
 	out := make(vectorHits, len(hits))
 	for _, h := range hits {
-		out[h.ID] = float64(h.Score)
+		// A chunk no more like the question than an unrelated one is not
+		// found by the vector side (its score would be 0 anyway).
+		if h.Score > 0 {
+			out[h.ID] = float64(h.Score)
+		}
 	}
 	return out, ""
 }
