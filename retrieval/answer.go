@@ -174,6 +174,9 @@ func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vector
 		// Each part is ranked by its words: the question's vector is of
 		// the whole question, not of either part.
 		res.Candidates = e.explain(ix, r, cands)
+		if vh != nil {
+			res.Notes = append(res.Notes, "each part of a multi-intent question ranked by keywords alone")
+		}
 		return res
 	}
 	d := decide(cands, len(q.keys) <= bareTopicKeys && !q.definitional, e.th)
