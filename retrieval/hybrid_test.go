@@ -314,3 +314,20 @@ func TestHybridConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestHybridMultiIntent: the parts of a multi-intent question have no
+// vectors of their own; they are answered as the words rank them.
+func TestHybridMultiIntent(t *testing.T) {
+	const q = "workspace and quick links"
+	e := hybridEngine(t, nil)
+	lex, hyb := e.Ask(retrieval.Query{Text: q}), e.Ask(hybridQuery(t, q))
+	if lex.Status != retrieval.StatusMulti || hyb.Status != retrieval.StatusMulti {
+		t.Fatalf("precondition: %s / %s, want multi both", lex.Status, hyb.Status)
+	}
+	if !reflect.DeepEqual(lex.Options, hyb.Options) || !reflect.DeepEqual(lex.Results, hyb.Results) {
+		t.Fatalf("hybrid multi-intent options or evidence differ from the lexical ones")
+	}
+	if !slices.ContainsFunc(hyb.Notes, func(n string) bool { return strings.Contains(n, "multi-intent") }) {
+		t.Fatalf("notes %q do not say the parts were ranked by keywords", hyb.Notes)
+	}
+}
