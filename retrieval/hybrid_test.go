@@ -259,6 +259,9 @@ func TestLexicalFallback(t *testing.T) {
 			{"model mismatch", embedded, retrieval.Query{Text: q, Vector: hq.Vector, VectorModel: "text-embedding-3-small"}, "query embedded with"},
 			{"no chunk embeddings", plain, hq, "no chunk embeddings"},
 			{"alpha 0", alphaZero, hq, "alpha 0"},
+			{"another dimension", embedded, retrieval.Query{Text: q, Vector: hq.Vector[:100], VectorModel: hashed.Model()}, "vector search failed"},
+			{"not a number", embedded, retrieval.Query{Text: q, Vector: append(slices.Clone(hq.Vector[:255]), float32(math.NaN())), VectorModel: hashed.Model()}, "vector search failed"},
+			{"zero", embedded, retrieval.Query{Text: q, Vector: make([]float32, 256), VectorModel: hashed.Model()}, "vector search failed"},
 		} {
 			got := tt.e.Ask(tt.q)
 			if !reflect.DeepEqual(withoutTiming(got), want) {
