@@ -37,7 +37,13 @@ import (
 //
 // The decision policy keeps reading lexical measures (coverage, naming):
 // fusion changes the order of the evidence and of the candidate docs, and
-// a candidate's rank, for the policy's margins, is its fused score. A doc
+// a candidate's rank, for the policy's margins, is its fused score. So the
+// vector side can change a decision through the order: lifting a doc that
+// covers part of the question over one that covers all of it makes the
+// top doc's coverage, and so the decision, the lifted doc's (with the
+// hashed test embedder, "workspace and widgets" goes from weak to no
+// match). At Alpha 1 a doc holding the question's words but not among the
+// vector side's hits ranks 0. A doc
 // the vector side alone found (no word of the question in it) takes no
 // part in the decision: nothing says it covers the question, only that it
 // is near it in the model's space, which any doc is to some degree. Such
