@@ -71,3 +71,23 @@ func TestLeadWith(t *testing.T) {
 		t.Fatalf("leadWith of an absent or leading doc changed the order: %s", got)
 	}
 }
+
+func FuzzFuse(f *testing.F) {
+	f.Add(0.5, 3.0, 10.0, 0.4, true)
+	f.Add(1.0, math.Inf(1), math.Inf(1), math.NaN(), true)
+	f.Add(0.0, -1.0, 0.0, -2.0, false)
+	f.Fuzz(func(t *testing.T, alpha, rank, best, cosine float64, inVector bool) {
+		if !(alpha >= 0 && alpha <= 1) {
+			alpha = 0.5 // Config.Validate keeps alpha in [0, 1]
+		}
+		fused, lex, vec := fuse(alpha, rank, best, cosine, inVector)
+		for _, v := range []float64{fused, lex, vec} {
+			if !(v >= 0 && v <= 1+1e-12) {
+				t.Fatalf("fuse(%v, %v, %v, %v, %v) = %v, %v, %v: out of [0, 1]", alpha, rank, best, cosine, inVector, fused, lex, vec)
+			}
+		}
+		if !inVector && vec != 0 || !(rank > 0) && lex != 0 {
+			t.Fatalf("fuse(%v, %v, %v, %v, %v): a missing side scored %v, %v", alpha, rank, best, cosine, inVector, lex, vec)
+		}
+	})
+}

@@ -184,11 +184,24 @@ func (e *Engine) vectorSearch(q Query, k int) (vectorHits, string) {
 // of the question; cosine is its similarity to the question, read only
 // when inVector says the vector side returned it.
 func fuse(alpha, rank, best, cosine float64, inVector bool) (fused, lexical, vec float64) {
-	if rank > 0 && best > 0 {
-		lexical = min(rank/best, 1)
+	// Comparisons, not the builtin min, which would pass a NaN on (an
+	// infinite rank over an infinite best): whatever is not a number
+	// above 0 scores 0.
+	if l := rank / best; rank > 0 && best > 0 {
+		switch {
+		case l >= 1:
+			lexical = 1
+		case l > 0:
+			lexical = l
+		}
 	}
-	if inVector && cosine > 0 {
-		vec = min(cosine, 1)
+	if inVector {
+		switch {
+		case cosine >= 1:
+			vec = 1
+		case cosine > 0:
+			vec = cosine
+		}
 	}
 	return alpha*vec + (1-alpha)*lexical, lexical, vec
 }
