@@ -88,6 +88,12 @@ type Options struct {
 	Roles    []prompt.Role    // what SetRole picks from; a later role replaces an earlier one of its name
 	Prices   map[string]Price // by model name, for the cost of each answer
 	Notes    NotesOptions     // zero: the docs alone
+	// Embedder, when set, embeds each question so that the docs rank by
+	// its meaning as well as its words (retrieval's hybrid ranking); a
+	// failure, or no answer within EmbedTimeout (0: DefaultEmbedTimeout),
+	// leaves the turn to its words and says why in Result.Notes.
+	Embedder     Embedder
+	EmbedTimeout time.Duration
 }
 
 // Session is one conversation. Its methods are safe for concurrent use, but
@@ -170,9 +176,17 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	// chunk's doc is gone, "tell me more" gets whatever the engine says.
 	turn := turnState{lastChunkID: s.lastChunkID, shown: slices.Clone(s.shown), offered: s.crossOffered}
 	s.mu.Unlock()
+	var embedNote string
+	turn.vector, embedNote = s.questionVector(ctx, req, turn)
+	if turn.vector != nil {
+		turn.vectorModel = s.opts.Embedder.Model()
+	}
 
 	out := s.route(ctx, engine, req, turn)
 	res := limitEvidence(out.res, req)
+	if embedNote != "" {
+		res.Notes = append(slices.Clip(res.Notes), embedNote)
+	}
 
 	s.mu.Lock()
 	if req.DocSlug != "" {
@@ -233,6 +247,21 @@ type turnState struct {
 	lastChunkID string
 	shown       []string
 	offered     []retrieval.Option // the Docs and Notes pills of the last turn, if it offered them
+	// vector is the question's embedding, of vectorModel, for the docs
+	// (notes are not embedded); nil when the turn is lexical.
+	vector      []float32
+	vectorModel string
+}
+
+// lexical is t without the question's vector, for the notes.
+func (t turnState) lexical() turnState {
+	t.vector, t.vectorModel = nil, ""
+	return t
+}
+
+// docsQuery is the docs engine's query for a question of a turn.
+func (t turnState) docsQuery(text string) retrieval.Query {
+	return retrieval.Query{Text: text, LastChunkID: t.lastChunkID, Shown: t.shown, Vector: t.vector, VectorModel: t.vectorModel}
 }
 
 // routed is a turn's result with how the notes took part in it.
@@ -286,7 +315,7 @@ func (s *Session) route(ctx context.Context, docs Engine, req Request, turn turn
 		if req.DocSlug != "" {
 			reason = knowledge.ReadLookup
 		}
-		return routed{res: stamp(s.askDocs(ix.engine, req, turn), knowledge.CorpusNotes), notes: ix, reason: reason,
+		return routed{res: stamp(s.askDocs(ix.engine, req, turn.lexical()), knowledge.CorpusNotes), notes: ix, reason: reason,
 			choice: pickedFrom(turn.offered, req.DocSlug, knowledge.CorpusNotes)}
 	}
 
@@ -294,18 +323,21 @@ func (s *Session) route(ctx context.Context, docs Engine, req Request, turn turn
 	if corpus == "" || corpus == knowledge.CorpusAuto {
 		corpus, text = analysis.CorpusIntent(req.Query)
 	}
-	ask := func(e Engine) retrieval.Result {
-		res := e.Ask(retrieval.Query{Text: text, LastChunkID: turn.lastChunkID, Shown: turn.shown})
+	// The engine reads the question without its "search my notes for";
+	// the turn is still the question as asked.
+	asked := func(res retrieval.Result) retrieval.Result {
 		if text != req.Query {
-			// The engine read the question without its "search my notes
-			// for"; the turn is still the question as asked.
 			res.Query = textsafe.Clip(textsafe.Line(req.Query), retrieval.MaxQueryChars)
 		}
 		return res
 	}
+	ask := func(e Engine) retrieval.Result { // the notes: never embedded
+		return asked(e.Ask(retrieval.Query{Text: text, LastChunkID: turn.lastChunkID, Shown: turn.shown}))
+	}
+	askDocs := func() retrieval.Result { return asked(docs.Ask(turn.docsQuery(text))) }
 	switch corpus {
 	case knowledge.CorpusDocs:
-		return routed{res: stamp(ask(docs), knowledge.CorpusDocs)}
+		return routed{res: stamp(askDocs(), knowledge.CorpusDocs)}
 	case knowledge.CorpusNotes:
 		ix, failure := s.notes(ctx)
 		switch {
@@ -340,7 +372,7 @@ func (s *Session) route(ctx context.Context, docs Engine, req Request, turn turn
 		ix, failure := s.notes(ctx)
 		done <- notesTurn{ix: ix, failure: failure}
 	}()
-	docsRes := stamp(ask(docs), knowledge.CorpusDocs)
+	docsRes := stamp(askDocs(), knowledge.CorpusDocs)
 	nt := <-done
 	var notesRes retrieval.Result
 	if nt.failure == nil && nt.ix.engine != nil {
@@ -389,7 +421,7 @@ func (s *Session) askDocs(engine Engine, req Request, turn turnState) retrieval.
 	case req.AfterChunkID != "":
 		return engine.Continue(req.AfterChunkID, turn.shown)
 	}
-	return engine.Ask(retrieval.Query{Text: req.Query, LastChunkID: turn.lastChunkID, Shown: turn.shown})
+	return engine.Ask(turn.docsQuery(req.Query))
 }
 
 // withLastChunk gives a follow-up the chunk the last answer stopped in

@@ -62,26 +62,42 @@ func (e *Engine) scoringFor(ix *unitIndex, q normalizedQuery) index.Scoring {
 
 // ranking is one query's results over one index, after the per-doc cap.
 type ranking struct {
-	hits    []index.Hit // at most TopK, best rank first
+	hits    []index.Hit // at most TopK, best first
 	trimmed int         // hits skipped by the per-doc cap while filling TopK
 	docs    []index.Hit // each doc's best-ranked hit, best first, up to MaxCandidates
 	// sections holds per doc the query keys its best-named unit carries
 	// in title, keywords or headings (see searchResult).
 	sections map[int32]uint64
+	// fused holds each unit's scores in a hybrid ranking, whose order
+	// (of hits and docs) is by fused score; nil in a lexical one. docs
+	// then holds only docs with a word of the question in them, and
+	// vectorDocs the docs the vector side alone found, best first, up to
+	// maxNearDocs (see hybrid.go).
+	fused      map[int32]fusedScore
+	vectorDocs []index.Hit
 }
 
 // rank searches ix and fills TopK results, at most perDocCap per doc unless
-// capped is false. It searches deeper when the cap left slots empty.
-func (e *Engine) rank(ix *unitIndex, q normalizedQuery, capped bool) ranking {
+// capped is false. It searches deeper when the cap left slots empty. With
+// vector hits vh it ranks by fused score (see hybrid.go).
+func (e *Engine) rank(ix *unitIndex, q normalizedQuery, capped bool, vh vectorHits) ranking {
 	k := e.cfg.TopK
 	depth := 4*k + 8
 	for {
-		sr := ix.Search(q.terms, q.keys, depth, e.scoringFor(ix, q))
+		sc := e.scoringFor(ix, q)
+		sr := ix.Search(q.terms, q.keys, depth, sc)
 		r := ranking{sections: sr.Sections}
+		ranked := sr.Ranked
+		if vh != nil {
+			ranked = e.fuseRanking(ix, q, sc, sr, vh, &r)
+		}
 		perDoc := map[int32]int{}
-		for _, h := range sr.Ranked {
+		for _, h := range ranked {
 			doc := ix.Units[h.Unit].Doc
-			if len(r.docs) < MaxCandidates && !slices.ContainsFunc(r.docs, func(d index.Hit) bool { return ix.Units[d.Unit].Doc == doc }) {
+			// A unit the vector side alone found is evidence, but no
+			// candidate of the policy's (see hybrid.go).
+			candidate := r.fused == nil || r.fused[h.Unit].keyword
+			if candidate && len(r.docs) < MaxCandidates && !slices.ContainsFunc(r.docs, func(d index.Hit) bool { return ix.Units[d.Unit].Doc == doc }) {
 				r.docs = append(r.docs, h)
 			}
 			if len(r.hits) == k {
@@ -98,8 +114,30 @@ func (e *Engine) rank(ix *unitIndex, q normalizedQuery, capped bool) ranking {
 			depth = sr.Touched
 			continue
 		}
+		if r.fused != nil {
+			r.vectorDocs = vectorOnlyDocs(ix, ranked, r)
+		}
 		return r
 	}
+}
+
+// vectorOnlyDocs are the docs of a hybrid ranking that no unit holding a
+// word of the question represents, each by its best unit, in fused order,
+// up to maxNearDocs.
+func vectorOnlyDocs(ix *unitIndex, ranked []index.Hit, r ranking) []index.Hit {
+	var out []index.Hit
+	has := func(hits []index.Hit, doc int32) bool {
+		return slices.ContainsFunc(hits, func(d index.Hit) bool { return ix.Units[d.Unit].Doc == doc })
+	}
+	for _, h := range ranked {
+		if len(out) == maxNearDocs {
+			break
+		}
+		if doc := ix.Units[h.Unit].Doc; !r.fused[h.Unit].keyword && !has(out, doc) && !has(r.docs, doc) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // candidatesOf measures each doc's best hit for the decision policy: its
@@ -109,9 +147,15 @@ func (e *Engine) candidatesOf(ix *unitIndex, r ranking, ws index.Weights) []cand
 	out := make([]candidate, len(r.docs))
 	for i, h := range r.docs {
 		doc := ix.Units[h.Unit].Doc
+		rank := h.Rank
+		if r.fused != nil {
+			// The policy's margins compare ranks as ratios, in the order
+			// the candidates come: by fused score in a hybrid ranking.
+			rank = r.fused[h.Unit].fused
+		}
 		out[i] = candidate{
 			doc:      doc,
-			rank:     h.Rank,
+			rank:     rank,
 			coverage: ws.Share(h.Cov),
 			naming:   ws.Share(h.Head | r.sections[doc]),
 			named:    h.Head | r.sections[doc],
@@ -122,12 +166,17 @@ func (e *Engine) candidatesOf(ix *unitIndex, r ranking, ws index.Weights) []cand
 
 // answer turns one question into a result over ix: multi-intent first,
 // then the single-question policy.
-func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery) Result {
+func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vectorHits) Result {
 	ws := ix.Weigh(q.keys, q.intent)
-	r := e.rank(ix, q, true)
+	r := e.rank(ix, q, true, vh)
 	cands := e.candidatesOf(ix, r, ws)
 	if res, ok := e.answerMulti(ix, text, q); ok {
-		res.Candidates = e.explain(ix, r.docs, cands)
+		// Each part is ranked by its words: the question's vector is of
+		// the whole question, not of either part.
+		res.Candidates = e.explain(ix, r, cands)
+		if vh != nil {
+			res.Notes = append(res.Notes, "each part of a multi-intent question ranked by keywords alone")
+		}
 		return res
 	}
 	d := decide(cands, len(q.keys) <= bareTopicKeys && !q.definitional, e.th)
@@ -144,16 +193,29 @@ func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery) Result {
 		Rule:             d.rule,
 		Confidence:       d.confidence,
 		Metrics:          Metrics{DedupeTrimmed: r.trimmed},
-		Candidates:       e.explain(ix, r.docs, cands),
+		Candidates:       e.explain(ix, r, cands),
 	}
 	for _, h := range r.hits {
-		res.Results = append(res.Results, e.evidence(ix, h, q, ws))
+		res.Results = append(res.Results, e.evidence(ix, h, q, ws, r.fused))
+	}
+	if r.fused != nil && (d.status == StatusFound || d.status == StatusWeak) {
+		leadWith(res.Results, e.docs[cands[0].doc].slug)
 	}
 	switch d.status {
 	case StatusNoMatch:
 		res.Topic = informativeWords(text)
 		res.Results = nil // not evidence of anything: the question is not covered
 		res.Options = e.nearDocs(ix, r.docs, q)
+		// A doc the vector side alone found is offered only when it ranks
+		// above every doc holding the question's words: every doc is near
+		// a question to some degree, and a cosine has no floor that means
+		// "related" for every model (see hybrid.go).
+		for _, h := range r.vectorDocs {
+			if len(res.Options) == maxNearDocs || len(r.docs) > 0 && !(r.fused[h.Unit].fused > r.fused[r.docs[0].Unit].fused) {
+				break
+			}
+			res.Options = append(res.Options, optionFor(e.docs[ix.Units[h.Unit].Doc]))
+		}
 	case StatusWeak:
 		res.Options = []Option{optionFor(e.docs[cands[0].doc])}
 	case StatusAmbiguous:
@@ -162,19 +224,43 @@ func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery) Result {
 	return res
 }
 
-// explain describes the docs the policy weighed, for Result.Candidates.
-func (e *Engine) explain(ix *unitIndex, docs []index.Hit, cands []candidate) []Candidate {
-	out := make([]Candidate, len(docs))
-	for i, h := range docs {
+// explain describes the docs the policy weighed, for Result.Candidates,
+// then in a hybrid ranking the docs the vector side alone found, which it
+// did not weigh (coverage and naming 0).
+func (e *Engine) explain(ix *unitIndex, r ranking, cands []candidate) []Candidate {
+	out := make([]Candidate, len(r.docs), len(r.docs)+len(r.vectorDocs))
+	for i, h := range r.docs {
 		u := ix.Units[h.Unit]
 		de := e.docs[u.Doc]
 		c := cands[i]
 		out[i] = Candidate{DocSlug: de.slug, Title: de.title, Rank: h.Rank, Coverage: c.coverage, Naming: c.naming}
+		if r.fused != nil {
+			out[i].FusedScore = r.fused[h.Unit].fused
+		}
 		if u.Chunk >= 0 {
 			out[i].ChunkID = textsafe.Line(knowledge.ChunkID(de.doc.Slug, de.doc.Chunks[u.Chunk].Index))
 		}
 	}
+	for _, h := range r.vectorDocs {
+		u := ix.Units[h.Unit]
+		de := e.docs[u.Doc]
+		out = append(out, Candidate{DocSlug: de.slug, Title: de.title, FusedScore: r.fused[h.Unit].fused,
+			ChunkID: textsafe.Line(knowledge.ChunkID(de.doc.Slug, de.doc.Chunks[u.Chunk].Index))})
+	}
 	return out
+}
+
+// leadWith moves the first evidence of the doc the policy decided on to
+// the front, keeping the others' order: a hybrid ranking may put a chunk
+// the vector side alone found first, and the answer's first chunk must be
+// the decided doc's.
+func leadWith(results []Evidence, slug string) {
+	i := slices.IndexFunc(results, func(ev Evidence) bool { return ev.DocSlug == slug })
+	if i > 0 {
+		ev := results[i]
+		copy(results[1:i+1], results[:i])
+		results[0] = ev
+	}
 }
 
 func optionFor(d docEntry) Option {
@@ -202,7 +288,7 @@ func (e *Engine) answerMulti(ix *unitIndex, text string, whole normalizedQuery) 
 			continue
 		}
 		q.definitional = q.definitional || whole.definitional
-		r := e.rank(ix, q, false)
+		r := e.rank(ix, q, false, nil)
 		if len(r.docs) == 0 {
 			continue
 		}
@@ -234,7 +320,7 @@ func (e *Engine) answerMulti(ix *unitIndex, text string, whole normalizedQuery) 
 		// The picks' docs differ, so each best unit is new: Results[i] is
 		// option i's evidence.
 		seen[p.best.Unit] = true
-		res.Results = append(res.Results, e.evidence(ix, p.best, whole, ws))
+		res.Results = append(res.Results, e.evidence(ix, p.best, whole, ws, nil))
 	}
 	// Then the rest of each part's results, interleaved, so the evidence
 	// covers both questions; no per-doc cap for a multi-intent question.
@@ -246,7 +332,7 @@ func (e *Engine) answerMulti(ix *unitIndex, text string, whole normalizedQuery) 
 				h := p.ranking.hits[i]
 				if !seen[h.Unit] && len(res.Results) < e.cfg.TopK {
 					seen[h.Unit] = true
-					res.Results = append(res.Results, e.evidence(ix, h, whole, ws))
+					res.Results = append(res.Results, e.evidence(ix, h, whole, ws, nil))
 				}
 			}
 		}
@@ -259,7 +345,7 @@ func (e *Engine) answerMulti(ix *unitIndex, text string, whole normalizedQuery) 
 
 // evidence describes one hit, with the reasons it matched: the question's
 // words found in each field, a word counting where any variant of it is.
-func (e *Engine) evidence(ix *unitIndex, h index.Hit, q normalizedQuery, ws index.Weights) Evidence {
+func (e *Engine) evidence(ix *unitIndex, h index.Hit, q normalizedQuery, ws index.Weights, fused map[int32]fusedScore) Evidence {
 	u := ix.Units[h.Unit]
 	de := e.docs[u.Doc]
 	fields := map[string][]string{}
@@ -294,6 +380,11 @@ func (e *Engine) evidence(ix *unitIndex, h index.Hit, q normalizedQuery, ws inde
 			TypoFixes:   q.typos,
 			Stemmed:     q.stemmed,
 		},
+	}
+	if f, ok := fused[h.Unit]; ok {
+		ev.Source = f.source()
+		ev.FusedScore = f.fused
+		ev.VectorScore = f.vector
 	}
 	if h.Bias != index.BiasNone {
 		ev.MatchExplain.Biases = []string{"definitional ×" + strconv.FormatFloat(1+e.cfg.DefinitionalBias, 'g', -1, 64) + " (" + biasReasons[h.Bias] + ")"}
@@ -490,23 +581,43 @@ func (e *Engine) chunkAnswer(doc int, c knowledge.Chunk, rule string) Result {
 // reference engines through it. It falls back to whole docs when no chunk
 // is indexed.
 func (e *Engine) Search(text string, limit int) []Hit {
-	text, _ = truncateQuery(text)
-	q := e.norm.normalize(text)
+	return e.SearchQuery(Query{Text: text}, limit)
+}
+
+// SearchQuery is Search for a whole query: when q carries a vector of the
+// engine's model (see VectorInfo), chunks are ranked by fused score, the
+// vector side returning max(limit, TopK×3) chunks, and each Hit says its
+// FusedScore and Source; otherwise it is Search exactly.
+func (e *Engine) SearchQuery(q Query, limit int) []Hit {
+	text, _ := truncateQuery(q.Text)
+	nq := e.norm.normalize(text)
 	ix := e.chunks
 	if ix == nil {
 		ix = e.wholeIndex()
 	}
-	if ix == nil || len(q.terms) == 0 || limit <= 0 {
+	if ix == nil || len(nq.terms) == 0 || limit <= 0 {
 		return nil
 	}
-	sc := e.scoringFor(ix, q)
-	sr := ix.Search(q.terms, q.keys, limit, sc)
+	sc := e.scoringFor(ix, nq)
+	sr := ix.Search(nq.terms, nq.keys, limit, sc)
+	ranked := sr.Ranked
+	var r ranking
+	if ix == e.chunks && len(q.Vector) > 0 {
+		if vh, _ := e.vectorSearch(q, max(limit, 3*e.cfg.TopK)); vh != nil {
+			r.sections = sr.Sections
+			ranked = e.fuseRanking(ix, nq, sc, sr, vh, &r)
+			ranked = ranked[:min(limit, len(ranked))]
+		}
+	}
 	ws := sc.Weights
-	out := make([]Hit, len(sr.Ranked))
-	for i, h := range sr.Ranked {
+	out := make([]Hit, len(ranked))
+	for i, h := range ranked {
 		u := ix.Units[h.Unit]
 		d := &e.docs[u.Doc].doc
-		out[i] = Hit{DocSlug: d.Slug, ChunkIndex: -1, RankScore: h.Rank, Score: ws.Share(h.Cov)}
+		out[i] = Hit{DocSlug: d.Slug, ChunkIndex: -1, RankScore: h.Rank, Score: ws.Share(h.Cov), Source: SourceKeyword}
+		if f, ok := r.fused[h.Unit]; ok {
+			out[i].FusedScore, out[i].Source = f.fused, f.source()
+		}
 		if u.Chunk >= 0 {
 			c := &d.Chunks[u.Chunk]
 			out[i].ChunkIndex = c.Index

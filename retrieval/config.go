@@ -32,6 +32,12 @@ type Config struct {
 	// action word also the section headed X and a declared concept doc
 	// naming X; 0 turns it off.
 	DefinitionalBias float64
+	// Alpha weighs the two signals of a hybrid turn, one whose query
+	// carries a vector of the model the chunks were embedded with:
+	// fused = Alpha·vector + (1 − Alpha)·lexical, each normalized to
+	// [0, 1] (see fuse). 0 leaves the vector side out entirely; a turn
+	// without a query vector is lexical whatever Alpha says.
+	Alpha float64
 }
 
 // DefaultConfig returns the product defaults, the one place they are
@@ -46,6 +52,9 @@ func DefaultConfig() Config {
 		MinCoverage:      0.5,
 		MinMargin:        0.2,
 		DefinitionalBias: 0.5,
+		// Even: neither signal is trusted over the other until an
+		// evaluation with a real embedding model says otherwise.
+		Alpha: 0.5,
 	}
 }
 
@@ -62,7 +71,7 @@ func (c Config) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"min-coverage", c.MinCoverage}, {"min-margin", c.MinMargin}} {
+	}{{"min-coverage", c.MinCoverage}, {"min-margin", c.MinMargin}, {"alpha", c.Alpha}} {
 		if !(f.v >= 0 && f.v <= 1) {
 			errs = append(errs, fmt.Errorf("%s %v: want a share from 0 to 1", f.name, f.v))
 		}

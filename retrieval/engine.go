@@ -34,6 +34,13 @@ type Query struct {
 	Text        string
 	LastChunkID string   // the chunk the previous answer came from
 	Shown       []string // chunk ids already shown in this session
+	// Vector is the question's embedding and VectorModel the model that
+	// made it. When the model is the one the engine's chunk embeddings are
+	// of (VectorInfo), the turn ranks by both signals (see hybrid.go);
+	// otherwise, or when nil, by the question's words alone, and a
+	// mismatch is said in Result.Notes.
+	Vector      []float32
+	VectorModel string
 }
 
 // Hit is one ranked chunk as Search returns it: ranking only, no decision.
@@ -43,6 +50,8 @@ type Hit struct {
 	ChunkIndex int
 	RankScore  float64
 	Score      float64
+	FusedScore float64 // in a hybrid ranking (SearchQuery with a vector), else 0
+	Source     Source  // keyword, or in a hybrid ranking embedding or hybrid
 }
 
 // Engine answers questions from an in-memory index. It is safe for
@@ -60,6 +69,7 @@ type Engine struct {
 	glossary   []glossaryEntry
 	norm       *normalizer
 	nChunks    int
+	vec        vectors // the chunk embeddings of one model, for hybrid turns
 }
 
 // docEntry is a doc with what the engine precomputes for it. Display
@@ -132,6 +142,9 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 		e.nChunks += len(d.Chunks)
 	}
 	e.buildIndexes(an)
+	if err := e.buildVectors(); err != nil {
+		return nil, err
+	}
 
 	e.norm = &normalizer{
 		an:           an,
@@ -376,7 +389,7 @@ func (e *Engine) Ask(q Query) Result {
 		res = e.noMatch(RuleDisabled)
 		res.Notes = append(res.Notes, "retrieval is disabled")
 	default:
-		res = e.search(text)
+		res = e.search(text, q)
 	}
 	res.Query = textsafe.Line(text)
 	res.Notes = append(notes, res.Notes...)
@@ -428,19 +441,28 @@ var errNoUnits = errors.New("index is empty")
 
 // search runs the configured phase and the fallback chain: Phase 2 →
 // Phase 1 → glossary → generic reply.
-func (e *Engine) search(text string) Result {
+func (e *Engine) search(text string, query Query) Result {
 	q := e.norm.normalize(text)
 	if len(q.terms) == 0 {
+		// A question of function words alone ("how do I do it") names
+		// nothing; its vector's nearest chunks would be noise.
 		return e.noMatch(RuleNoTerms)
 	}
+	vh, note := e.vectorSearch(query, 3*e.cfg.TopK)
 	var notes []string
+	if vh != nil {
+		note = "ranked by keywords and embeddings (alpha " + strconv.FormatFloat(e.cfg.Alpha, 'g', -1, 64) + ")"
+	}
+	if note != "" {
+		notes = append(notes, note)
+	}
 	var fallback string
 	phases := []int{2, 1}
 	if e.cfg.Phase == 1 {
 		phases = []int{1}
 	}
 	for i, p := range phases {
-		res, err := e.runPhase(p, text, q)
+		res, err := e.runPhase(p, text, q, vh)
 		if err == nil {
 			res.Metrics.Fallback = fallback
 			res.Notes = append(notes, res.Notes...)
@@ -460,15 +482,16 @@ func (e *Engine) search(text string) Result {
 // runPhase answers from one index, or fails with errNoUnits when the
 // knowledge base gives that phase nothing to rank: no answerable chunk for
 // Phase 2 (docs that are all headings or links), no doc for Phase 1.
-func (e *Engine) runPhase(phase int, text string, q normalizedQuery) (Result, error) {
+func (e *Engine) runPhase(phase int, text string, q normalizedQuery, vh vectorHits) (Result, error) {
 	ix := e.chunks
 	if phase == 1 {
 		ix = e.wholeIndex()
+		vh = nil // vector ids are chunk units
 	}
 	if ix == nil {
 		return Result{}, errNoUnits
 	}
-	res := e.answer(ix, text, q)
+	res := e.answer(ix, text, q, vh)
 	res.Metrics.Phase = phase
 	return res, nil
 }

@@ -61,7 +61,7 @@ func (e *Engine) pick(slug, question string) Result {
 		Metrics:          Metrics{Phase: e.cfg.Phase},
 	}
 	for _, h := range hits[:min(len(hits), e.cfg.TopK)] {
-		res.Results = append(res.Results, e.evidence(ix, h, q, ws))
+		res.Results = append(res.Results, e.evidence(ix, h, q, ws, nil))
 	}
 	return res
 }

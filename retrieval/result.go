@@ -38,22 +38,29 @@ type Evidence struct {
 	// Corpus and ResourceID say where the evidence is from: the docs and
 	// the doc's slug, or the notes and the note's id. The engine indexes
 	// one corpus and leaves them to whoever knows which (assistant).
-	Corpus      knowledge.Corpus `json:"corpus,omitempty"`
-	ResourceID  string           `json:"resource_id,omitempty"`
-	DocSlug     string           `json:"doc_slug"`
-	Title       string           `json:"title"`
-	Category    string           `json:"category"`
-	Snippet     string           `json:"snippet"`
-	Content     string           `json:"-"`          // the whole chunk, for the evidence pane and the prompt
-	Score       float64          `json:"score"`      // match score: the share of the question's informative weight the chunk covers
-	RankScore   float64          `json:"rank_score"` // BM25-family score: drives the order
-	HeaderPath  string           `json:"header_path"`
-	ContentHash string           `json:"content_hash"`
-	ChunkIndex  int              `json:"chunk_index"`
-	ChunkID     string           `json:"chunk_id"`
-	ChunkHash   string           `json:"chunk_hash"`
-	HeadingOnly bool             `json:"is_heading_only"`
-	BodyChars   int              `json:"body_char_count"`
+	Corpus     knowledge.Corpus `json:"corpus,omitempty"`
+	ResourceID string           `json:"resource_id,omitempty"`
+	DocSlug    string           `json:"doc_slug"`
+	Title      string           `json:"title"`
+	Category   string           `json:"category"`
+	Snippet    string           `json:"snippet"`
+	Content    string           `json:"-"`          // the whole chunk, for the evidence pane and the prompt
+	Score      float64          `json:"score"`      // match score: the share of the question's informative weight the chunk covers
+	RankScore  float64          `json:"rank_score"` // BM25-family score: drives the order of a lexical turn
+	// FusedScore drives the order of a hybrid turn: Alpha·VectorScore +
+	// (1 − Alpha)·(RankScore ÷ the turn's best rank score), in [0, 1];
+	// VectorScore is the chunk's cosine with the question, clamped at 0
+	// (see retrieval/hybrid.go). Both are 0 in a lexical turn, and
+	// VectorScore for a chunk the vector side did not return.
+	FusedScore  float64 `json:"fused_score,omitempty"`
+	VectorScore float64 `json:"vector_score,omitempty"`
+	HeaderPath  string  `json:"header_path"`
+	ContentHash string  `json:"content_hash"`
+	ChunkIndex  int     `json:"chunk_index"`
+	ChunkID     string  `json:"chunk_id"`
+	ChunkHash   string  `json:"chunk_hash"`
+	HeadingOnly bool    `json:"is_heading_only"`
+	BodyChars   int     `json:"body_char_count"`
 	// NextChunkID is the chunk a follow-up would continue with: the next
 	// one of the same doc with body text; "" at the doc's end.
 	NextChunkID  string       `json:"next_chunk_id,omitempty"`
@@ -128,4 +135,9 @@ type Candidate struct {
 	Rank     float64 `json:"rank"`     // rank score of the doc's best chunk
 	Coverage float64 `json:"coverage"` // share of the question's informative weight that chunk covers
 	Naming   float64 `json:"naming"`   // … that the doc's title, keywords or headings carry
+	// FusedScore is that chunk's fused score in a hybrid turn (its rank,
+	// for the policy), 0 in a lexical one. A doc the vector side alone
+	// found comes last, with Rank, Coverage and Naming 0: the policy did
+	// not weigh it.
+	FusedScore float64 `json:"fused_score,omitempty"`
 }

@@ -110,6 +110,7 @@ type config struct {
 	minCoverage      float64
 	minMargin        float64
 	definitionalBias float64
+	alpha            float64
 
 	provider          string
 	model             string
@@ -184,6 +185,8 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("min-margin", "DOC_RETRIEVAL_MIN_MARGIN")
 	f.Float64Var(&c.definitionalBias, "definitional-bias", policy.DefinitionalBias, "the doc about the asked-for thing (titled with the question's words; for \"what is X\" also the section headed X or a declared concept doc) ranks ×(1 + this); 0 turns it off")
 	c.bindEnv("definitional-bias", "DOC_RETRIEVAL_DEFINITIONAL_BIAS")
+	f.Float64Var(&c.alpha, "alpha", policy.Alpha, "hybrid ranking: weight (0–1) of the embedding similarity against the keyword rank when the question has a vector; 0 ranks by keywords alone")
+	c.bindEnv("alpha", "DOC_RETRIEVAL_ALPHA")
 
 	f.StringVar(&c.provider, "provider", "auto", "answer writer: auto|extractive|openai|ollama|anthropic")
 	c.bindEnv("provider", "DOCENT_PROVIDER")
@@ -271,6 +274,7 @@ func (c *config) retrievalConfig() (retrieval.Config, error) {
 	r.MinCoverage = c.minCoverage
 	r.MinMargin = c.minMargin
 	r.DefinitionalBias = c.definitionalBias
+	r.Alpha = c.alpha
 	if err := r.Validate(); err != nil {
 		return r, usageErrorf("%v", err)
 	}
