@@ -106,7 +106,7 @@ func EmbedDocs(ctx context.Context, e Embedder, docs []knowledge.Doc, opts Embed
 		end := min(start+batch, len(texts))
 		vecs, err := e.Embed(ctx, texts[start:end])
 		if err != nil {
-			return nil, EmbedReport{}, fmt.Errorf("embed chunks %d–%d of %d with %s: %w", start+1, end, len(texts), model, err)
+			return nil, EmbedReport{}, fmt.Errorf("chunks %d–%d of %d: %w", start+1, end, len(texts), err)
 		}
 		if len(vecs) != end-start {
 			return nil, EmbedReport{}, fmt.Errorf("embed chunks %d–%d of %d with %s: %d vectors for %d texts", start+1, end, len(texts), model, len(vecs), end-start)
