@@ -51,11 +51,11 @@ func embeddingsCacheDir(getenv func(string) string) string {
 // the model, in batches, with progress on stderr. It returns the docs
 // with their embeddings, or an error and nothing: the caller writes
 // nothing then. For the embedded store it saves the vectors to the cache.
-func (e *env) embedDocs(ctx context.Context, st store.Store, emb embed.Embedder, docs []knowledge.Doc, stderr io.Writer) ([]knowledge.Doc, error) {
+func (e *env) embedDocs(ctx context.Context, st store.Store, emb embed.Embedder, docs []knowledge.Doc, stderr io.Writer) ([]knowledge.Doc, store.EmbedReport, error) {
 	model := emb.Model()
 	stored, err := st.Corpus(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read the stored embeddings from %s: %w", st.Describe(), err)
+		return nil, store.EmbedReport{}, fmt.Errorf("read the stored embeddings from %s: %w", st.Describe(), err)
 	}
 	known, others := store.KnownEmbeddings(stored, model)
 	cachePath := ""
@@ -96,7 +96,7 @@ func (e *env) embedDocs(ctx context.Context, st store.Store, emb embed.Embedder,
 	}
 	out, rep, err := store.EmbedDocs(ctx, emb, docs, store.EmbedOptions{Known: known, Progress: progress})
 	if err != nil {
-		return nil, fmt.Errorf("embed the docs with %s: %w", e.embedName(emb), err)
+		return nil, store.EmbedReport{}, fmt.Errorf("embed the docs with %s: %w", e.embedName(emb), err)
 	}
 	e.log.Info("embedded the docs", "embedder", e.embedName(emb), "embedded", rep.Embedded, "reused", rep.Reused, "skipped", rep.Skipped)
 
@@ -116,5 +116,5 @@ func (e *env) embedDocs(ctx context.Context, st store.Store, emb embed.Embedder,
 			e.log.Warn("embeddings cache not saved", "path", cachePath, "err", err)
 		}
 	}
-	return out, nil
+	return out, rep, nil
 }

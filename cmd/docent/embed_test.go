@@ -122,8 +122,12 @@ func TestSeedEmbedsOnPostgres(t *testing.T) {
 	}
 
 	// An unchanged re-seed embeds nothing.
-	if _, errOut, code := c.run("seed"); code != 0 {
+	out, errOut, code := c.run("seed")
+	if code != 0 {
 		t.Fatalf("re-seed: exit %d: %s", code, errOut)
+	}
+	if want := "0 embedded, " + strconv.Itoa(total) + " reused (openai emb-a)"; !strings.Contains(out, want) {
+		t.Errorf("re-seed report does not say %q:\n%s", want, out)
 	}
 	if in := srv.newInputs(); len(in) != 0 {
 		t.Errorf("an unchanged re-seed embedded %d texts", len(in))

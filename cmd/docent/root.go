@@ -241,7 +241,7 @@ func (e *env) openReadStore(ctx context.Context, stderr io.Writer) (store.Store,
 		fmt.Fprintf(stderr, "docent: warning: embeddings off: %v\n", err)
 		e.log.Warn("embeddings off", "err", err)
 	} else if emb != nil {
-		if embedded, err := e.embedDocs(ctx, st, emb, docs, stderr); err != nil {
+		if embedded, _, err := e.embedDocs(ctx, st, emb, docs, stderr); err != nil {
 			fmt.Fprintf(stderr, "docent: warning: embeddings off, lexical retrieval only: %v\n", err)
 			e.log.Warn("embeddings off", "err", err)
 		} else {

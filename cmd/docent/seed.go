@@ -54,10 +54,11 @@ func newSeedCmd(e *env) *cobra.Command {
 			}
 			defer st.Close()
 			docs := res.Docs
+			var embedded store.EmbedReport
 			if emb != nil {
 				// Embedded before the seed's transaction begins, so a failure
 				// writes nothing; the vectors of unchanged chunks are reused.
-				docs, err = e.embedDocs(ctx, st, emb, docs, cmd.ErrOrStderr())
+				docs, embedded, err = e.embedDocs(ctx, st, emb, docs, cmd.ErrOrStderr())
 				if err != nil {
 					return fmt.Errorf("%w; nothing was written", err)
 				}
@@ -80,6 +81,9 @@ func newSeedCmd(e *env) *cobra.Command {
 			fmt.Fprintf(tw, "files\t%d read, %d skipped, %d left out\n", res.Files, len(res.Warnings), excluded)
 			fmt.Fprintf(tw, "docs\t%s\n", report.Docs)
 			fmt.Fprintf(tw, "chunks\t%s\n", report.Chunks)
+			if emb != nil {
+				fmt.Fprintf(tw, "embeddings\t%d embedded, %d reused (%s)\n", embedded.Embedded, embedded.Reused, e.embedName(emb))
+			}
 			fmt.Fprintf(tw, "took\t%s\n", report.Duration.Round(time.Microsecond))
 			return tw.Flush()
 		},
