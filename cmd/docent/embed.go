@@ -60,7 +60,17 @@ func (e *env) embedDocs(ctx context.Context, st store.Store, emb embed.Embedder,
 	known, others := store.KnownEmbeddings(stored, model)
 	cachePath := ""
 	if e.cfg.dbURL == "" {
-		cachePath = memory.EmbeddingCachePath(embeddingsCacheDir(e.getenv), model)
+		dir := embeddingsCacheDir(e.getenv)
+		cachePath = memory.EmbeddingCachePath(dir, model)
+		if _, err := os.Stat(cachePath); err != nil {
+			// No vectors of this model yet: if another model's are there,
+			// the configured model changed, and everything is embedded anew.
+			if last := memory.LatestOtherCacheModel(dir, model); last != "" && last != model {
+				if _, ok := others[last]; !ok {
+					others[last] = 0 // only its name is said
+				}
+			}
+		}
 		cached, err := memory.LoadEmbeddingCache(cachePath, model)
 		if err != nil {
 			// Only an optimization: everything is embedded again.

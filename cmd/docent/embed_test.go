@@ -199,7 +199,7 @@ func TestSeedEmbedsOnPostgres(t *testing.T) {
 
 func TestEmbeddedStoreReusesTheEmbeddingsCache(t *testing.T) {
 	dir := embedDocsDir(t)
-	srv := newEmbedServer(t, "emb-a")
+	srv := newEmbedServer(t, "emb-a", "emb-b")
 	c := embedCLI(t, srv, "emb-a", "DOCENT_DOCS", dir)
 	cacheDir := filepath.Join(c.env["XDG_CACHE_HOME"], "docent", "embeddings")
 
@@ -250,6 +250,24 @@ func TestEmbeddedStoreReusesTheEmbeddingsCache(t *testing.T) {
 	}
 	if _, _, code := c.run("docs", "list"); code != 0 || len(srv.newInputs()) != 0 {
 		t.Errorf("the rewritten cache was not reused (exit %d)", code)
+	}
+
+	// Another model embeds everything, says so, and gets its own file;
+	// going back finds the first model's file still there.
+	c.env["DOCENT_EMBED_MODEL"] = "emb-b"
+	_, errOut, code = c.run("docs", "list")
+	if code != 0 {
+		t.Fatalf("docs list with another model: exit %d: %s", code, errOut)
+	}
+	if want := "embedding model changed from emb-a to emb-b: re-embedding " + strconv.Itoa(len(first)) + " chunks"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q does not say %q", errOut, want)
+	}
+	if in := srv.newInputs(); len(in) != len(first) {
+		t.Errorf("a model change embedded %d texts, want %d", len(in), len(first))
+	}
+	c.env["DOCENT_EMBED_MODEL"] = "emb-a"
+	if _, errOut, code = c.run("docs", "list"); code != 0 || len(srv.newInputs()) != 0 || strings.Contains(errOut, "model changed") {
+		t.Errorf("back to the first model: exit %d, %q; want its cache reused", code, errOut)
 	}
 
 	// A failing embedder does not stop the start: lexical only, said.

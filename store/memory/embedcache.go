@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -196,6 +197,47 @@ func LoadEmbeddingCache(path, model string) (map[string][]float32, error) {
 		return map[string][]float32{}, fmt.Errorf("read embeddings cache %s: %w: it holds vectors of %q, not %q", path, ErrCorruptCache, got, model)
 	}
 	return vectors, nil
+}
+
+// LatestOtherCacheModel names the model of the most recently written
+// cache file in dir other than model's own, reading only its header, or
+// "" when there is none: the model the embedded store used last, when
+// the configured one changed. Unreadable files are passed over.
+func LatestOtherCacheModel(dir, model string) string {
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.bin"))
+	own := EmbeddingCachePath(dir, model)
+	latest, name := int64(0), ""
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if p == own || err != nil || info.ModTime().UnixNano() <= latest {
+			continue
+		}
+		if m, ok := cacheHeaderModel(p); ok {
+			latest, name = info.ModTime().UnixNano(), m
+		}
+	}
+	return name
+}
+
+// cacheHeaderModel reads the model name from a cache file's header.
+func cacheHeaderModel(path string) (string, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	head := make([]byte, len(cacheMagic)+4+maxCacheModel)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if !bytes.HasPrefix(head, cacheMagic) || len(head) < len(cacheMagic)+4 {
+		return "", false
+	}
+	l := int(binary.LittleEndian.Uint32(head[len(cacheMagic):]))
+	rest := head[len(cacheMagic)+4:]
+	if l > len(rest) {
+		return "", false
+	}
+	return string(rest[:l]), true
 }
 
 // SaveEmbeddingCache writes model's vectors to path through a temporary
