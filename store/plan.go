@@ -27,21 +27,73 @@ type StoredDoc struct {
 	// content hash misses, such as a title edited in front matter.
 	Fingerprint string
 	Chunks      map[int]string // chunk index → ChunkFingerprint
+	// ChunkHashes are the stored chunks' content hashes and Embeddings
+	// the EmbeddingKey of their stored embeddings (absent: none), by chunk
+	// index: an embedding is made from content alone, so it outlives a
+	// metadata edit and dies with a content one.
+	ChunkHashes map[int]string
+	Embeddings  map[int]string
 }
 
 // StoredDocOf summarizes a stored doc, chunks included.
 func StoredDocOf(d knowledge.Doc) StoredDoc {
-	chunks := make(map[int]string, len(d.Chunks))
-	for _, c := range d.Chunks {
-		chunks[c.Index] = ChunkFingerprint(c)
-	}
-	return StoredDoc{
+	sd := StoredDoc{
 		Slug:        d.Slug,
 		ContentHash: d.ContentHash,
 		Version:     d.Version,
 		Fingerprint: DocFingerprint(d),
-		Chunks:      chunks,
+		Chunks:      make(map[int]string, len(d.Chunks)),
+		ChunkHashes: make(map[int]string, len(d.Chunks)),
+		Embeddings:  map[int]string{},
 	}
+	for _, c := range d.Chunks {
+		sd.AddChunk(c, ChunkFingerprint(c), EmbeddingKey(c.Embedding))
+	}
+	return sd
+}
+
+// AddChunk records one stored chunk, its fingerprint and the EmbeddingKey
+// of its stored embedding ("" for none), allocating the maps as needed.
+func (s *StoredDoc) AddChunk(c knowledge.Chunk, fingerprint, embeddingKey string) {
+	if s.Chunks == nil {
+		s.Chunks = map[int]string{}
+	}
+	if s.ChunkHashes == nil {
+		s.ChunkHashes = map[int]string{}
+	}
+	if s.Embeddings == nil {
+		s.Embeddings = map[int]string{}
+	}
+	s.Chunks[c.Index] = fingerprint
+	s.ChunkHashes[c.Index] = c.Hash
+	if embeddingKey != "" {
+		s.Embeddings[c.Index] = embeddingKey
+	}
+}
+
+// EmbeddingKey identifies an embedding without its vector: its model and
+// dimension. A vector is a function of the content and the model, so two
+// embeddings of the same chunk content with the same key are taken to be
+// the same, and a seed does not rewrite one with the other. "" for nil.
+func EmbeddingKey(e *knowledge.Embedding) string {
+	if e == nil {
+		return ""
+	}
+	return EmbeddingKeyOf(e.Model, len(e.Vector))
+}
+
+// EmbeddingKeyOf is EmbeddingKey from a stored model and dimension.
+func EmbeddingKeyOf(model string, dim int) string {
+	return model + "/" + strconv.Itoa(dim)
+}
+
+// KeepsEmbedding reports whether a seed writing c over a stored chunk of
+// storedHash keeps the stored embedding: c brings none and its content
+// is the stored content. An incoming embedding replaces the stored one;
+// a changed content without one clears it, as it is stale. Both stores
+// apply this rule to every chunk they write over.
+func KeepsEmbedding(c knowledge.Chunk, storedHash string) bool {
+	return c.Embedding == nil && c.Hash == storedHash
 }
 
 // DocFingerprint identifies everything stored in a doc's own row: the
@@ -166,8 +218,12 @@ type DocUpdate struct {
 	// must not be rewritten.
 	RowChanged   bool
 	InsertChunks []knowledge.Chunk
-	UpdateChunks []knowledge.Chunk // only chunks whose fingerprint differs
-	DeleteChunks []int             // stale indices, ascending
+	// UpdateChunks are only the chunks whose fingerprint differs or that
+	// bring an embedding other than the stored one (a model change). Each
+	// is written with its Embedding, except that one without an Embedding
+	// keeps the stored one when KeepsEmbedding says so.
+	UpdateChunks []knowledge.Chunk
+	DeleteChunks []int // stale indices, ascending
 }
 
 // HasWrites reports whether applying the plan writes anything.
@@ -184,7 +240,8 @@ func (p SeedPlan) Report(took time.Duration) SeedReport {
 // the incoming snapshot, which is the complete knowledge base: stored docs
 // it lacks are deleted, unless opts keeps them. A plan that deletes more
 // than opts allows comes back with a *DeleteRefusedError, and the store
-// writes nothing. The snapshot must have passed ValidateSnapshot. Plan is
+// writes nothing. A chunk without an Embedding leaves the stored one alone
+// unless its content changed (KeepsEmbedding). The snapshot must have passed ValidateSnapshot. Plan is
 // pure, so both stores make exactly the same decisions.
 func Plan(stored map[string]StoredDoc, incoming []knowledge.Doc, opts SeedOptions) (SeedPlan, error) {
 	var p SeedPlan
@@ -210,6 +267,10 @@ func Plan(stored map[string]StoredDoc, incoming []knowledge.Doc, opts SeedOption
 			case !had:
 				u.InsertChunks = append(u.InsertChunks, c)
 			case oldPrint != ChunkFingerprint(c):
+				u.UpdateChunks = append(u.UpdateChunks, c)
+			case c.Embedding != nil && EmbeddingKey(c.Embedding) != old.Embeddings[c.Index]:
+				// Same content, a new embedding: the model changed or the
+				// chunk was not embedded yet.
 				u.UpdateChunks = append(u.UpdateChunks, c)
 			default:
 				unchangedChunks++

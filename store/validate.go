@@ -100,6 +100,9 @@ func ValidateSnapshot(docs []knowledge.Doc) error {
 			if msg := listProblem(c.Keywords); msg != "" {
 				chunkAdd("keywords %s", msg)
 			}
+			if msg := embeddingProblem(c.Embedding); msg != "" {
+				chunkAdd("embedding %s", msg)
+			}
 		}
 	}
 	if len(problems) > 0 {
@@ -209,6 +212,30 @@ func countProblem(n *int) string {
 func numberProblem(f float64) string {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return fmt.Sprintf("is %v", f)
+	}
+	return ""
+}
+
+// embeddingProblem says why an embedding cannot be stored, or "": every
+// stored vector names its model, has values, and only finite ones (a NaN
+// would poison every similarity it enters).
+func embeddingProblem(e *knowledge.Embedding) string {
+	if e == nil {
+		return ""
+	}
+	if strings.TrimSpace(e.Model) == "" {
+		return "has no model"
+	}
+	if msg := textProblem(e.Model); msg != "" {
+		return "model " + msg
+	}
+	if len(e.Vector) == 0 {
+		return "is empty"
+	}
+	for i, x := range e.Vector {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return fmt.Sprintf("value %d is not finite", i)
+		}
 	}
 	return ""
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/llm/embed"
 	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/store"
@@ -122,6 +123,9 @@ type config struct {
 	retryAfterMax     time.Duration
 	maxRetries        int
 
+	embedProvider string
+	embedModel    string
+
 	// who is asking, for team notes: see env.scope.
 	workspace    string
 	user         string
@@ -206,6 +210,12 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("retry-after-max", "DOCENT_RETRY_AFTER_MAX")
 	f.IntVar(&c.maxRetries, "max-retries", llm.DefaultMaxRetries, "LLM retries of a 429 or 5xx before the first token (0: none)")
 	c.bindEnv("max-retries", "DOCENT_MAX_RETRIES")
+	f.StringVar(&c.embedProvider, "embed-provider", embed.ProviderNone,
+		"embedding provider: none|openai|ollama; seeding embeds each chunk's content with it. Key and address as for the answer writer: $OPENAI_API_KEY and $OPENAI_BASE_URL, or $OLLAMA_HOST (--base-url when --provider is the same)")
+	c.bindEnv("embed-provider", "DOCENT_EMBED_PROVIDER")
+	f.StringVar(&c.embedModel, "embed-model", "", fmt.Sprintf("embedding model (default: the provider's: %s for openai, %s for ollama)",
+		embed.DefaultOpenAIModel, embed.DefaultOllamaModel))
+	c.bindEnv("embed-model", "DOCENT_EMBED_MODEL")
 	f.StringVar(&c.role, "role", "", "role the answers are written in, added to the system prompt after its rules: "+
 		strings.Join(builtinRoleNames(), ", ")+", or one from the config file's roles")
 	c.bindEnv("role", "DOCENT_ROLE")
@@ -264,6 +274,18 @@ func (c *config) llmConfig() llm.Config {
 	}
 }
 
+// embedConfig is what the flags say about the embedding model. The
+// answer writer's --base-url serves embeddings too when both use the same
+// provider (one OpenAI-compatible server or one Ollama); otherwise
+// llm/embed reads the provider's own variables.
+func (c *config) embedConfig() embed.Config {
+	cfg := embed.Config{Provider: c.embedProvider, Model: c.embedModel}
+	if strings.EqualFold(strings.TrimSpace(c.provider), strings.TrimSpace(c.embedProvider)) {
+		cfg.BaseURL = c.baseURL
+	}
+	return cfg
+}
+
 // retrievalConfig is the engine's configuration from the flags, checked
 // by the engine's own Validate.
 func (c *config) retrievalConfig() (retrieval.Config, error) {
@@ -293,6 +315,11 @@ func (c *config) validate() error {
 	}
 	if _, err := c.retrievalConfig(); err != nil {
 		return err
+	}
+	switch strings.ToLower(strings.TrimSpace(c.embedProvider)) {
+	case "", embed.ProviderNone, embed.ProviderOpenAI, embed.ProviderOllama:
+	default:
+		return usageErrorf("--embed-provider must be none, openai or ollama, not %q", c.embedProvider)
 	}
 	if c.maxRetries < 0 {
 		return usageErrorf("--max-retries must not be negative, not %d", c.maxRetries)

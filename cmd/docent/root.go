@@ -234,9 +234,23 @@ func (e *env) openReadStore(ctx context.Context, stderr io.Writer) (store.Store,
 	if err != nil {
 		return nil, b, err
 	}
+	docs := res.Docs
+	// Embeddings are a second signal, never a reason not to start: any
+	// failure leaves the docs without (lexical retrieval only).
+	if emb, err := e.embedder(); err != nil {
+		fmt.Fprintf(stderr, "docent: warning: embeddings off: %v\n", err)
+		e.log.Warn("embeddings off", "err", err)
+	} else if emb != nil {
+		if embedded, _, err := e.embedDocs(ctx, st, emb, docs, stderr); err != nil {
+			fmt.Fprintf(stderr, "docent: warning: embeddings off, lexical retrieval only: %v\n", err)
+			e.log.Warn("embeddings off", "err", err)
+		} else {
+			docs = embedded
+		}
+	}
 	// The embedded store starts empty on every run, so nothing is deleted.
 	v := b.Vocabulary()
-	if _, err := st.Seed(ctx, res.Docs, store.SeedOptions{Vocabulary: &v}); err != nil {
+	if _, err := st.Seed(ctx, docs, store.SeedOptions{Vocabulary: &v}); err != nil {
 		st.Close()
 		return nil, b, fmt.Errorf("load %s: %w", st.Describe(), err)
 	}

@@ -43,15 +43,30 @@ func newSeedCmd(e *env) *cobra.Command {
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 			}
+			// Before anything is written: a bad embedding setting fails here.
+			emb, err := e.embedder()
+			if err != nil {
+				return err
+			}
 			st, err := e.openStore(ctx)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
+			docs := res.Docs
+			var embedded store.EmbedReport
+			if emb != nil {
+				// Embedded before the seed's transaction begins, so a failure
+				// writes nothing; the vectors of unchanged chunks are reused.
+				docs, embedded, err = e.embedDocs(ctx, st, emb, docs, cmd.ErrOrStderr())
+				if err != nil {
+					return fmt.Errorf("%w; nothing was written", err)
+				}
+			}
 			opts := seedOptions(res, prune, e.cfg.maxDeleteShare)
 			vocabulary := bundle.Vocabulary()
 			opts.Vocabulary = &vocabulary
-			report, err := st.Seed(ctx, res.Docs, opts)
+			report, err := st.Seed(ctx, docs, opts)
 			// The stores' errors name the operation and the store.
 			var refused *store.DeleteRefusedError
 			if errors.As(err, &refused) {
@@ -66,6 +81,9 @@ func newSeedCmd(e *env) *cobra.Command {
 			fmt.Fprintf(tw, "files\t%d read, %d skipped, %d left out\n", res.Files, len(res.Warnings), excluded)
 			fmt.Fprintf(tw, "docs\t%s\n", report.Docs)
 			fmt.Fprintf(tw, "chunks\t%s\n", report.Chunks)
+			if emb != nil {
+				fmt.Fprintf(tw, "embeddings\t%d embedded, %d reused (%s)\n", embedded.Embedded, embedded.Reused, e.embedName(emb))
+			}
 			fmt.Fprintf(tw, "took\t%s\n", report.Duration.Round(time.Microsecond))
 			return tw.Flush()
 		},

@@ -144,7 +144,11 @@ func (s *Store) Seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedO
 				return store.SeedReport{}, fmt.Errorf("seed: %w", err)
 			}
 		}
-		next.docs[d.Slug] = newEntry(d)
+		e := newEntry(d)
+		if old := current.docs[d.Slug]; old != nil {
+			keepEmbeddings(e, old)
+		}
+		next.docs[d.Slug] = e
 	}
 	next.slugs = make([]string, 0, len(next.docs))
 	for slug := range next.docs {
@@ -181,6 +185,25 @@ func newEntry(d knowledge.Doc) *entry {
 	d = d.Clone()
 	slices.SortFunc(d.Chunks, func(a, b knowledge.Chunk) int { return a.Index - b.Index })
 	return &entry{doc: d, stored: store.StoredDocOf(d)}
+}
+
+// keepEmbeddings gives the chunks of a rewritten doc that bring no
+// embedding the stored one, where store.KeepsEmbedding says it stays. e
+// is fresh from newEntry, not yet shared, so it may still be edited.
+func keepEmbeddings(e, old *entry) {
+	stored := make(map[int]knowledge.Chunk, len(old.doc.Chunks))
+	for _, c := range old.doc.Chunks {
+		stored[c.Index] = c
+	}
+	for i := range e.doc.Chunks {
+		c := &e.doc.Chunks[i]
+		prev, ok := stored[c.Index]
+		if ok && prev.Embedding != nil && store.KeepsEmbedding(*c, prev.Hash) {
+			// Entries are immutable, so the vector can be shared.
+			c.Embedding = prev.Embedding
+			e.stored.Embeddings[c.Index] = store.EmbeddingKey(c.Embedding)
+		}
+	}
 }
 
 // Generation returns the knowledge generation: the number of seeds that

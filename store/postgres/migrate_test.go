@@ -132,9 +132,28 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	if !hasColumn(t, url, "retrieval_events", "notes_fallback_reason") {
 		t.Error("after up: retrieval events have no notes telemetry (009)")
 	}
+	for _, col := range []string{"embedding", "embedding_model", "embedding_dim"} {
+		if !hasColumn(t, url, "docs_knowledge_chunks", col) {
+			t.Errorf("after up: chunks have no %s column (010)", col)
+		}
+	}
+	// Down to version 9, which has no chunk embeddings (10).
+	if err := MigrateDown(t.Context(), url, stepsDownTo(t, 9), 0); err != nil {
+		t.Fatalf("MigrateDown %d: %v", stepsDownTo(t, 9), err)
+	}
+	checkStatus(t, url, 9)
+	for _, col := range []string{"embedding", "embedding_model", "embedding_dim"} {
+		if hasColumn(t, url, "docs_knowledge_chunks", col) {
+			t.Errorf("at version 9: the chunk %s column is still there", col)
+		}
+	}
+	if got := tablesIn(t, url); !slices.Equal(got, all) {
+		t.Fatalf("tables at version 9 = %v, want %v", got, all)
+	}
 	// Down to version 7, which has no notes (8) nor their telemetry (9), to 6, then one at a time.
-	if err := MigrateDown(t.Context(), url, stepsDownTo(t, 7), 0); err != nil {
-		t.Fatalf("MigrateDown %d: %v", stepsDownTo(t, 7), err)
+	steps := stepsDownTo(t, 7) - stepsDownTo(t, 9) // counted from the latest, and we are at 9
+	if err := MigrateDown(t.Context(), url, steps, 0); err != nil {
+		t.Fatalf("MigrateDown %d: %v", steps, err)
 	}
 	checkStatus(t, url, 7)
 	if got := tablesIn(t, url); !slices.Equal(got, docsOnly) {

@@ -49,8 +49,10 @@ func TestNotesWithoutTheirTables(t *testing.T) {
 			t.Errorf("%s without the notes tables: %v, want ErrNotesUnavailable saying to run docent migrate up", call, err)
 		}
 	}
-	if _, err := s.Corpus(t.Context()); err != nil {
-		t.Errorf("Corpus without the notes tables: %v", err)
+	// Corpus reads migration 010's embedding columns, so it needs the
+	// latest schema (which Open's CheckSchema demands); ListDocs does not.
+	if _, err := s.ListDocs(t.Context()); err != nil {
+		t.Errorf("ListDocs without the notes tables: %v", err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -86,12 +87,23 @@ func readCorpus(ctx context.Context, tx pgx.Tx) ([]knowledge.Doc, error) {
 		return nil, fmt.Errorf("read docs: %w", err)
 	}
 
-	rows, _ = tx.Query(ctx, `SELECT doc_slug, category, title, header_path, chunk_index, content, keywords, chunk_hash, is_heading_only, body_char_count, text
+	rows, _ = tx.Query(ctx, `SELECT doc_slug, category, title, header_path, chunk_index, content, keywords, chunk_hash, is_heading_only, body_char_count, text,
+			embedding, embedding_model
 		FROM docs_knowledge_chunks ORDER BY doc_slug COLLATE "C", chunk_index`)
-	var c knowledge.Chunk
-	_, err = pgx.ForEachRow(rows, []any{&c.DocSlug, &c.Category, &c.Title, &c.HeaderPath, &c.Index, &c.Content, &c.Keywords, &c.Hash, &c.HeadingOnly, &c.BodyChars, &c.Text},
+	var (
+		c              knowledge.Chunk
+		vector         []float32
+		embeddingModel *string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&c.DocSlug, &c.Category, &c.Title, &c.HeaderPath, &c.Index, &c.Content, &c.Keywords, &c.Hash, &c.HeadingOnly, &c.BodyChars, &c.Text,
+		&vector, &embeddingModel},
 		func() error {
 			c.Keywords = nilIfEmpty(c.Keywords)
+			c.Embedding = nil
+			if vector != nil && embeddingModel != nil {
+				// A fresh slice each row: pgx may reuse the scanned one.
+				c.Embedding = &knowledge.Embedding{Model: *embeddingModel, Vector: slices.Clone(vector)}
+			}
 			i := index[c.DocSlug] // the foreign key guarantees the doc
 			docs[i].Chunks = append(docs[i].Chunks, c)
 			return nil

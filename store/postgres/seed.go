@@ -81,7 +81,11 @@ func (s *Store) seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedO
 		}
 	}
 	if plan.HasWrites() {
-		if err := apply(ctx, tx, plan); err != nil {
+		hashes := make(map[string]map[int]string, len(stored))
+		for slug, d := range stored {
+			hashes[slug] = d.ChunkHashes
+		}
+		if err := apply(ctx, tx, plan, hashes); err != nil {
 			return store.SeedPlan{}, false, err
 		}
 	}
@@ -129,7 +133,7 @@ func readStored(ctx context.Context, tx pgx.Tx) (map[string]store.StoredDoc, err
 		func() error {
 			stored[d.Slug] = store.StoredDoc{
 				Slug: d.Slug, ContentHash: d.ContentHash, Version: d.Version,
-				Fingerprint: store.DocFingerprint(d), Chunks: map[int]string{},
+				Fingerprint: store.DocFingerprint(d),
 			}
 			return nil
 		})
@@ -137,19 +141,28 @@ func readStored(ctx context.Context, tx pgx.Tx) (map[string]store.StoredDoc, err
 		return nil, fmt.Errorf("read stored docs: %w", err)
 	}
 
-	rows, _ = tx.Query(ctx, `SELECT doc_slug, chunk_index, category, title, header_path, chunk_hash, is_heading_only, body_char_count, keywords, md5(text)
+	rows, _ = tx.Query(ctx, `SELECT doc_slug, chunk_index, category, title, header_path, chunk_hash, is_heading_only, body_char_count, keywords, md5(text),
+			embedding_model, embedding_dim
 		FROM docs_knowledge_chunks`)
 	var (
-		c          knowledge.Chunk
-		textDigest string
+		c              knowledge.Chunk
+		textDigest     string
+		embeddingModel *string
+		embeddingDim   *int
 	)
-	_, err = pgx.ForEachRow(rows, []any{&c.DocSlug, &c.Index, &c.Category, &c.Title, &c.HeaderPath, &c.Hash, &c.HeadingOnly, &c.BodyChars, &c.Keywords, &textDigest},
+	_, err = pgx.ForEachRow(rows, []any{&c.DocSlug, &c.Index, &c.Category, &c.Title, &c.HeaderPath, &c.Hash, &c.HeadingOnly, &c.BodyChars, &c.Keywords, &textDigest,
+		&embeddingModel, &embeddingDim},
 		func() error {
 			doc, ok := stored[c.DocSlug]
 			if !ok { // only a writer bypassing the seed lock could cause this
 				return fmt.Errorf("chunk %s has no doc", knowledge.ChunkID(c.DocSlug, c.Index))
 			}
-			doc.Chunks[c.Index] = store.StoredChunkFingerprint(c, textDigest)
+			key := ""
+			if embeddingModel != nil && embeddingDim != nil {
+				key = store.EmbeddingKeyOf(*embeddingModel, *embeddingDim)
+			}
+			doc.AddChunk(c, store.StoredChunkFingerprint(c, textDigest), key)
+			stored[c.DocSlug] = doc // AddChunk may have made the maps
 			return nil
 		})
 	if err != nil {
@@ -169,6 +182,14 @@ const (
 		WHERE slug = $1`
 	updateChunkSQL = `UPDATE docs_knowledge_chunks
 		SET category = $3, title = $4, header_path = $5, content = $6, keywords = $7, chunk_hash = $8,
+			is_heading_only = $9, body_char_count = $10, text = $11,
+			embedding = $12, embedding_model = $13, embedding_dim = $14, updated_at = now()
+		WHERE doc_slug = $1 AND chunk_index = $2`
+	// updateChunkKeepEmbeddingSQL rewrites a chunk whose content is
+	// unchanged and that brings no embedding: the stored one stays
+	// (store.KeepsEmbedding).
+	updateChunkKeepEmbeddingSQL = `UPDATE docs_knowledge_chunks
+		SET category = $3, title = $4, header_path = $5, content = $6, keywords = $7, chunk_hash = $8,
 			is_heading_only = $9, body_char_count = $10, text = $11, updated_at = now()
 		WHERE doc_slug = $1 AND chunk_index = $2`
 	deleteStaleChunksSQL = `DELETE FROM docs_knowledge_chunks c
@@ -179,12 +200,12 @@ const (
 var (
 	docColumns   = []string{"slug", "category", "title", "content", "content_hash", "version", "keywords", "source_path", "description"}
 	chunkColumns = []string{"id", "doc_slug", "category", "title", "header_path", "chunk_index", "content", "keywords",
-		"chunk_hash", "is_heading_only", "body_char_count", "text"}
+		"chunk_hash", "is_heading_only", "body_char_count", "text", "embedding", "embedding_model", "embedding_dim"}
 )
 
 // apply writes a plan with a handful of round trips whatever its size:
 // set-based deletes, one pipelined batch of updates and COPY for inserts.
-func apply(ctx context.Context, tx pgx.Tx, plan store.SeedPlan) error {
+func apply(ctx context.Context, tx pgx.Tx, plan store.SeedPlan, storedHashes map[string]map[int]string) error {
 	if len(plan.Delete) > 0 {
 		if _, err := tx.Exec(ctx, `DELETE FROM docs_knowledge WHERE slug = ANY($1)`, plan.Delete); err != nil {
 			return fmt.Errorf("delete %d removed docs: %w", len(plan.Delete), err)
@@ -210,8 +231,13 @@ func apply(ctx context.Context, tx pgx.Tx, plan store.SeedPlan) error {
 			updateWhat = append(updateWhat, "doc "+d.Slug)
 		}
 		for _, c := range u.UpdateChunks {
-			updates.Queue(updateChunkSQL, d.Slug, c.Index, c.Category, c.Title, c.HeaderPath, c.Content,
-				textArray(c.Keywords), c.Hash, c.HeadingOnly, c.BodyChars, c.Text)
+			args := []any{d.Slug, c.Index, c.Category, c.Title, c.HeaderPath, c.Content,
+				textArray(c.Keywords), c.Hash, c.HeadingOnly, c.BodyChars, c.Text}
+			if store.KeepsEmbedding(c, storedHashes[d.Slug][c.Index]) {
+				updates.Queue(updateChunkKeepEmbeddingSQL, args...)
+			} else {
+				updates.Queue(updateChunkSQL, append(args, embeddingArgs(c.Embedding)...)...)
+			}
 			updateWhat = append(updateWhat, "chunk "+knowledge.ChunkID(d.Slug, c.Index))
 		}
 		newChunks = append(newChunks, u.InsertChunks...)
@@ -248,8 +274,9 @@ func apply(ctx context.Context, tx pgx.Tx, plan store.SeedPlan) error {
 				c := newChunks[i]
 				// A [16]byte encodes straight to binary; uuid.UUID would go through
 				// its text form after a failed attempt, on every row.
-				return []any{[16]byte(ChunkUUID(c.DocSlug, c.Index)), c.DocSlug, c.Category, c.Title, c.HeaderPath, c.Index,
-					c.Content, textArray(c.Keywords), c.Hash, c.HeadingOnly, c.BodyChars, c.Text}, nil
+				row := []any{[16]byte(ChunkUUID(c.DocSlug, c.Index)), c.DocSlug, c.Category, c.Title, c.HeaderPath, c.Index,
+					c.Content, textArray(c.Keywords), c.Hash, c.HeadingOnly, c.BodyChars, c.Text}
+				return append(row, embeddingArgs(c.Embedding)...), nil
 			}))
 		if err != nil {
 			return fmt.Errorf("insert %d new chunks: %w", len(newChunks), err)
@@ -278,6 +305,15 @@ func sendUpdates(ctx context.Context, tx pgx.Tx, b *pgx.Batch, what []string) er
 		return fmt.Errorf("update %d rows: %w", len(what), err)
 	}
 	return nil
+}
+
+// embeddingArgs are the embedding, embedding_model and embedding_dim
+// columns of e: all NULL for none.
+func embeddingArgs(e *knowledge.Embedding) []any {
+	if e == nil {
+		return []any{nil, nil, nil}
+	}
+	return []any{e.Vector, e.Model, int32(len(e.Vector))}
 }
 
 // textArray stores a missing list as '{}': the columns are NOT NULL.

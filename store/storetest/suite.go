@@ -48,6 +48,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, readEvents ReadE
 		{"ConcurrentSeeds", testConcurrentSeeds},
 		{"Generation", testGeneration},
 		{"Vocabulary", testVocabulary},
+		{"Embeddings", testEmbeddings},
 		{"RetrievalEvents", func(t *testing.T, s store.Store) { testRetrievalEvents(t, s, readEvents) }},
 		{"Describe", testDescribe},
 	}
@@ -718,3 +719,166 @@ func testDescribe(t *testing.T, s store.Store) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// Embed gives every chunk of docs an embedding of model: dim values
+// derived from the chunk's id and model, with the awkward floats (negative
+// zero, the smallest subnormal, the largest float32) among them, so a
+// store that rounds or reorders shows it.
+func Embed(docs []knowledge.Doc, model string, dim int) []knowledge.Doc {
+	out := CloneDocs(docs)
+	awkward := []float32{float32(math.Copysign(0, -1)), math.SmallestNonzeroFloat32, math.MaxFloat32, -1.0 / 3}
+	for i := range out {
+		for j := range out[i].Chunks {
+			c := &out[i].Chunks[j]
+			seed := md5Hex(model + "\x00" + c.ID())
+			v := make([]float32, dim)
+			for k := range v {
+				v[k] = float32(int(seed[k%len(seed)])-'a') / float32(k+1)
+				if k < len(awkward) && (j+k)%2 == 0 {
+					v[k] = awkward[k]
+				}
+			}
+			c.Embedding = &knowledge.Embedding{Model: model, Vector: v}
+		}
+	}
+	return out
+}
+
+// stripEmbeddings is docs as a seed without an embedder brings them.
+func stripEmbeddings(docs []knowledge.Doc) []knowledge.Doc {
+	out := CloneDocs(docs)
+	for i := range out {
+		for j := range out[i].Chunks {
+			out[i].Chunks[j].Embedding = nil
+		}
+	}
+	return out
+}
+
+// checkEmbeddings compares the embeddings Corpus returns with want's, bit
+// for bit (reflect.DeepEqual takes -0 for 0).
+func checkEmbeddings(t *testing.T, s store.Store, when string, want []knowledge.Doc) {
+	t.Helper()
+	got, err := s.Corpus(t.Context())
+	if err != nil {
+		t.Fatalf("%s: Corpus: %v", when, err)
+	}
+	wantBy := map[string]*knowledge.Embedding{}
+	for _, d := range want {
+		for _, c := range d.Chunks {
+			wantBy[c.ID()] = c.Embedding
+		}
+	}
+	n := 0
+	for _, d := range got {
+		for _, c := range d.Chunks {
+			n++
+			w, ok := wantBy[c.ID()]
+			if !ok {
+				t.Errorf("%s: unexpected chunk %s", when, c.ID())
+				continue
+			}
+			if msg := embeddingDiff(c.Embedding, w); msg != "" {
+				t.Errorf("%s: chunk %s: %s", when, c.ID(), msg)
+			}
+		}
+	}
+	if n != len(wantBy) {
+		t.Errorf("%s: Corpus has %d chunks, want %d", when, n, len(wantBy))
+	}
+}
+
+func embeddingDiff(got, want *knowledge.Embedding) string {
+	switch {
+	case got == nil && want == nil:
+		return ""
+	case got == nil:
+		return fmt.Sprintf("no embedding, want one of %s", want.Model)
+	case want == nil:
+		return fmt.Sprintf("embedding of %s, want none", got.Model)
+	case got.Model != want.Model:
+		return fmt.Sprintf("embedding of %s, want %s", got.Model, want.Model)
+	case len(got.Vector) != len(want.Vector):
+		return fmt.Sprintf("%d dimensions, want %d", len(got.Vector), len(want.Vector))
+	}
+	for i := range got.Vector {
+		if math.Float32bits(got.Vector[i]) != math.Float32bits(want.Vector[i]) {
+			return fmt.Sprintf("value %d = %g (%#08x), want %g (%#08x)", i, got.Vector[i], math.Float32bits(got.Vector[i]),
+				want.Vector[i], math.Float32bits(want.Vector[i]))
+		}
+	}
+	return ""
+}
+
+// testEmbeddings: vectors round-trip bit for bit; a seed that brings none
+// keeps the stored ones of unchanged content (metadata edits included)
+// and drops those of changed content; new vectors of another model replace
+// the old ones without a version bump; a bad vector is refused.
+func testEmbeddings(t *testing.T, s store.Store) {
+	v1 := Embed(Fixture(), "model-a", 12)
+	total := chunkCount(v1)
+	r := seed(t, s, v1)
+	checkCounts(t, "chunks", r.Chunks, store.Counts{Inserted: total})
+	checkEmbeddings(t, s, "first seed", v1)
+	checkCorpus(t, s, expectedCorpus(v1, nil))
+
+	// The same docs without embeddings (no embedder configured): nothing
+	// written, the vectors stay.
+	gen := generation(t, s)
+	r = seed(t, s, stripEmbeddings(v1))
+	checkCounts(t, "chunks", r.Chunks, store.Counts{Unchanged: total})
+	checkGeneration(t, s, "an unchanged seed without embeddings", gen)
+	checkEmbeddings(t, s, "re-seed without embeddings", v1)
+
+	// The same vectors again: nothing written either.
+	r = seed(t, s, v1)
+	if r.Changed() {
+		t.Errorf("re-seed with the stored embeddings wrote: %s", r)
+	}
+
+	// A content edit drops the edited chunk's stale vector; a title edit
+	// rewrites every chunk of its doc but keeps their vectors (embeddings
+	// are made from content alone).
+	v2 := stripEmbeddings(v1)
+	ws := bySlug(v2, "concepts/workspace")
+	ws.Chunks[1].Content += " Pending invites expire after 7 days."
+	*ws = Finish(*ws)
+	inv := bySlug(v2, "billing/invoices")
+	inv.Title = "Invoices and receipts"
+	for i := range inv.Chunks {
+		inv.Chunks[i].Title = inv.Title
+	}
+	r = seed(t, s, v2)
+	checkCounts(t, "chunks", r.Chunks, store.Counts{Updated: 1 + len(inv.Chunks), Unchanged: total - 1 - len(inv.Chunks)})
+	want := CloneDocs(v1)
+	bySlug(want, "concepts/workspace").Chunks[1] = ws.Chunks[1] // no embedding
+	checkEmbeddings(t, s, "after a content and a title edit", want)
+
+	// Another model: every chunk is rewritten with its new vector, and no
+	// version moves (the content did not change).
+	gen = generation(t, s)
+	v3 := Embed(v2, "model-b", 7)
+	r = seed(t, s, v3)
+	checkCounts(t, "chunks", r.Chunks, store.Counts{Updated: total})
+	checkCounts(t, "docs", r.Docs, store.Counts{Updated: len(v3)})
+	checkEmbeddings(t, s, "after a model change", v3)
+	checkCorpus(t, s, expectedCorpus(v3, map[string]int{"concepts/workspace": 2}))
+	if after := generation(t, s); after == gen {
+		t.Errorf("generation stayed %d after new embeddings were written", gen)
+	}
+
+	// A vector no store may keep is refused, and nothing is written.
+	for _, bad := range []*knowledge.Embedding{
+		{Model: "model-c", Vector: []float32{1, float32(math.NaN())}},
+		{Model: "model-c", Vector: []float32{float32(math.Inf(1))}},
+		{Model: "", Vector: []float32{1}},
+		{Model: "model-c"},
+	} {
+		v4 := Embed(v2, "model-c", 7)
+		v4[0].Chunks[0].Embedding = bad
+		if _, err := s.Seed(t.Context(), v4, prune); err == nil {
+			t.Errorf("Seed with embedding %+v: no error", bad)
+		}
+	}
+	checkEmbeddings(t, s, "after refused seeds", v3)
+}
