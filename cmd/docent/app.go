@@ -113,6 +113,21 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 			corpusName = e.cfg.docsDir
 		}
 	}
+	// The question is embedded with the model the docs were, for hybrid
+	// ranking; none configured, or vectors of another model, and the
+	// engine ranks by keywords alone, saying so.
+	emb, err := e.embedder()
+	if err != nil {
+		return nil, err
+	}
+	var queryEmbedder assistant.Embedder
+	if emb != nil {
+		queryEmbedder = emb
+		if v, ok := engine.(interface{ VectorInfo() retrieval.VectorInfo }); ok && v.VectorInfo().Model != emb.Model() {
+			info := v.VectorInfo()
+			e.log.Warn("hybrid ranking off: the docs' vectors are of another model", "docs_model", info.Model, "indexed", info.Indexed, "query_model", emb.Model())
+		}
+	}
 	notesOpts, keeper, closeNotes := e.sessionNotes(ctx, st, buildEngine, rcfg)
 	defer func() {
 		if !started {
@@ -129,6 +144,7 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 		Roles:    e.settings.roles,
 		Prices:   e.settings.prices,
 		Notes:    notesOpts,
+		Embedder: queryEmbedder,
 	})
 	if err := session.SetRole(e.cfg.role); err != nil {
 		return nil, usageErrorf("%v", err)

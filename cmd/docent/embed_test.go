@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/docent-sh/docent/llm/llmtest"
+	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/store/postgres/pgtest"
 )
 
@@ -290,5 +292,34 @@ func TestEmbedProviderIsChecked(t *testing.T) {
 	_, errOut, code := newCLI(t, "DOCENT_EMBED_PROVIDER", "bogus").run("docs", "list")
 	if code != 2 || !strings.Contains(errOut, "--embed-provider") {
 		t.Errorf("an unknown embedding provider: exit %d, %q; want exit 2 naming --embed-provider", code, errOut)
+	}
+}
+
+// With an embedding provider, docent ask ranks by words and meaning
+// together: the question is embedded with the docs' model, and the
+// evidence says so.
+func TestAskRanksHybridWithAnEmbedder(t *testing.T) {
+	dir := embedDocsDir(t)
+	srv := newEmbedServer(t, "emb-a")
+	// The offline writer answers: the server speaks embeddings only.
+	c := embedCLI(t, srv, "emb-a", "DOCENT_DOCS", dir, "DOCENT_PROVIDER", "extractive")
+	out, errOut, code := c.run("ask", "--json", "export formats")
+	if code != 0 {
+		t.Fatalf("ask: exit %d: %s", code, errOut)
+	}
+	var o askOutput
+	if err := json.Unmarshal([]byte(out), &o); err != nil {
+		t.Fatalf("ask --json: %v\n%s", err, out)
+	}
+	hybrid := false
+	for _, r := range o.Results {
+		hybrid = hybrid || r.Source == retrieval.SourceHybrid || r.Source == retrieval.SourceEmbedding
+	}
+	if !hybrid || len(o.Results) == 0 {
+		t.Fatalf("results %+v: want hybrid ranking with the question embedded", o.Results)
+	}
+	// The question was embedded: the server saw it.
+	if in := srv.newInputs(); !slices.Contains(in, "export formats") {
+		t.Errorf("embedded %q, want the question among them", in)
 	}
 }
