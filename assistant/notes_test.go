@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/kb"
@@ -287,13 +289,13 @@ func TestNotesUnavailable(t *testing.T) {
 	t.Run("tables dropped", func(t *testing.T) {
 		st, url := openPostgresNotes(t)
 		addNote(t, st, ana, knowledge.VisibilityWorkspace, "Workspace", workspaceNote)
-		conn, err := postgres.Open(t.Context(), url, postgres.Options{})
+		conn, err := pgx.Connect(t.Context(), url)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer conn.Close()
-		if err := postgres.MigrateDown(t.Context(), url, 2, 0); err != nil {
-			t.Fatalf("migrate down past the notes: %v", err)
+		defer conn.Close(context.Background())
+		if _, err := conn.Exec(t.Context(), `DROP TABLE notes_knowledge_chunks, note_reads, notes_generations, notes`); err != nil {
+			t.Fatalf("drop the notes tables: %v", err)
 		}
 		check(t, st, assistant.NotesOptions{}, knowledge.NotesFallbackIndexMissing)
 	})
