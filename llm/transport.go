@@ -94,8 +94,15 @@ type attemptResult struct {
 // answer streams for as long as the model writes (the first-token and idle
 // timeouts and the caller's context bound the rest).
 func newHTTPClient(connectTimeout time.Duration, proto wireProtocol) *http.Client {
+	return &http.Client{Transport: &observingTransport{base: BaseTransport(connectTimeout), proto: proto}}
+}
+
+// BaseTransport is the HTTP transport every provider call rides on, chat
+// and embeddings alike: connecting and the TLS handshake are bounded by
+// connectTimeout, proxies come from the environment.
+func BaseTransport(connectTimeout time.Duration) *http.Transport {
 	dialer := &net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}
-	base := &http.Transport{
+	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           dialer.DialContext,
 		TLSHandshakeTimeout:   connectTimeout,
@@ -104,7 +111,6 @@ func newHTTPClient(connectTimeout time.Duration, proto wireProtocol) *http.Clien
 		IdleConnTimeout:       90 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}
-	return &http.Client{Transport: &observingTransport{base: base, proto: proto}}
 }
 
 type observingTransport struct {

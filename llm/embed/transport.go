@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -49,17 +48,7 @@ func (a *attempt) snapshot() attemptResult {
 // newHTTPClient bounds connecting; the request timeout comes from each
 // batch's context.
 func newHTTPClient(connectTimeout time.Duration) *http.Client {
-	dialer := &net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}
-	base := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           dialer.DialContext,
-		TLSHandshakeTimeout:   connectTimeout,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          4,
-		IdleConnTimeout:       90 * time.Second,
-		ExpectContinueTimeout: time.Second,
-	}
-	return &http.Client{Transport: &observingTransport{base: base}}
+	return &http.Client{Transport: &observingTransport{base: llm.BaseTransport(connectTimeout)}}
 }
 
 type observingTransport struct{ base http.RoundTripper }
