@@ -28,7 +28,7 @@ const (
 func (e *Engine) scoringFor(ix *unitIndex, q normalizedQuery) index.Scoring {
 	// Ranking weighs every word of the question, intent words too: a
 	// passage that says "definition" ranks for "definition of X".
-	sc := index.Scoring{Weights: ix.Weigh(q.keys, 0), Reader: q.firstPerson}
+	sc := index.Scoring{Weights: ix.Weigh(q.keys, 0), Reader: q.firstPerson, Docs: q.allow}
 	if !(e.cfg.DefinitionalBias > 0) || len(q.keys) == 0 {
 		return sc
 	}
@@ -288,6 +288,7 @@ func (e *Engine) answerMulti(ix *unitIndex, text string, whole normalizedQuery) 
 			continue
 		}
 		q.definitional = q.definitional || whole.definitional
+		q.allow, q.alpha = whole.allow, whole.alpha
 		r := e.rank(ix, q, false, nil)
 		if len(r.docs) == 0 {
 			continue
@@ -591,6 +592,10 @@ func (e *Engine) Search(text string, limit int) []Hit {
 func (e *Engine) SearchQuery(q Query, limit int) []Hit {
 	text, _ := truncateQuery(q.Text)
 	nq := e.norm.normalize(text)
+	nq.alpha = e.alphaOf(q)
+	if len(q.Categories) > 0 {
+		nq.allow = e.allowed(q.Categories)
+	}
 	ix := e.chunks
 	if ix == nil {
 		ix = e.wholeIndex()
@@ -603,7 +608,7 @@ func (e *Engine) SearchQuery(q Query, limit int) []Hit {
 	ranked := sr.Ranked
 	var r ranking
 	if ix == e.chunks && len(q.Vector) > 0 {
-		if vh, _ := e.vectorSearch(q, max(limit, 3*e.cfg.TopK)); vh != nil {
+		if vh, _ := e.vectorSearch(q, nq.alpha, nq.allow, max(limit, 3*e.cfg.TopK)); vh != nil {
 			r.sections = sr.Sections
 			ranked = e.fuseRanking(ix, nq, sc, sr, vh, &r)
 			ranked = ranked[:min(limit, len(ranked))]

@@ -41,6 +41,15 @@ type Query struct {
 	// mismatch is said in Result.Notes.
 	Vector      []float32
 	VectorModel string
+	// Categories, when not empty, scopes the turn to the docs of those
+	// categories (docs folders, Engine.Categories): the others are left
+	// out before scoring, so coverage, margins and the decision are of
+	// the scope alone. A category the engine does not know matches no
+	// doc; callers check them first with CheckCategories.
+	Categories []string
+	// Alpha, when not nil, weighs this turn's hybrid ranking instead of
+	// Config.Alpha (same range, 0 to 1).
+	Alpha *float64
 }
 
 // Hit is one ranked chunk as Search returns it: ranking only, no decision.
@@ -448,10 +457,15 @@ func (e *Engine) search(text string, query Query) Result {
 		// nothing; its vector's nearest chunks would be noise.
 		return e.noMatch(RuleNoTerms)
 	}
-	vh, note := e.vectorSearch(query, 3*e.cfg.TopK)
 	var notes []string
+	q.alpha = e.alphaOf(query)
+	if len(query.Categories) > 0 {
+		q.allow = e.allowed(query.Categories)
+		notes = append(notes, "scope: "+strings.Join(query.Categories, ", "))
+	}
+	vh, note := e.vectorSearch(query, q.alpha, q.allow, 3*e.cfg.TopK)
 	if vh != nil {
-		note = "ranked by keywords and embeddings (alpha " + strconv.FormatFloat(e.cfg.Alpha, 'g', -1, 64) + ")"
+		note = "ranked by keywords and embeddings (alpha " + strconv.FormatFloat(q.alpha, 'g', -1, 64) + ")"
 	}
 	if note != "" {
 		notes = append(notes, note)
@@ -473,7 +487,16 @@ func (e *Engine) search(text string, query Query) Result {
 			fallback = "phase" + strconv.Itoa(phases[i+1])
 		}
 	}
-	res := e.glossaryAnswer(q)
+	var res Result
+	if q.allow != nil {
+		// The glossary is no doc of any category: a scoped turn does not
+		// fall back to it.
+		res = e.noMatch(RuleGeneric)
+		res.NormalizedTokens = q.terms
+		res.Metrics.Fallback = "generic"
+	} else {
+		res = e.glossaryAnswer(q)
+	}
 	res.Metrics.Phase = phases[len(phases)-1]
 	res.Notes = append(notes, res.Notes...)
 	return res

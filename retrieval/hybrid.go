@@ -148,13 +148,14 @@ func (e *Engine) buildVectors() error {
 type vectorHits map[int32]float64
 
 // vectorSearch runs the vector side of a turn over the chunk index, the k
-// nearest chunks, or says in a note why the turn is lexical: nil hits and
-// "" when the query has no vector.
-func (e *Engine) vectorSearch(q Query, k int) (vectorHits, string) {
+// nearest chunks (of the docs allow allows, when not nil: ranked among
+// them, not filtered afterwards), or says in a note why the turn is
+// lexical: nil hits and "" when the query has no vector.
+func (e *Engine) vectorSearch(q Query, alpha float64, allow []bool, k int) (vectorHits, string) {
 	switch {
 	case len(q.Vector) == 0:
 		return nil, ""
-	case !(e.cfg.Alpha > 0):
+	case !(alpha > 0):
 		return nil, "hybrid off (alpha 0): ranked by keywords alone"
 	case e.cfg.Phase == 1:
 		return nil, "hybrid off in phase 1 (whole docs have no embeddings): ranked by keywords alone"
@@ -163,7 +164,16 @@ func (e *Engine) vectorSearch(q Query, k int) (vectorHits, string) {
 	case q.VectorModel != e.vec.info.Model:
 		return nil, fmt.Sprintf("query embedded with %q, chunks with %q: ranked by keywords alone", q.VectorModel, e.vec.info.Model)
 	}
-	hits, err := e.vec.ix.Search(q.Vector, k)
+	var hits []vector.Hit
+	var err error
+	if allow == nil {
+		hits, err = e.vec.ix.Search(q.Vector, k)
+	} else {
+		units := e.chunks.Units
+		hits, err = e.vec.ix.SearchExactFunc(q.Vector, k, func(id int32) bool {
+			return int(id) < len(units) && allow[units[id].Doc]
+		})
+	}
 	if err != nil {
 		return nil, fmt.Sprintf("vector search failed (%v): ranked by keywords alone", err)
 	}
@@ -176,6 +186,14 @@ func (e *Engine) vectorSearch(q Query, k int) (vectorHits, string) {
 		}
 	}
 	return out, ""
+}
+
+// alphaOf is the hybrid weight of a turn: its own, else the config's.
+func (e *Engine) alphaOf(q Query) float64 {
+	if q.Alpha != nil {
+		return *q.Alpha
+	}
+	return e.cfg.Alpha
 }
 
 // fuse is the fused score of one chunk and its two normalized signals
@@ -271,7 +289,7 @@ func (e *Engine) fuseRanking(ix *unitIndex, q normalizedQuery, sc index.Scoring,
 	r.fused = make(map[int32]fusedScore, len(hits))
 	for _, h := range hits {
 		cos, inVector := vh[h.Unit]
-		f, l, v := fuse(e.cfg.Alpha, h.Rank, best, cos, inVector)
+		f, l, v := fuse(q.alpha, h.Rank, best, cos, inVector)
 		r.fused[h.Unit] = fusedScore{fused: f, lexical: l, vector: v, keyword: h.Rank > 0, embedding: inVector}
 	}
 	slices.SortStableFunc(hits, func(a, b index.Hit) int {

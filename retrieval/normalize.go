@@ -19,6 +19,11 @@ type normalizedQuery struct {
 	definitional bool     // "what is X" and friends, without an action word
 	firstPerson  bool     // the asker speaks for themself: "I", "my" (see analysis.IsFirstPerson)
 	identifiers  []string // compound identifiers the question writes (see analysis.AppendIdentifiers)
+	// What the turn asked beyond its words, set by the engine after
+	// normalizing: allow holds by doc number the docs in the turn's
+	// scope (nil: every doc), alpha the hybrid ranking's weight.
+	allow []bool
+	alpha float64
 }
 
 // normalizer holds what normalization needs from the index: the known

@@ -364,6 +364,12 @@ type Scoring struct {
 	// so the page written to the asker outranks the reference that
 	// names the same words.
 	Reader bool
+	// Docs, when not nil, holds by doc number the docs a query may score:
+	// a unit of any other doc is skipped while accumulating, so it never
+	// takes part in a rank, a coverage or a depth (a scope applied before
+	// scoring, not a filter of the results). A doc number beyond its end
+	// is not allowed.
+	Docs []bool
 }
 
 // Result is what one query produced over one index.
@@ -382,7 +388,7 @@ type Result struct {
 func (ix *Index) Search(terms, keys []string, depth int, sc Scoring) Result {
 	a := ix.getScratch()
 	defer ix.putScratch(a)
-	ix.accumulate(a, terms, keys, 0, int32(len(ix.Units)))
+	ix.accumulate(a, terms, keys, 0, int32(len(ix.Units)), sc.Docs)
 	res := Result{Touched: len(a.touched)}
 	top := topHits{less: rankOrder, depth: depth, items: make([]Hit, 0, min(depth, len(a.touched)))}
 	// Without a bias a unit's rank is what it accumulated: once the top
@@ -412,8 +418,13 @@ func (ix *Index) Search(terms, keys []string, depth int, sc Scoring) Result {
 }
 
 // accumulate adds up, in a, what each unit numbered from lo up to hi
-// holds of the query: its rank contributions and the keys it covers.
-func (ix *Index) accumulate(a *accumulator, terms, keys []string, lo, hi int32) {
+// holds of the query: its rank contributions and the keys it covers. With
+// allow not nil, only units of the docs it allows.
+func (ix *Index) accumulate(a *accumulator, terms, keys []string, lo, hi int32, allow []bool) {
+	if allow != nil {
+		ix.accumulateAllowed(a, terms, keys, lo, hi, allow)
+		return
+	}
 	touch := func(unit int32) *unitAcc {
 		u := &a.acc[unit]
 		if !u.seen {
@@ -451,6 +462,50 @@ func (ix *Index) accumulate(a *accumulator, terms, keys []string, lo, hi int32) 
 	}
 }
 
+// accumulateAllowed is accumulate for a query restricted to some docs;
+// kept apart so the unrestricted loop, the common one, stays as it was.
+func (ix *Index) accumulateAllowed(a *accumulator, terms, keys []string, lo, hi int32, allow []bool) {
+	ok := func(unit int32) bool {
+		d := ix.Units[unit].Doc
+		return unit >= lo && unit < hi && d >= 0 && int(d) < len(allow) && allow[d]
+	}
+	touch := func(unit int32) *unitAcc {
+		u := &a.acc[unit]
+		if !u.seen {
+			u.seen = true
+			a.touched = append(a.touched, unit)
+		}
+		return u
+	}
+	for i, k := range keys {
+		var bit uint64
+		if i < maxQueryKeys {
+			bit = 1 << i
+		}
+		for _, p := range ix.postings[k] {
+			if !ok(p.unit) {
+				continue
+			}
+			u := touch(p.unit)
+			u.rank += float64(p.rank)
+			u.cov |= bit
+			if p.flags&headFields != 0 {
+				u.head |= bit
+			}
+			if p.flags&(1<<FieldTitle) != 0 {
+				u.title |= bit
+			}
+		}
+	}
+	for _, t := range terms {
+		for _, p := range ix.postings[t] {
+			if ok(p.unit) {
+				touch(p.unit).rank += float64(p.rank)
+			}
+		}
+	}
+}
+
 // SearchDoc scores the units of one doc that contain a query term, or a
 // variant of one, best rank first: a picked doc answers from its own
 // sections that match the question.
@@ -461,7 +516,7 @@ func (ix *Index) SearchDoc(terms, keys []string, doc int32, sc Scoring) []Hit {
 	}
 	a := ix.getScratch()
 	defer ix.putScratch(a)
-	ix.accumulate(a, terms, keys, r[0], r[1])
+	ix.accumulate(a, terms, keys, r[0], r[1], sc.Docs)
 	hits := make([]Hit, 0, len(a.touched))
 	for _, id := range a.touched {
 		hits = append(hits, ix.scoreUnit(id, a.acc[id], sc))

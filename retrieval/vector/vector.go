@@ -216,6 +216,36 @@ func (x *Index) SearchExact(q []float32, k int) ([]Hit, error) {
 	return x.scan(*buf, min(k, len(x.ids))), nil
 }
 
+// SearchExactFunc is SearchExact over the vectors whose id keep accepts
+// alone: a query restricted to part of the index (a scope) is ranked
+// among that part, not filtered after a search of the whole, which would
+// return fewer than k when the part's vectors are not the nearest. It is
+// an exact scan whatever the size: a graph walk cannot skip the vectors
+// it must pass through.
+func (x *Index) SearchExactFunc(q []float32, k int, keep func(id int32) bool) ([]Hit, error) {
+	buf, err := x.query(q)
+	if err != nil {
+		return nil, err
+	}
+	defer x.queries.Put(buf)
+	if k < 1 || len(x.ids) == 0 {
+		return nil, nil
+	}
+	t := newTopK(min(k, len(x.ids)))
+	d := x.dim
+	for i, id := range x.ids {
+		if !keep(id) {
+			continue
+		}
+		s := dot(*buf, x.data[i*d:(i+1)*d])
+		if t.full() && s < t.worst().Score {
+			continue
+		}
+		t.push(Hit{ID: id, Score: s})
+	}
+	return t.sorted(), nil
+}
+
 // scan is the exact search of normalized q, split into row ranges over
 // up to Workers goroutines (each at least minScanPerWorker floats), each
 // keeping its own top k, merged at the end.

@@ -391,3 +391,53 @@ func TestGraphDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchExactFuncRanksAmongKept checks the filtered scan against
+// SearchExact of an index holding the kept vectors alone: same hits, same
+// order, and never an id keep refused, at a k above the kept count too.
+func TestSearchExactFuncRanksAmongKept(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	const dim, n = 24, 300
+	vs := gaussians(r, n, dim)
+	all, _ := New(dim)
+	kept, _ := New(dim)
+	keep := func(id int32) bool { return id%3 == 1 }
+	for i, v := range vs {
+		if err := all.Add(int32(i), v); err != nil {
+			t.Fatal(err)
+		}
+		if keep(int32(i)) {
+			if err := kept.Add(int32(i), v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := all.Build(); err != nil {
+		t.Fatal(err)
+	}
+	if err := kept.Build(); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{1, 10, 200} {
+		q := gaussians(r, 1, dim)[0]
+		got, err := all.SearchExactFunc(q, k, keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := kept.SearchExact(q, k)
+		if len(got) != len(want) {
+			t.Fatalf("k=%d: %d hits, want %d", k, len(got), len(want))
+		}
+		for i := range got {
+			if !keep(got[i].ID) {
+				t.Fatalf("k=%d: hit %d has id %d, which keep refuses", k, i, got[i].ID)
+			}
+			if got[i].ID != want[i].ID {
+				t.Errorf("k=%d: hit %d is %d, want %d", k, i, got[i].ID, want[i].ID)
+			}
+		}
+	}
+	if _, err := all.SearchExactFunc(make([]float32, dim), 3, keep); err == nil {
+		t.Error("a zero query: no error")
+	}
+}
