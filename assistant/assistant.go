@@ -58,6 +58,12 @@ type Request struct {
 	// pieces of evidence (never more than the engine's own top-k).
 	Exclude []string
 	TopK    int
+	// Categories scopes the docs to those categories (docs folders,
+	// retrieval.Query.Categories); the notes have none and are not
+	// scoped. Alpha, when not nil, is the docs' hybrid weight for this
+	// turn instead of the engine's.
+	Categories []string
+	Alpha      *float64
 }
 
 // Answer is a written answer and the prompt report behind it.
@@ -174,7 +180,8 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	s.mu.Lock()
 	// The follow-up state survives a rebuild as chunk ids: if the last
 	// chunk's doc is gone, "tell me more" gets whatever the engine says.
-	turn := turnState{lastChunkID: s.lastChunkID, shown: slices.Clone(s.shown), offered: s.crossOffered}
+	turn := turnState{lastChunkID: s.lastChunkID, shown: slices.Clone(s.shown), offered: s.crossOffered,
+		categories: req.Categories, alpha: req.Alpha}
 	s.mu.Unlock()
 	var embedNote string
 	turn.vector, embedNote = s.questionVector(ctx, req, turn)
@@ -251,17 +258,24 @@ type turnState struct {
 	// (notes are not embedded); nil when the turn is lexical.
 	vector      []float32
 	vectorModel string
+	// categories and alpha are the request's, for the docs alone: the
+	// notes have no categories and no vectors.
+	categories []string
+	alpha      *float64
 }
 
-// lexical is t without the question's vector, for the notes.
+// lexical is t for the notes: without the question's vector, and without
+// the docs' scope and alpha.
 func (t turnState) lexical() turnState {
 	t.vector, t.vectorModel = nil, ""
+	t.categories, t.alpha = nil, nil
 	return t
 }
 
 // docsQuery is the docs engine's query for a question of a turn.
 func (t turnState) docsQuery(text string) retrieval.Query {
-	return retrieval.Query{Text: text, LastChunkID: t.lastChunkID, Shown: t.shown, Vector: t.vector, VectorModel: t.vectorModel}
+	return retrieval.Query{Text: text, LastChunkID: t.lastChunkID, Shown: t.shown, Vector: t.vector, VectorModel: t.vectorModel,
+		Categories: t.categories, Alpha: t.alpha}
 }
 
 // routed is a turn's result with how the notes took part in it.
