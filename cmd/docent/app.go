@@ -34,6 +34,10 @@ type app struct {
 	chunks     int
 	titles     []string // of the docs at start-up, in slug order
 	started    time.Duration
+	// categories are the knowledge base's at start-up and scope the
+	// ones --scope restricts retrieval to (nil: all), checked against them.
+	categories []string
+	scope      []string
 }
 
 // startApp opens the store, builds the engine from what it holds and
@@ -95,6 +99,16 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 	engine, err := buildEngine(bundle)
 	if err != nil {
 		return nil, err
+	}
+	// --scope is checked here, where the knowledge base is known: a
+	// category it does not have is a usage error naming the ones it has.
+	var categories []string
+	if c, ok := engine.(interface{ Categories() []string }); ok {
+		categories = c.Categories()
+	}
+	scope := retrieval.ParseCategories(e.cfg.categories)
+	if err := retrieval.CheckCategories(categories, scope); err != nil {
+		return nil, usageErrorf("--scope: %v", err)
 	}
 	opts := []llm.Option{llm.WithLogger(e.log)}
 	if interactive {
@@ -158,6 +172,7 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 	return &app{
 		store: st, session: session, selection: sel, notes: keeper, closeNotes: closeNotes,
 		docs: docs, chunks: chunks, titles: titles, started: time.Since(began),
+		categories: categories, scope: scope,
 	}, nil
 }
 

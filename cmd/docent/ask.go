@@ -123,6 +123,7 @@ func newAskCmd(e *env) *cobra.Command {
 				a.session.SetApp(&st)
 			}
 
+			req.Categories = a.scope
 			res := a.session.Retrieve(ctx, req)
 			out := cmd.OutOrStdout()
 			var emit func(string)

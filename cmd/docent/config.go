@@ -112,6 +112,9 @@ type config struct {
 	minMargin        float64
 	definitionalBias float64
 	alpha            float64
+	// categories is --scope as given: the docs folders retrieval is
+	// restricted to, checked against the knowledge base once it is read.
+	categories string
 
 	provider          string
 	model             string
@@ -191,6 +194,8 @@ func (c *config) register(cmd *cobra.Command) {
 	c.bindEnv("definitional-bias", "DOC_RETRIEVAL_DEFINITIONAL_BIAS")
 	f.Float64Var(&c.alpha, "alpha", policy.Alpha, "hybrid ranking: weight (0–1) of the embedding similarity against the keyword rank when the question has a vector; 0 ranks by keywords alone")
 	c.bindEnv("alpha", "DOC_RETRIEVAL_ALPHA")
+	f.StringVar(&c.categories, "scope", "", "restrict retrieval to the docs of these categories (docs folders), comma-separated; empty: all")
+	c.bindEnv("scope", "DOCENT_SCOPE")
 
 	f.StringVar(&c.provider, "provider", "auto", "answer writer: auto|extractive|openai|ollama|anthropic")
 	c.bindEnv("provider", "DOCENT_PROVIDER")
