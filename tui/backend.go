@@ -64,6 +64,10 @@ type Status struct {
 	Model        string
 	Phase        int
 	Context      string // the app-state file attached at start-up (--context), "" for none
+	// Categories are the knowledge base's (docs folders), which /scope
+	// picks from; Scope those the questions start scoped to (--scope).
+	Categories []string
+	Scope      []string
 }
 
 // Loader starts docent while the screen is already up: it reads the

@@ -82,8 +82,9 @@ type Model struct {
 	debugOpen    bool
 	zoom         focus // focusEvidence or focusDebug while that pane fills the body
 	focus        focus
-	notice       string // one-line feedback, cleared by the next key
-	context      string // the attached app-state file, for the status bar
+	notice       string   // one-line feedback, cleared by the next key
+	context      string   // the attached app-state file, for the status bar
+	settings     settings // /scope and /set: applied to every request
 
 	resizes    int    // counts window size changes, to spot the last one
 	turn       int    // the newest turn; older replies are dropped
@@ -119,6 +120,7 @@ func WithContext(ctx context.Context) Option {
 func New(b Backend, st Status, opts ...Option) Model {
 	m := newModel(opts)
 	m.backend, m.status, m.context, m.ready = b, st, st.Context, true
+	m.settings.scope = st.Scope
 	return m
 }
 
@@ -273,6 +275,7 @@ func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
 	}
 	r := msg.ready
 	m.backend, m.status, m.context = r.Backend, r.Status, r.Status.Context
+	m.settings.scope = r.Status.Scope
 	m.skipped, m.notices = r.Skipped, r.Notices
 	m.suggest = suggestion(r.Titles)
 	m.ready = true

@@ -58,6 +58,14 @@ func (m *Model) send(q string) tea.Cmd {
 		m.runRole(arg)
 		return m.sendQueued()
 	}
+	if arg, ok := commandArg(q, scopeCmd); ok {
+		m.runScope(arg)
+		return m.sendQueued()
+	}
+	if arg, ok := commandArg(q, setCmd); ok {
+		m.runSet(arg)
+		return m.sendQueued()
+	}
 	m.transcript.append(&message{role: roleUser, text: textsafe.String(q)})
 	return m.startTurn(assistant.Request{Query: q})
 }
@@ -86,6 +94,7 @@ func (m *Model) pick(o retrieval.Option) tea.Cmd {
 }
 
 func (m *Model) startTurn(req assistant.Request) tea.Cmd {
+	req = m.applySettings(req)
 	m.turn++
 	m.question = req.Query
 	m.activity = retrieving

@@ -221,8 +221,12 @@ func (m Model) statusBar(width int) string {
 	if m.context != "" {
 		context = "context " + textsafe.Line(filepath.Base(m.context))
 	}
+	scope := ""
+	if len(m.settings.scope) > 0 {
+		scope = "scope " + textsafe.Line(strings.Join(m.settings.scope, ","))
+	}
 	// In order of importance: the first ones survive on narrow screens.
-	parts := []string{kb, context, fmt.Sprintf("phase %d", phase), latency, provider, store}
+	parts := []string{kb, scope, context, fmt.Sprintf("phase %d", phase), latency, provider, store}
 	helpHint := "? keys"
 	sep := " │ "
 	for n := len(parts); n >= 0; n-- {

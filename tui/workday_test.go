@@ -256,7 +256,7 @@ func TestHelpAt60x20(t *testing.T) {
 	s.typeText("?")
 	s.waitText("Keys  (? or esc closes)", "enter", "send")
 	t.Run("top", func(t *testing.T) { golden.RequireEqual(t, s.screen.current()) })
-	s.pressUntil(tea.KeyPgDown, 10, "/context off", "100%")
+	s.pressUntil(tea.KeyPgDown, 10, "show the scope, top-k and alpha", "100%")
 	t.Run("end", func(t *testing.T) { golden.RequireEqual(t, s.screen.current()) })
 	s.press(tea.KeyEscape, 0)
 	s.waitFor("help closed", func(f string) bool { return !strings.Contains(f, "Keys  (") })

@@ -64,7 +64,8 @@ func (e *env) chatLoader(started **app) tui.Loader {
 			Status: tui.Status{
 				Docs: a.docs, Chunks: a.chunks, Store: a.store.Describe(),
 				Provider: a.selection.Provider, Model: a.selection.Model, Phase: e.cfg.phase,
-				Context: e.cfg.contextPath,
+				Context:    e.cfg.contextPath,
+				Categories: a.categories, Scope: a.scope,
 			},
 			Skipped: notes.skipped,
 			Titles:  a.titles,
