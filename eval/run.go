@@ -23,6 +23,13 @@ type Options struct {
 	Progress func(format string, args ...any)
 }
 
+// Preparer is an Engine that reads the queries once before they are run
+// and timed (docent-hybrid embeds them): neither index time nor query
+// latency includes it.
+type Preparer interface {
+	Prepare(ctx context.Context, queries []string) error
+}
+
 // RetrievalReport is the outcome of one run; it marshals to the JSON that
 // `docent-eval retrieval --json` prints.
 type RetrievalReport struct {
@@ -83,6 +90,15 @@ func measure(ctx context.Context, engine Engine, ds *Dataset, queries []Query, r
 	}
 	indexed := time.Since(start)
 	heap := max(int64(heapInUse())-int64(before), 0)
+	if p, ok := engine.(Preparer); ok {
+		texts := make([]string, len(queries))
+		for i, q := range queries {
+			texts[i] = q.Text
+		}
+		if err := p.Prepare(ctx, texts); err != nil {
+			return EngineReport{}, fmt.Errorf("%s: prepare the queries of %s: %w", name, ds.Name, err)
+		}
+	}
 
 	run := make(Run, len(queries))
 	for _, q := range queries {

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,6 +27,7 @@ import (
 	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/internal/redact"
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/llm/embed"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/store/postgres"
 	"github.com/docent-sh/docent/textsafe"
@@ -97,7 +99,7 @@ func newRoot(getenv func(string) string) *cobra.Command {
 }
 
 // engines are the engines `retrieval` knows, in report order.
-var engines = []string{"docent", "bleve", "bleve-scorch", "postgres"}
+var engines = []string{"docent", "docent-hybrid", "bleve", "bleve-scorch", "postgres"}
 
 func newRetrievalCmd(getenv func(string) string) *cobra.Command {
 	var (
@@ -107,6 +109,7 @@ func newRetrievalCmd(getenv func(string) string) *cobra.Command {
 		rounds   int
 		dbURL    string
 		synonyms string
+		embedCfg embed.Config
 	)
 	cmd := &cobra.Command{
 		Use:   "retrieval --dataset DIR [--engines docent,bleve,postgres] [--json]",
@@ -115,7 +118,8 @@ func newRetrievalCmd(getenv func(string) string) *cobra.Command {
 			"with each engine in turn and runs the judged queries. It reports nDCG@10, Recall@100 and MRR@10\n" +
 			"(trec_eval conventions), index build time, query latency percentiles and the heap the index added.\n" +
 			"Engines: docent, with its default configuration; bleve (bleve's in-memory index, English analyzer,\n" +
-			"default scoring); bleve-scorch (bleve's scorch index held in memory); postgres (full-text search in\n" +
+			"default scoring); docent-hybrid, docent ranking by keywords and embeddings (needs --embed-provider;\n" +
+			"the passages and queries are embedded first, the queries before they are timed); bleve-scorch (bleve's scorch index held in memory); postgres (full-text search in\n" +
 			"the --db database, in a temporary table, so the database keeps nothing).",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if err := cobra.NoArgs(cmd, args); err != nil {
@@ -152,11 +156,35 @@ func newRetrievalCmd(getenv func(string) string) *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
+			stderr := cmd.ErrOrStderr()
+			// As docent reads them: flag, else DOCENT_EMBED_PROVIDER and
+			// DOCENT_EMBED_MODEL; the key and address from the
+			// provider's own variables (embed.Resolve).
+			if !cmd.Flags().Changed("embed-provider") {
+				embedCfg.Provider = cmp.Or(getenv("DOCENT_EMBED_PROVIDER"), embedCfg.Provider)
+			}
+			if !cmd.Flags().Changed("embed-model") {
+				embedCfg.Model = cmp.Or(getenv("DOCENT_EMBED_MODEL"), embedCfg.Model)
+			}
+			var emb embed.Embedder
+			if slices.Contains(list, "docent-hybrid") {
+				emb, err = embed.Resolve(embedCfg, getenv)
+				if err != nil {
+					return usageErrorf("--embed-provider %s: %v", embedCfg.Provider, err)
+				}
+				if emb == nil {
+					fmt.Fprintln(stderr, "docent-hybrid skipped: no embedding provider (set --embed-provider)")
+				}
+			}
 			var runners []eval.Engine
 			for _, name := range list {
 				switch name {
 				case "docent":
 					runners = append(runners, eval.NewDocent(retrieval.DefaultConfig(), syn))
+				case "docent-hybrid":
+					if emb != nil {
+						runners = append(runners, eval.NewDocentHybrid(retrieval.DefaultConfig(), syn, emb))
+					}
 				case "bleve":
 					runners = append(runners, reference.NewBleve())
 				case "bleve-scorch":
@@ -172,7 +200,6 @@ func newRetrievalCmd(getenv func(string) string) *cobra.Command {
 					runners = append(runners, reference.NewPostgres(st))
 				}
 			}
-			stderr := cmd.ErrOrStderr()
 			report, err := eval.RunRetrieval(ctx, ds, runners, eval.Options{
 				Rounds:   rounds,
 				Progress: func(format string, args ...any) { fmt.Fprintf(stderr, "eval: "+format+"\n", args...) },
@@ -194,6 +221,9 @@ func newRetrievalCmd(getenv func(string) string) *cobra.Command {
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
 	f.IntVar(&rounds, "rounds", 10, "times each query is timed after the scored pass")
 	f.StringVar(&dbURL, "db", "", "PostgreSQL URL for the postgres engine (default: $DOCENT_DB, else $DATABASE_URL)")
+	f.StringVar(&embedCfg.Provider, "embed-provider", embed.ProviderNone,
+		"embedding provider for docent-hybrid: none|openai|ollama (default: $DOCENT_EMBED_PROVIDER); key and address from $OPENAI_API_KEY and $OPENAI_BASE_URL, or $OLLAMA_HOST")
+	f.StringVar(&embedCfg.Model, "embed-model", "", "embedding model for docent-hybrid (default: $DOCENT_EMBED_MODEL, else the provider's)")
 	f.StringVar(&synonyms, "synonyms", "", "synonyms file for docent's engine, in the format of a docs folder's _synonyms.txt")
 	return cmd
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/docent-sh/docent/eval"
+	"github.com/docent-sh/docent/llm/llmtest"
 	"github.com/docent-sh/docent/store/postgres/pgtest"
 )
 
@@ -116,5 +117,60 @@ func TestConnectionErrorHidesPassword(t *testing.T) {
 	_, errOut, code := runEval(t, nil, "retrieval", "--db", db, "--dataset", tinyDataset, "--engines", "postgres")
 	if code != 1 || strings.Contains(errOut, "s3cret-pw") || !strings.Contains(errOut, "127.0.0.1:1") {
 		t.Fatalf("exit %d, stderr %q; want 1, the host named and no password", code, errOut)
+	}
+}
+
+// docent-hybrid embeds the passages and the queries through the
+// configured provider (here llmtest's OpenAI embeddings server, found as
+// docent finds it: DOCENT_EMBED_PROVIDER and OPENAI_BASE_URL), the queries
+// in one batch before they are timed, and is measured beside docent.
+func TestRetrievalHybrid(t *testing.T) {
+	srv := llmtest.NewOpenAIEmbeddings(t, llmtest.EmbedScript{Dimension: 16})
+	env := map[string]string{"DOCENT_EMBED_PROVIDER": "openai", "OPENAI_BASE_URL": srv.BaseURL()}
+	out, errOut, code := runEval(t, env, "retrieval", "--dataset", tinyDataset, "--engines", "docent-hybrid,docent", "--rounds", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r eval.RetrievalReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, out)
+	}
+	if len(r.Engines) != 2 || r.Engines[0].Name != "docent" || r.Engines[1].Name != "docent-hybrid" {
+		t.Fatalf("engines %+v, want docent then docent-hybrid", r.Engines)
+	}
+	if h := r.Engines[1]; h.NDCG10 <= 0 || h.Recall100 != 1 {
+		t.Errorf("docent-hybrid %+v: want every judged document found", h)
+	}
+	var inputs [][]string
+	for _, req := range srv.Requests() {
+		in, err := srv.Inputs(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, in)
+	}
+	// The 4 passages (one chunk each) in one request, then the 2 judged
+	// queries in another; none during the timed rounds.
+	if len(inputs) != 2 || len(inputs[0]) != 4 || !slices.Equal(inputs[1], []string{"solar electricity", "stored energy"}) {
+		t.Errorf("embedding requests %q: want the 4 passages, then the 2 queries", inputs)
+	}
+}
+
+// Without a provider docent-hybrid is skipped, saying so, and the other
+// engines run.
+func TestRetrievalHybridSkipped(t *testing.T) {
+	out, errOut, code := runEval(t, nil, "retrieval", "--dataset", tinyDataset, "--engines", "docent,docent-hybrid", "--rounds", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "docent-hybrid skipped: no embedding provider (set --embed-provider)") {
+		t.Errorf("stderr %q does not say docent-hybrid was skipped", errOut)
+	}
+	var r eval.RetrievalReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, out)
+	}
+	if len(r.Engines) != 1 || r.Engines[0].Name != "docent" {
+		t.Errorf("engines %+v, want docent alone", r.Engines)
 	}
 }
