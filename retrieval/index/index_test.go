@@ -101,3 +101,36 @@ func TestTopHitsMatchesSort(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchDocsScope: with Scoring.Docs a query scores the allowed docs'
+// units alone, each exactly as unrestricted (rank and coverage do not
+// depend on the others), and SearchDoc of a doc outside it finds nothing.
+func TestSearchDocsScope(t *testing.T) {
+	ix := build(t, []int32{0, 0, 1, 2}, []Fields{
+		{FieldTitle: "Archive a note", FieldBody: "Archiving moves the note out of the way."},
+		{FieldTitle: "Archive a note", FieldBody: "An archived note can come back."},
+		{FieldTitle: "Notes", FieldBody: "A note holds text. Notes can be archived."},
+		{FieldTitle: "Widgets", FieldBody: "Widgets sit on the home page, notes beside them."},
+	})
+	terms := []string{"archive", "note"}
+	all := ix.Search(terms, keys(terms), 10, Scoring{Weights: ix.Weigh(keys(terms), 0)})
+	for _, allow := range [][]bool{{false, true, true}, {true, false, false}, {false, false, true}, {false}, {}} {
+		sc := Scoring{Weights: ix.Weigh(keys(terms), 0), Docs: allow}
+		got := ix.Search(terms, keys(terms), 10, sc)
+		var want []Hit
+		for _, h := range all.Ranked {
+			if d := ix.Units[h.Unit].Doc; int(d) < len(allow) && allow[d] {
+				want = append(want, h)
+			}
+		}
+		if !slices.Equal(got.Ranked, want) || got.Touched != len(want) {
+			t.Errorf("docs %v: ranked %+v (touched %d), want %+v", allow, got.Ranked, got.Touched, want)
+		}
+		for doc := int32(0); doc < 3; doc++ {
+			in := int(doc) < len(allow) && allow[doc]
+			if hits := ix.SearchDoc(terms, keys(terms), doc, sc); (len(hits) > 0) != in {
+				t.Errorf("docs %v: SearchDoc(%d) = %d hits, allowed %v", allow, doc, len(hits), in)
+			}
+		}
+	}
+}
