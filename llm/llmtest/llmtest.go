@@ -65,6 +65,13 @@ type Script struct {
 	PageSize int      // Anthropic's model listing: at most this many a page (0: as the request's limit says)
 	APIKey   string   // when set, a request without this key gets 401
 
+	// Replies are the whole answers to the 1st, 2nd, … non-streaming
+	// request (a judging call's JSON, say); one beyond the list gets the
+	// last, and without Replies the Chunks joined. ReplyDelay is waited
+	// before a non-streaming answer, to test a caller's timeout.
+	Replies    []string
+	ReplyDelay time.Duration
+
 	// EchoKey makes error bodies repeat the credentials the request
 	// carried, as some servers and proxies do, to test that they are
 	// redacted before reaching a notice or a log.
@@ -134,6 +141,7 @@ type Server struct {
 	mu           sync.Mutex
 	requests     []Request
 	completed    int
+	whole        int // non-streaming requests answered so far
 	disconnected chan struct{}
 	once         sync.Once
 }
@@ -238,8 +246,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		streaming = req.Stream == nil || *req.Stream
 	}
 	if !streaming {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(s.proto.whole(req.Model, strings.Join(s.script.Chunks, "")))
+		s.serveWhole(w, r, req.Model)
 		return
 	}
 	var usage *Usage
@@ -249,6 +256,31 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		usage = &u
 	}
 	s.stream(w, r, req.Model, usage)
+}
+
+// serveWhole answers a non-streaming request with the next of
+// Script.Replies, after Script.ReplyDelay.
+func (s *Server) serveWhole(w http.ResponseWriter, r *http.Request, model string) {
+	s.mu.Lock()
+	n := s.whole
+	s.whole++
+	s.mu.Unlock()
+	text := strings.Join(s.script.Chunks, "")
+	if len(s.script.Replies) > 0 {
+		text = s.script.Replies[min(n, len(s.script.Replies)-1)]
+	}
+	if s.script.ReplyDelay > 0 {
+		timer := time.NewTimer(s.script.ReplyDelay)
+		select {
+		case <-r.Context().Done():
+			timer.Stop()
+			s.markDisconnected()
+			return
+		case <-timer.C:
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(s.proto.whole(model, text))
 }
 
 // refused answers request n with its scripted status or a 401 for a
