@@ -112,11 +112,17 @@ func (r *Responder) judge(ctx context.Context, system, user string) ([]byte, err
 	if r.model == nil {
 		return nil, ErrNoModel
 	}
-	a := &attempt{}
+	// langchaingo's Ollama client leaves "stream": false out of a request
+	// without a streaming function, and Ollama streams by default: the
+	// client then reads the stream whole, so it is validated as one.
+	a := &attempt{whole: r.sel.Provider != ProviderOllama}
 	resp, err := r.model.GenerateContent(withAttempt(ctx, a), []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeSystem, system),
 		llms.TextParts(llms.ChatMessageTypeHuman, user),
 	}, llms.WithTemperature(0))
+	if err == nil && a.snapshot().streamErr != nil {
+		err = a.snapshot().streamErr
+	}
 	if err == nil && (resp == nil || len(resp.Choices) == 0 || resp.Choices[0] == nil) {
 		err = errEmptyAnswer
 	}

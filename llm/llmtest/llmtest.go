@@ -65,10 +65,10 @@ type Script struct {
 	PageSize int      // Anthropic's model listing: at most this many a page (0: as the request's limit says)
 	APIKey   string   // when set, a request without this key gets 401
 
-	// Replies are the whole answers to the 1st, 2nd, … non-streaming
-	// request (a judging call's JSON, say); one beyond the list gets the
-	// last, and without Replies the Chunks joined. ReplyDelay is waited
-	// before a non-streaming answer, to test a caller's timeout.
+	// Replies, when set, are the answers to the 1st, 2nd, … chat request
+	// in place of Chunks (a judging call's JSON, say): whole, or streamed
+	// as one chunk; a request beyond the list gets the last. ReplyDelay is
+	// waited before a non-streaming answer, to test a caller's timeout.
 	Replies    []string
 	ReplyDelay time.Duration
 
@@ -141,7 +141,7 @@ type Server struct {
 	mu           sync.Mutex
 	requests     []Request
 	completed    int
-	whole        int // non-streaming requests answered so far
+	replied      int // chat requests answered from Script.Replies so far
 	disconnected chan struct{}
 	once         sync.Once
 }
@@ -258,17 +258,23 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.stream(w, r, req.Model, usage)
 }
 
+// chunks are the answer to the next chat request: Script.Chunks, or the
+// next of Script.Replies.
+func (s *Server) chunks() []string {
+	if len(s.script.Replies) == 0 {
+		return s.script.Chunks
+	}
+	s.mu.Lock()
+	n := s.replied
+	s.replied++
+	s.mu.Unlock()
+	return []string{s.script.Replies[min(n, len(s.script.Replies)-1)]}
+}
+
 // serveWhole answers a non-streaming request with the next of
 // Script.Replies, after Script.ReplyDelay.
 func (s *Server) serveWhole(w http.ResponseWriter, r *http.Request, model string) {
-	s.mu.Lock()
-	n := s.whole
-	s.whole++
-	s.mu.Unlock()
-	text := strings.Join(s.script.Chunks, "")
-	if len(s.script.Replies) > 0 {
-		text = s.script.Replies[min(n, len(s.script.Replies)-1)]
-	}
+	text := strings.Join(s.chunks(), "")
 	if s.script.ReplyDelay > 0 {
 		timer := time.NewTimer(s.script.ReplyDelay)
 		select {
@@ -351,7 +357,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, us
 	if !send(s.proto.start(model, usage)) {
 		return
 	}
-	for i, text := range s.script.Chunks {
+	chunks := s.chunks()
+	for i, text := range chunks {
 		if s.script.BreakAfter > 0 && i == s.script.BreakAfter {
 			// Abort the handler: the server closes the connection without
 			// the final empty chunk, so the client reads an unexpected EOF.
@@ -375,10 +382,10 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, us
 			return
 		}
 	}
-	if s.script.BreakAfter > 0 && s.script.BreakAfter >= len(s.script.Chunks) {
+	if s.script.BreakAfter > 0 && s.script.BreakAfter >= len(chunks) {
 		panic(http.ErrAbortHandler)
 	}
-	if s.script.StallAfter > 0 && s.script.StallAfter >= len(s.script.Chunks) {
+	if s.script.StallAfter > 0 && s.script.StallAfter >= len(chunks) {
 		s.stall(r)
 		return
 	}
