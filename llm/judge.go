@@ -95,6 +95,10 @@ func (r *Responder) Answerable(ctx context.Context, question string, passages []
 	return v, nil
 }
 
+// CanJudge reports whether there is a model to make judging calls to:
+// false for the extractive provider and for one without its key.
+func (r *Responder) CanJudge() bool { return r.model != nil }
+
 // judgePrompt lists the question and the passages, each under its id.
 func judgePrompt(question string, passages []Passage) string {
 	var b strings.Builder
