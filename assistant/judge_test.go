@@ -99,12 +99,11 @@ func TestRerankReordersEvidence(t *testing.T) {
 	if got := chunkIDs(res); !slices.Equal(got, chunkIDs(retrieval.Result{Results: want})) {
 		t.Fatalf("order %v, want %v", got, chunkIDs(retrieval.Result{Results: want}))
 	}
-	for i, ev := range res.Results {
+	for _, ev := range res.Results {
 		j := slices.Index(ids, ev.ChunkID)
 		if ev.RerankScore != score(j) || ev.RankScore != pool[j].RankScore || ev.FusedScore != pool[j].FusedScore {
 			t.Errorf("%s: rerank %v rank %v, want %v and %v", ev.ChunkID, ev.RerankScore, ev.RankScore, score(j), pool[j].RankScore)
 		}
-		_ = i
 	}
 	// The decision stays the engine's.
 	if res.Status != base.Status || res.Rule != base.Rule || res.Confidence != base.Confidence ||
