@@ -100,6 +100,16 @@ type Options struct {
 	// leaves the turn to its words and says why in Result.Notes.
 	Embedder     Embedder
 	EmbedTimeout time.Duration
+	// Reranker, when set, reorders the evidence of a found, ambiguous or
+	// weak question by a chat model's scores of the top top-k ×
+	// RerankPoolFactor chunks, within RerankTimeout (0:
+	// DefaultRerankTimeout); see rerank. Nil: the fused order.
+	Reranker      Reranker
+	RerankTimeout time.Duration
+	// Answerability, when set, checks before a found answer is written
+	// that its evidence answers the question, widens the turn once if not
+	// and asks the asker if still not (see checkAnswerable). Nil: no check.
+	Answerability AnswerabilityChecker
 }
 
 // Session is one conversation. Its methods are safe for concurrent use, but
@@ -190,6 +200,7 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	}
 
 	out := s.route(ctx, engine, req, turn)
+	out.res = s.refine(ctx, engine, req, turn, out.res)
 	res := limitEvidence(out.res, req)
 	if embedNote != "" {
 		res.Notes = append(slices.Clip(res.Notes), embedNote)

@@ -33,6 +33,9 @@ const maxNotFoundWords = 8
 // no-match reply, or the answer to small talk. Found and multi-intent
 // results are the writer's to answer (Answer), so they have none here.
 func Reply(res retrieval.Result) string {
+	if res.Rule == RuleUnanswerable {
+		return unanswerableReply(res.Options)
+	}
 	switch res.Status {
 	case retrieval.StatusFound, retrieval.StatusMulti:
 		return ""
@@ -91,4 +94,17 @@ func notFoundReply(topic []string) string {
 		about += " …"
 	}
 	return fmt.Sprintf("I couldn't find anything about %s in these docs.", about)
+}
+
+// unanswerableReply says what a turn found that did not answer the
+// question (RuleUnanswerable), naming up to two of its docs, and asks.
+func unanswerableReply(found []retrieval.Option) string {
+	if len(found) == 0 {
+		return ReplyNoMatch
+	}
+	what := found[0].Label
+	if len(found) > 1 {
+		what += " and " + found[1].Label
+	}
+	return fmt.Sprintf("I found %s, but nothing there seems to answer this. What exactly do you want to know?", what)
 }

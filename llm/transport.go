@@ -35,6 +35,9 @@ type attempt struct {
 	dialErr    error  // from the round trip: refused, DNS, TLS, connect timeout
 	streamErr  error  // malformed frame, broken connection, error event
 	completed  bool   // the stream's end marker arrived
+	// whole marks a non-streaming call (a judging call): its answer is one
+	// JSON body, which the stream validator must not read as frames.
+	whole bool
 }
 
 func withAttempt(ctx context.Context, a *attempt) context.Context {
@@ -133,7 +136,7 @@ func (t *observingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		code = peekErrorCode(resp)
 	}
 	a.setResponse(resp.StatusCode, parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()), code)
-	if resp.StatusCode == http.StatusOK && t.proto != nil {
+	if resp.StatusCode == http.StatusOK && t.proto != nil && !a.whole {
 		resp.Body = &validatingBody{src: resp.Body, proto: t.proto, attempt: a}
 	}
 	return resp, nil

@@ -54,6 +54,11 @@ type Evidence struct {
 	// VectorScore for a chunk the vector side did not return.
 	FusedScore  float64 `json:"fused_score,omitempty"`
 	VectorScore float64 `json:"vector_score,omitempty"`
+	// RerankScore is the relevance (0–1) a chat model gave the chunk when
+	// the assistant reranked the turn's evidence (--rerank); it then
+	// drives the evidence's order, which RankScore and FusedScore still
+	// explain. 0 when the turn was not reranked.
+	RerankScore float64 `json:"rerank_score,omitempty"`
 	HeaderPath  string  `json:"header_path"`
 	ContentHash string  `json:"content_hash"`
 	ChunkIndex  int     `json:"chunk_index"`

@@ -142,6 +142,7 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 			e.log.Warn("hybrid ranking off: the docs' vectors are of another model", "docs_model", info.Model, "indexed", info.Indexed, "query_model", emb.Model())
 		}
 	}
+	reranker, checker := e.judges(writer)
 	notesOpts, keeper, closeNotes := e.sessionNotes(ctx, st, buildEngine, rcfg)
 	defer func() {
 		if !started {
@@ -159,6 +160,10 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 		Prices:   e.settings.prices,
 		Notes:    notesOpts,
 		Embedder: queryEmbedder,
+
+		Reranker:      reranker,
+		RerankTimeout: e.cfg.rerankTimeout,
+		Answerability: checker,
 	})
 	if err := session.SetRole(e.cfg.role); err != nil {
 		return nil, usageErrorf("%v", err)
@@ -174,6 +179,29 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 		docs: docs, chunks: chunks, titles: titles, started: time.Since(began),
 		categories: categories, scope: scope,
 	}, nil
+}
+
+// judges are the reranker and the answerability checker the flags ask
+// for, both the answer writer's model; nil for one not asked for, and for
+// both when there is no model to ask (extractive, or a missing key: the
+// writer's own notice says so), which a warning says.
+func (e *env) judges(writer *llm.Responder) (assistant.Reranker, assistant.AnswerabilityChecker) {
+	if !e.cfg.rerank && !e.cfg.answerability {
+		return nil, nil
+	}
+	if !writer.CanJudge() {
+		e.log.Warn("--rerank and --answerability need a model provider: off", "provider", writer.Selection().Provider)
+		return nil, nil
+	}
+	var r assistant.Reranker
+	var c assistant.AnswerabilityChecker
+	if e.cfg.rerank {
+		r = writer
+	}
+	if e.cfg.answerability {
+		c = writer
+	}
+	return r, c
 }
 
 // countCacheSize bounds the session's cache of token counts: the glossary

@@ -129,6 +129,11 @@ type config struct {
 	embedProvider string
 	embedModel    string
 
+	// optional model refinements of a turn; off by default
+	rerank        bool
+	rerankTimeout time.Duration
+	answerability bool
+
 	// who is asking, for team notes: see env.scope.
 	workspace    string
 	user         string
@@ -221,6 +226,12 @@ func (c *config) register(cmd *cobra.Command) {
 	f.StringVar(&c.embedModel, "embed-model", "", fmt.Sprintf("embedding model (default: the provider's: %s for openai, %s for ollama)",
 		embed.DefaultOpenAIModel, embed.DefaultOllamaModel))
 	c.bindEnv("embed-model", "DOCENT_EMBED_MODEL")
+	f.BoolVar(&c.rerank, "rerank", false, "rerank a question's top top-k × 3 chunks with the answer writer's model before answering (needs a model provider, not extractive); on a timeout or a bad reply the fused order stands")
+	c.bindEnv("rerank", "DOCENT_RERANK")
+	f.DurationVar(&c.rerankTimeout, "rerank-timeout", assistant.DefaultRerankTimeout, "longest a turn waits for the reranking model (--rerank)")
+	c.bindEnv("rerank-timeout", "DOCENT_RERANK_TIMEOUT")
+	f.BoolVar(&c.answerability, "answerability", false, "before a found answer is written, have the answer writer's model check the chunks answer the question; if not, widen the search once, then ask instead of answering (needs a model provider, not extractive)")
+	c.bindEnv("answerability", "DOCENT_ANSWERABILITY")
 	f.StringVar(&c.role, "role", "", "role the answers are written in, added to the system prompt after its rules: "+
 		strings.Join(builtinRoleNames(), ", ")+", or one from the config file's roles")
 	c.bindEnv("role", "DOCENT_ROLE")
@@ -311,6 +322,9 @@ func (c *config) retrievalConfig() (retrieval.Config, error) {
 func (c *config) validate() error {
 	if c.lockWait <= 0 {
 		return usageErrorf("--lock-wait must be positive, not %s", c.lockWait)
+	}
+	if c.rerankTimeout <= 0 {
+		return usageErrorf("--rerank-timeout must be positive, not %s", c.rerankTimeout)
 	}
 	if c.notesTimeout <= 0 {
 		return usageErrorf("--notes-timeout must be positive, not %s", c.notesTimeout)

@@ -65,6 +65,13 @@ type Script struct {
 	PageSize int      // Anthropic's model listing: at most this many a page (0: as the request's limit says)
 	APIKey   string   // when set, a request without this key gets 401
 
+	// Replies, when set, are the answers to the 1st, 2nd, … chat request
+	// in place of Chunks (a judging call's JSON, say): whole, or streamed
+	// as one chunk; a request beyond the list gets the last. ReplyDelay is
+	// waited before a non-streaming answer, to test a caller's timeout.
+	Replies    []string
+	ReplyDelay time.Duration
+
 	// EchoKey makes error bodies repeat the credentials the request
 	// carried, as some servers and proxies do, to test that they are
 	// redacted before reaching a notice or a log.
@@ -134,6 +141,7 @@ type Server struct {
 	mu           sync.Mutex
 	requests     []Request
 	completed    int
+	replied      int // chat requests answered from Script.Replies so far
 	disconnected chan struct{}
 	once         sync.Once
 }
@@ -238,8 +246,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		streaming = req.Stream == nil || *req.Stream
 	}
 	if !streaming {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(s.proto.whole(req.Model, strings.Join(s.script.Chunks, "")))
+		s.serveWhole(w, r, req.Model)
 		return
 	}
 	var usage *Usage
@@ -249,6 +256,37 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		usage = &u
 	}
 	s.stream(w, r, req.Model, usage)
+}
+
+// chunks are the answer to the next chat request: Script.Chunks, or the
+// next of Script.Replies.
+func (s *Server) chunks() []string {
+	if len(s.script.Replies) == 0 {
+		return s.script.Chunks
+	}
+	s.mu.Lock()
+	n := s.replied
+	s.replied++
+	s.mu.Unlock()
+	return []string{s.script.Replies[min(n, len(s.script.Replies)-1)]}
+}
+
+// serveWhole answers a non-streaming request with the next of
+// Script.Replies, after Script.ReplyDelay.
+func (s *Server) serveWhole(w http.ResponseWriter, r *http.Request, model string) {
+	text := strings.Join(s.chunks(), "")
+	if s.script.ReplyDelay > 0 {
+		timer := time.NewTimer(s.script.ReplyDelay)
+		select {
+		case <-r.Context().Done():
+			timer.Stop()
+			s.markDisconnected()
+			return
+		case <-timer.C:
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(s.proto.whole(model, text))
 }
 
 // refused answers request n with its scripted status or a 401 for a
@@ -319,7 +357,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, us
 	if !send(s.proto.start(model, usage)) {
 		return
 	}
-	for i, text := range s.script.Chunks {
+	chunks := s.chunks()
+	for i, text := range chunks {
 		if s.script.BreakAfter > 0 && i == s.script.BreakAfter {
 			// Abort the handler: the server closes the connection without
 			// the final empty chunk, so the client reads an unexpected EOF.
@@ -343,10 +382,10 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, us
 			return
 		}
 	}
-	if s.script.BreakAfter > 0 && s.script.BreakAfter >= len(s.script.Chunks) {
+	if s.script.BreakAfter > 0 && s.script.BreakAfter >= len(chunks) {
 		panic(http.ErrAbortHandler)
 	}
-	if s.script.StallAfter > 0 && s.script.StallAfter >= len(s.script.Chunks) {
+	if s.script.StallAfter > 0 && s.script.StallAfter >= len(chunks) {
 		s.stall(r)
 		return
 	}
