@@ -54,8 +54,8 @@ type Request struct {
 	// NoteID picks a note by id, as DocSlug picks a doc.
 	NoteID string
 	// Exclude are chunk ids the turn must not return as evidence (what a
-	// caller already has); TopK, when above 0, returns at most that many
-	// pieces of evidence (never more than the engine's own top-k).
+	// caller already has); TopK, when above 0, returns that many pieces
+	// of evidence at most, more than the engine's own top-k included.
 	Exclude []string
 	TopK    int
 	// Categories scopes the docs to those categories (docs folders,
@@ -187,6 +187,13 @@ func (s *Session) Size() (docs, chunks int) { return s.loaded.Load().engine.Size
 // turn; so is reading the notes, which a turn answers around.
 func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	engine := s.currentEngine(ctx)
+	// A request for more evidence than the engine gives gets an engine of
+	// that top-k over the same indexes; fewer is a trim (limitEvidence).
+	if te, ok := engine.(tunableEngine); ok && req.TopK > te.Config().TopK {
+		if wide, err := te.WithSettings(min(req.TopK, maxRequestTopK), te.Config().Alpha); err == nil {
+			engine = wide
+		}
+	}
 	s.mu.Lock()
 	// The follow-up state survives a rebuild as chunk ids: if the last
 	// chunk's doc is gone, "tell me more" gets whatever the engine says.
@@ -244,6 +251,10 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	}
 	return res
 }
+
+// maxRequestTopK is the most evidence a request may ask for, the engine's
+// own limit (retrieval.Config.Validate).
+const maxRequestTopK = 100
 
 // limitEvidence applies a request's Exclude and TopK to a result's
 // evidence.

@@ -396,3 +396,13 @@ func TestRequestExcludesAndLimitsEvidence(t *testing.T) {
 		t.Errorf("exclude %s, top-k 2: %v", first, chunkIDs(res))
 	}
 }
+
+// A request may ask for more evidence than the engine's own top-k.
+func TestRequestRaisesTopK(t *testing.T) {
+	s, _ := newSession(t, nil)
+	base := s.Retrieve(t.Context(), assistant.Request{Query: "workspace"})
+	more := s.Retrieve(t.Context(), assistant.Request{Query: "workspace", TopK: 8})
+	if len(base.Results) != retrieval.DefaultConfig().TopK || len(more.Results) <= len(base.Results) || len(more.Results) > 8 {
+		t.Errorf("top-k 8 gave %d results against the engine's %d", len(more.Results), len(base.Results))
+	}
+}

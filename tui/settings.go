@@ -91,7 +91,7 @@ func (m *Model) runSet(arg string) {
 			return
 		}
 		m.settings.topK = n
-		m.say(fmt.Sprintf("top-k %d: the following questions keep at most %d pieces of evidence (never more than the engine's --top-k).", n, n), false)
+		m.say(fmt.Sprintf("top-k %d: the following questions get up to %d pieces of evidence.", n, n), false)
 	case "alpha":
 		x, err := strconv.ParseFloat(value, 64)
 		if err != nil {

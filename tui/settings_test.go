@@ -39,7 +39,7 @@ func TestScopeAndSetCommands(t *testing.T) {
 	}
 	expect("/set top-k 0", "Not set: top-k 0: want 1 to 100.")
 	expect("/set top-k x", `Not set: top-k "x": want a whole number from 1 to 100.`)
-	expect("/set top-k 8", "top-k 8: the following questions keep at most 8 pieces of evidence (never more than the engine's --top-k).")
+	expect("/set top-k 8", "top-k 8: the following questions get up to 8 pieces of evidence.")
 	expect("/set alpha 1.5", "Not set: alpha 1.5: want a share from 0 to 1.")
 	expect("/set alpha NaN", "Not set: alpha NaN: want a share from 0 to 1.")
 	expect("/set alpha 0.25", "alpha 0.25: the weight of the embedding similarity")
