@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/docent-sh/docent/internal/redact"
@@ -76,7 +77,7 @@ func (ix *notesIndex) has(slug string) bool {
 // notesCache holds the current notes index of a session.
 type notesCache struct {
 	mu  sync.Mutex // one generation check and rebuild at a time
-	cur *notesIndex
+	cur atomic.Pointer[notesIndex]
 }
 
 // notesFailure says why a turn went without the notes.
@@ -94,6 +95,17 @@ func (s *Session) notes(ctx context.Context) (*notesIndex, *notesFailure) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, cmp.Or(o.Timeout, DefaultNotesTimeout))
 	defer cancel()
+	// Most turns find the notes unchanged: one generation check, which the
+	// store bounds by ctx, and the index already built.
+	if cur := s.notesCache.cur.Load(); cur != nil {
+		gen, err := o.Source.NotesGeneration(ctx, o.Scope.Workspace)
+		if err != nil {
+			return nil, notesFailed(ctx, fmt.Errorf("notes generation: %w", err))
+		}
+		if gen == cur.generation {
+			return cur, nil
+		}
+	}
 	type built struct {
 		ix  *notesIndex
 		err error
@@ -138,8 +150,8 @@ func (s *Session) loadNotes(ctx context.Context) (*notesIndex, error) {
 	}
 	// Any difference counts, as for the docs: a workspace's notes may be
 	// rebuilt elsewhere and count again.
-	if c.cur != nil && c.cur.generation == gen {
-		return c.cur, nil
+	if cur := c.cur.Load(); cur != nil && cur.generation == gen {
+		return cur, nil
 	}
 	notes, err := o.Source.VisibleNotes(ctx, o.Scope)
 	if err != nil {
@@ -173,7 +185,7 @@ func (s *Session) loadNotes(ctx context.Context) (*notesIndex, error) {
 		s.log.Info("notes indexed", "workspace", o.Scope.Workspace, "notes", len(docs), "generation", gen,
 			"took_ms", time.Since(began).Milliseconds())
 	}
-	c.cur = ix
+	c.cur.Store(ix)
 	return ix, nil
 }
 
