@@ -271,19 +271,29 @@ func (s *Server) chunks() []string {
 	return []string{s.script.Replies[min(n, len(s.script.Replies)-1)]}
 }
 
+// pause waits d before the next piece of a reply, reporting false (and
+// marking the client gone) when the client hangs up first.
+func (s *Server) pause(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-r.Context().Done():
+		s.markDisconnected()
+		return false
+	case <-timer.C:
+		return true
+	}
+}
+
 // serveWhole answers a non-streaming request with the next of
 // Script.Replies, after Script.ReplyDelay.
 func (s *Server) serveWhole(w http.ResponseWriter, r *http.Request, model string) {
 	text := strings.Join(s.chunks(), "")
-	if s.script.ReplyDelay > 0 {
-		timer := time.NewTimer(s.script.ReplyDelay)
-		select {
-		case <-r.Context().Done():
-			timer.Stop()
-			s.markDisconnected()
-			return
-		case <-timer.C:
-		}
+	if !s.pause(r, s.script.ReplyDelay) {
+		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(s.proto.whole(model, text))
@@ -368,15 +378,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, us
 			s.stall(r)
 			return
 		}
-		if s.script.Delay > 0 {
-			timer := time.NewTimer(s.script.Delay)
-			select {
-			case <-r.Context().Done():
-				timer.Stop()
-				s.markDisconnected()
-				return
-			case <-timer.C:
-			}
+		if !s.pause(r, s.script.Delay) {
+			return
 		}
 		if !send(s.proto.chunk(model, text)) {
 			return
