@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -562,15 +563,19 @@ func readTipTap(ctx context.Context, name string, data []byte, title string) (kn
 	var n knowledge.Note
 	var warnings []ingest.Warning
 	for _, t := range []string{title, untitledName} {
-		line, err := json.Marshal(struct {
+		// Marshal would escape <, > and & inside the raw body, and the
+		// note must keep the body the user wrote, only compacted.
+		var line bytes.Buffer
+		enc := json.NewEncoder(&line)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(struct {
 			Body   json.RawMessage `json:"body"`
 			Format string          `json:"format"`
 			Title  string          `json:"title"`
-		}{data, string(knowledge.FormatTipTap), t})
-		if err != nil {
+		}{data, string(knowledge.FormatTipTap), t}); err != nil {
 			return n, fmt.Errorf("note %s: %w", name, err)
 		}
-		notes, warns, err := ingest.ReadNotesJSONL(ctx, strings.NewReader(string(line)))
+		notes, warns, err := ingest.ReadNotesJSONL(ctx, &line)
 		if err != nil {
 			return n, fmt.Errorf("note %s: %w", name, err)
 		}
