@@ -143,7 +143,10 @@ type Session struct {
 	// crossOffered are the Docs and Notes pills the last turn offered, so
 	// a pick of one is recorded as the asker's choice.
 	crossOffered []retrieval.Option
-	notesCache   notesCache
+	// notesCache is shared by the forks of a session in the same scope
+	// (see Fork), so a server builds a scope's notes index once.
+	notesCache *notesCache
+	forks      forks
 	// pending is the event of a turn whose answer is still to be written:
 	// it is recorded with the answer's usage, or as it is when the next
 	// turn starts first.
@@ -159,7 +162,8 @@ func New(engine Engine, writer Writer, opts Options) *Session {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Session{writer: writer, opts: opts, log: log, app: opts.App, failedGeneration: noGeneration, roles: roleSet(opts.Roles)}
+	s := &Session{writer: writer, opts: opts, log: log, app: opts.App, failedGeneration: noGeneration, roles: roleSet(opts.Roles),
+		notesCache: &notesCache{}}
 	s.loaded.Store(&loadedEngine{engine: engine, generation: opts.Refresh.Generation})
 	return s
 }

@@ -141,7 +141,7 @@ func notesFailed(ctx context.Context, err error) *notesFailure {
 
 func (s *Session) loadNotes(ctx context.Context) (*notesIndex, error) {
 	o := s.opts.Notes
-	c := &s.notesCache
+	c := s.notesCache
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	gen, err := o.Source.NotesGeneration(ctx, o.Scope.Workspace)
