@@ -12,68 +12,18 @@ import (
 
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/cite"
+	"github.com/docent-sh/docent/internal/askjson"
 	"github.com/docent-sh/docent/internal/ticket"
 	"github.com/docent-sh/docent/knowledge"
-	"github.com/docent-sh/docent/llm"
-	"github.com/docent-sh/docent/prompt"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
 
-// askOutput is the one object `docent ask --json` prints.
-type askOutput struct {
-	Corpus           knowledge.Corpus      `json:"corpus"` // docs, notes, or auto when both were offered
-	Query            string                `json:"query"`
-	NormalizedTokens []string              `json:"normalized_tokens"`
-	Status           retrieval.Status      `json:"status"`
-	Reply            string                `json:"reply"`
-	Options          []retrieval.Option    `json:"options"`
-	Results          []retrieval.Evidence  `json:"results"`
-	Confidence       float64               `json:"confidence"`
-	Rule             string                `json:"rule"`
-	Candidates       []retrieval.Candidate `json:"candidates,omitempty"` // the docs the decision weighed, with its measures
-	Metrics          askMetrics            `json:"metrics"`
-	LLM              askLLM                `json:"llm"`
-	Context          *askContext           `json:"context,omitempty"`
-	Notes            []string              `json:"notes,omitempty"`
-	Hint             string                `json:"hint,omitempty"` // e.g. "Notes unavailable."
-	// Citations are the chunk ids the reply cites, numbered as the text
-	// output's footnotes; known is false for an id the writer was not given.
-	Citations []askCitation `json:"citations"`
-}
+// askOutput is the one object `docent ask --json` prints, shared with
+// docent serve's /api/retrieve.
+type askOutput = askjson.Output
 
-type askCitation struct {
-	N     int    `json:"n"`
-	ID    string `json:"id"`
-	Known bool   `json:"known"`
-}
-
-type askMetrics struct {
-	retrieval.Metrics
-	Stats assistant.Stats `json:"stats"`
-}
-
-type askLLM struct {
-	Provider string `json:"provider"`
-	Model    string `json:"model"`
-	Called   bool   `json:"called"`
-	Fallback bool   `json:"fallback,omitempty"`
-	Notice   string `json:"notice,omitempty"`
-	Stopped  bool   `json:"stopped,omitempty"`
-	// Usage is what the provider reported for its answer (reported false
-	// when it reported nothing, or did not write the answer).
-	Usage llm.Usage `json:"usage"`
-	// CostUSD is what that usage cost by the configuration's price table,
-	// absent without a price for the model or without reported usage.
-	CostUSD *float64 `json:"cost_usd,omitempty"`
-}
-
-type askContext struct {
-	Role    string           `json:"role,omitempty"`
-	Tokens  prompt.Tokens    `json:"tokens"`
-	Budgets prompt.Budgets   `json:"budgets"`
-	Dropped []prompt.Dropped `json:"dropped"`
-}
+type askCitation = askjson.Citation
 
 func newAskCmd(e *env) *cobra.Command {
 	var (
@@ -210,33 +160,7 @@ func validateAsk(req assistant.Request) error {
 }
 
 func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answer) error {
-	o := askOutput{
-		Corpus:           res.Corpus,
-		Query:            res.Query,
-		NormalizedTokens: nonNil(res.NormalizedTokens),
-		Status:           res.Status,
-		Reply:            ans.Text,
-		Options:          nonNil(res.Options),
-		Results:          nonNil(res.Results),
-		Confidence:       res.Confidence,
-		Rule:             res.Rule,
-		Candidates:       res.Candidates,
-		Metrics:          askMetrics{Metrics: res.Metrics, Stats: a.session.Stats()},
-		LLM: askLLM{
-			Provider: a.selection.Provider, Model: a.selection.Model, Called: ans.ModelCalled,
-			Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped, Usage: ans.Usage, CostUSD: ans.CostUSD,
-		},
-		Notes:     res.Notes,
-		Hint:      res.Hint,
-		Citations: []askCitation{},
-	}
-	for _, n := range cite.Footnotes(ans.Text, ans.Sources).Notes {
-		o.Citations = append(o.Citations, askCitation{N: n.N, ID: n.ID, Known: n.Known})
-	}
-	if ans.ModelCalled {
-		o.Context = &askContext{Role: ans.Context.Role, Tokens: ans.Context.Tokens, Budgets: ans.Context.Budgets, Dropped: nonNil(ans.Context.Dropped)}
-	}
-	return writeJSON(w, o)
+	return writeJSON(w, askjson.New(res, ans, a.session.Stats(), a.selection))
 }
 
 // writeAskText ends a streamed answer with what a person needs next: the
@@ -300,11 +224,5 @@ func pickArgs(o retrieval.Option, res retrieval.Result) []string {
 // suggested command repeats as typed.
 const maxSuggestedQuestion = 200
 
-// nonNil keeps JSON arrays as [] rather than null, so consumers can
-// iterate without a check.
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
+// nonNil keeps JSON arrays as [] rather than null.
+func nonNil[T any](s []T) []T { return askjson.NonNil(s) }
