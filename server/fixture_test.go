@@ -1,0 +1,175 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/docent-sh/docent/apitoken"
+	"github.com/docent-sh/docent/assistant"
+	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/kb"
+	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/server"
+	"github.com/docent-sh/docent/store"
+	"github.com/docent-sh/docent/store/memory"
+)
+
+// fixture is a server over the real memory store seeded with the demo
+// knowledge base, a real session and writer, and a token file with two
+// tokens: alice in acme and bob in globex.
+type fixture struct {
+	t      *testing.T
+	srv    *httptest.Server
+	store  *memory.Store
+	tokens *apitoken.FileStore
+	alice  string // acme
+	bob    string // globex
+	log    *syncBuffer
+}
+
+type fixtureOptions struct {
+	writer llm.Selection // zero: extractive
+	limits server.Limits
+	ready  []server.Check
+}
+
+var (
+	acme   = knowledge.Scope{Workspace: "acme", User: "alice"}
+	globex = knowledge.Scope{Workspace: "globex", User: "bob"}
+)
+
+func newFixture(t *testing.T, o fixtureOptions) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	b, _, err := ingest.LoadBundle(ctx, kb.Docs(), "kb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := memory.New(memory.Options{})
+	v := b.Vocabulary()
+	if _, err := st.Seed(ctx, b.Docs, store.SeedOptions{Vocabulary: &v}); err != nil {
+		t.Fatal(err)
+	}
+	build := func(b knowledge.Bundle) (assistant.Engine, error) {
+		e, err := retrieval.New(b, retrieval.DefaultConfig())
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+	gen, _ := st.Generation(ctx)
+	engine, err := build(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := o.writer
+	if sel.Provider == "" {
+		sel, err = llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, func(string) string { return "" })
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	writer, err := llm.NewResponder(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logBuf := &syncBuffer{}
+	log := slog.New(slog.NewJSONHandler(logBuf, nil))
+	session := assistant.New(engine, writer, assistant.Options{
+		Glossary: b.Glossary, Corpus: "demo", Log: log, Events: st,
+		Refresh: assistant.Refresh{Knowledge: st, Build: build, Generation: gen},
+		Notes:   assistant.NotesOptions{Source: st, Build: build},
+	})
+	tokens := apitoken.NewFileStore(filepath.Join(t.TempDir(), "api-tokens.json"))
+	f := &fixture{t: t, store: st, tokens: tokens, log: logBuf}
+	f.alice = f.newToken(acme)
+	f.bob = f.newToken(globex)
+	s := server.New(server.Config{Sessions: session, Docs: st, Tokens: tokens, Ready: o.ready, Selection: sel, Limits: o.limits, Log: log})
+	f.srv = httptest.NewServer(s.Handler())
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fixture) newToken(scope knowledge.Scope) string {
+	f.t.Helper()
+	tok, rec, err := apitoken.New(scope, "test", time.Now())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if err := f.tokens.CreateToken(context.Background(), rec); err != nil {
+		f.t.Fatal(err)
+	}
+	return tok
+}
+
+// do sends a request with token (none when "") and returns the response
+// with its body read.
+func (f *fixture) do(method, path, token, body string) (*http.Response, []byte) {
+	f.t.Helper()
+	req, err := http.NewRequest(method, f.srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := f.srv.Client().Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return resp, data
+}
+
+// apiErr is the error body every error response has.
+type apiErr struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func decode[T any](t *testing.T, data []byte) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("response is not the JSON expected: %v\n%s", err, data)
+	}
+	return v
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
