@@ -34,7 +34,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
 	err := cmd.ExecuteContext(ctx)
-	if ctx.Err() != nil {
+	if ctx.Err() != nil && !(err == nil && e.stopped) {
 		// Ctrl+C (or SIGTERM) stopped a command: whatever it printed last
 		// is partial, and scripts must be able to tell.
 		fmt.Fprintln(stderr, "docent: interrupted")

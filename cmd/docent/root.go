@@ -42,6 +42,12 @@ type env struct {
 	// loadProgress, when set, hears how many files of the knowledge base
 	// have been read: the chat shows it while it starts.
 	loadProgress func(done, total int)
+	// serving is set by docent serve: notes are read in each request's
+	// scope, and a signal that ends it is a clean stop.
+	serving bool
+	// stopped is set when a signal ended a command that finished its work
+	// cleanly (docent serve's graceful shutdown): the exit code is 0.
+	stopped bool
 }
 
 // eventsFile is the embedded store's retrieval events, beside the log.
@@ -86,7 +92,8 @@ func newRoot(getenv func(string) string) (*cobra.Command, *env) {
 		return &exitError{code: 2, err: err}
 	})
 	e.cfg.register(root)
-	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e), newConfigCmd(e), newNotesCmd(e))
+	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e), newConfigCmd(e), newNotesCmd(e),
+		newServeCmd(e), newTokensCmd(e))
 	usageErrorsExitTwo(root)
 	return root, e
 }
@@ -140,8 +147,17 @@ func (e *env) openLog() error {
 		return fmt.Errorf("log file %s: %w", path, err)
 	}
 	e.logFile = f
+	e.log = slog.New(slog.NewTextHandler(f, e.logOptions()))
+	// Libraries that write with the standard log package (langchaingo does)
+	// must not write over the TUI.
+	log.SetOutput(f)
+	return nil
+}
+
+// logOptions pass every value logged through the redactor.
+func (e *env) logOptions() *slog.HandlerOptions {
 	red := e.redactor()
-	e.log = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{
+	return &slog.HandlerOptions{
 		Level: slog.LevelInfo,
 		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 			switch v := a.Value; v.Kind() {
@@ -154,11 +170,7 @@ func (e *env) openLog() error {
 			}
 			return a
 		},
-	}))
-	// Libraries that write with the standard log package (langchaingo does)
-	// must not write over the TUI.
-	log.SetOutput(f)
-	return nil
+	}
 }
 
 func (e *env) closeLog() {

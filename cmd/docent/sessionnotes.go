@@ -20,6 +20,11 @@ import (
 func (e *env) sessionNotes(ctx context.Context, docs store.Store, build assistant.BuildEngine, rcfg retrieval.Config) (assistant.NotesOptions, *noteKeeper, func()) {
 	opts := assistant.NotesOptions{Timeout: e.cfg.notesTimeout, Build: build, Between: rcfg.Between}
 	scope, err := e.scope()
+	// docent serve reads notes in each request's scope (its token's), so
+	// it needs the store whatever --workspace says.
+	if err != nil && e.serving {
+		scope, err = knowledge.Scope{}, nil
+	}
 	if err != nil {
 		// The session reports workspace_missing before reading anything.
 		opts.Scope = knowledge.Scope{User: e.user()}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/docent-sh/docent/llm/llmtest"
+)
+
+func TestTokensCommands(t *testing.T) {
+	data := t.TempDir()
+	c := newCLI(t, "XDG_DATA_HOME", data)
+	if _, errOut, code := c.run("tokens", "create", "--workspace", "acme"); code != 2 || !strings.Contains(errOut, "--user") {
+		t.Errorf("create without --user: exit %d, %s", code, errOut)
+	}
+	if _, _, code := c.run("tokens", "create", "--user", "alice"); code != 2 {
+		t.Errorf("create without --workspace: exit %d, want 2", code)
+	}
+	out, errOut, code := c.run("tokens", "create", "--workspace", "acme", "--user", "alice", "--name", "helpdesk")
+	if code != 0 {
+		t.Fatalf("create: exit %d: %s", code, errOut)
+	}
+	token := strings.TrimSpace(out)
+	if !regexp.MustCompile(`^dct_[A-Za-z0-9_-]{43}$`).MatchString(token) {
+		t.Fatalf("create printed %q, want the token alone", out)
+	}
+	file, err := os.ReadFile(filepath.Join(data, "docent", apiTokensFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(file), token[4:]) {
+		t.Error("the token file holds the token")
+	}
+	out, _, code = c.run("tokens", "list", "--json")
+	var list []tokenListing
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) != 1 || list[0].Workspace != "acme" || list[0].User != "alice" || list[0].Name != "helpdesk" {
+		t.Fatalf("list: exit %d, %s", code, out)
+	}
+	if strings.Contains(out, token) {
+		t.Error("list shows the token")
+	}
+	if _, errOut, code := c.run("tokens", "revoke", "nosuch"); code != 1 || !strings.Contains(errOut, "tokens list") {
+		t.Errorf("revoke an unknown id: exit %d, %s", code, errOut)
+	}
+	if out, _, code := c.run("tokens", "revoke", list[0].ID); code != 0 || !strings.Contains(out, "revoked") {
+		t.Errorf("revoke: exit %d, %s", code, out)
+	}
+	out, _, _ = c.run("tokens", "list")
+	if !strings.Contains(out, list[0].ID) || strings.Contains(out, "\t-\n") || strings.Count(out, "\n") != 2 {
+		t.Errorf("list after revoke:\n%s", out)
+	}
+}
+
+// buildDocent builds the real binary once per test run.
+func buildDocent(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "docent")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// The real binary: a token made by tokens create opens the API of
+// serve; SIGTERM during a stream stops new connections, lets the stream
+// finish and exits 0.
+func TestServeEndToEnd(t *testing.T) {
+	bin := buildDocent(t)
+	llmSrv := llmtest.NewOpenAI(t, llmtest.Script{
+		Chunks: []string{"A workspace ", "is an area ", "inside an entry ", "[concepts/workspace#chunk-0]."},
+		Delay:  300 * time.Millisecond,
+	})
+	data := t.TempDir()
+	env := append(os.Environ(), "XDG_DATA_HOME="+data, "XDG_STATE_HOME="+t.TempDir(),
+		"DOCENT_PROVIDER=openai", "OPENAI_BASE_URL="+llmSrv.BaseURL(), "OPENAI_API_KEY=sk-test-e2e-secret", "DATABASE_URL=", "DOCENT_DB=")
+	create := exec.Command(bin, "tokens", "create", "--workspace", "acme", "--user", "alice")
+	create.Env = env
+	out, err := create.Output()
+	if err != nil {
+		t.Fatalf("tokens create: %v", err)
+	}
+	token := strings.TrimSpace(string(out))
+
+	serve := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--shutdown-timeout", "20s")
+	serve.Env = env
+	stderr, err := serve.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
+	lines := make(chan string, 1000)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var base string
+	var logged []string
+	for base == "" {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("serve exited:\n%s", strings.Join(logged, "\n"))
+			}
+			logged = append(logged, l)
+			if addr, ok := strings.CutPrefix(l, "docent: serving "); ok {
+				base = addr
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatalf("serve did not start:\n%s", strings.Join(logged, "\n"))
+		}
+	}
+
+	get := func(path, tok string) int {
+		req, _ := http.NewRequest("GET", base+path, nil)
+		if tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := get("/readyz", ""); code != 200 {
+		t.Errorf("readyz %d", code)
+	}
+	if code := get("/api/docs", ""); code != 401 {
+		t.Errorf("docs without a token: %d", code)
+	}
+	if code := get("/api/docs", token); code != 200 {
+		t.Errorf("docs with the token: %d", code)
+	}
+
+	req, _ := http.NewRequestWithContext(context.Background(), "POST", base+"/api/ask", strings.NewReader(`{"query":"explain workspace"}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	stream := bufio.NewReader(resp.Body)
+	// Wait for the first token, then ask the server to stop.
+	for {
+		line, err := stream.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stream ended before a token: %v", err)
+		}
+		if line == "event: token\n" {
+			break
+		}
+	}
+	if err := serve.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	rest, err := io.ReadAll(stream)
+	if err != nil {
+		t.Fatalf("the stream was cut: %v", err)
+	}
+	if !strings.Contains(string(rest), "event: done") {
+		t.Errorf("the stream in flight did not finish:\n%s", rest)
+	}
+	for l := range lines {
+		logged = append(logged, l)
+	}
+	if err := serve.Wait(); err != nil {
+		t.Errorf("serve after SIGTERM: %v\n%s", err, strings.Join(logged, "\n"))
+	}
+	all := strings.Join(logged, "\n")
+	if strings.Contains(all, token) || strings.Contains(all, "sk-test-e2e-secret") {
+		t.Error("the log holds a secret")
+	}
+	if !strings.Contains(all, `"msg":"stopped"`) || !strings.Contains(all, `"request_id"`) {
+		t.Errorf("the JSON log lacks the request lines or the stop:\n%s", all)
+	}
+	if _, err := http.Get(base + "/healthz"); err == nil {
+		t.Error("the server still accepts connections after it stopped")
+	}
+}
