@@ -79,6 +79,8 @@ func decodeStrict(r io.Reader, limit int64, v any) *apiError {
 
 // readTurn decodes and checks a turn request into the session's request.
 func readTurn(w http.ResponseWriter, r *http.Request, l Limits) (assistant.Request, *apiError) {
+	// JSON only: a browser's cross-site form post (a "simple" request,
+	// sent without a preflight) can never pass as one.
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 		return assistant.Request{}, &apiError{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
 			Message: "send the body as application/json"}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,12 +76,14 @@ type sseWriter struct {
 }
 
 func (s sseWriter) send(event string, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // a stream is no HTML page: "a > b" stays as written
+	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("encode %s frame: %w", event, err)
 	}
 	// JSON holds no raw newline, so one data line carries the frame.
-	if _, err := fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", event, data); err != nil {
+	if _, err := fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", event, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))); err != nil {
 		return err
 	}
 	return s.rc.Flush()

@@ -127,7 +127,7 @@ func runServe(cmd *cobra.Command, e *env, o serveOptions) error {
 		return fmt.Errorf("serve on %s: %w", ln.Addr(), err)
 	case <-ctx.Done():
 	}
-	e.log.Info("shutting down: no new requests; waiting for streams in flight", "grace", o.shutdownTimeout)
+	e.log.Info("shutting down: no new requests; waiting for streams in flight", "grace", o.shutdownTimeout.String())
 	shutCtx, cancel := context.WithTimeout(context.Background(), o.shutdownTimeout)
 	defer cancel()
 	if err := hs.Shutdown(shutCtx); err != nil {
