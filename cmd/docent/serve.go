@@ -100,7 +100,7 @@ func runServe(cmd *cobra.Command, e *env, o serveOptions) error {
 
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		return usageErrorf("--addr %s: %v", o.addr, err)
+		return fmt.Errorf("serve: listen on %s: %w", o.addr, err)
 	}
 	hs := &http.Server{
 		Handler:           srv.Handler(),
