@@ -24,6 +24,8 @@ import (
 	"github.com/docent-sh/docent/server"
 	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/store/memory"
+	"github.com/docent-sh/docent/store/postgres"
+	"github.com/docent-sh/docent/store/postgres/pgtest"
 )
 
 // fixture is a server over the real memory store seeded with the demo
@@ -32,17 +34,27 @@ import (
 type fixture struct {
 	t      *testing.T
 	srv    *httptest.Server
-	store  *memory.Store
-	tokens *apitoken.FileStore
+	store  fixtureStore
+	tokens apitoken.Store
 	alice  string // acme
 	bob    string // globex
 	log    *syncBuffer
 }
 
+// fixtureStore is what a fixture serves from: the docs and the notes.
+type fixtureStore interface {
+	store.Store
+	store.Notes
+}
+
 type fixtureOptions struct {
-	writer llm.Selection // zero: extractive
-	limits server.Limits
-	ready  []server.Check
+	// postgres serves from PostgreSQL (DOCENT_TEST_DATABASE_URL, else the
+	// test skips), tokens in its api_tokens table, readiness checking its
+	// schema; else the memory store and a token file.
+	postgres bool
+	writer   llm.Selection // zero: extractive
+	limits   server.Limits
+	ready    []server.Check
 }
 
 var (
@@ -57,7 +69,17 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := memory.New(memory.Options{})
+	var st fixtureStore = memory.New(memory.Options{})
+	var tokens apitoken.Store = apitoken.NewFileStore(filepath.Join(t.TempDir(), "api-tokens.json"))
+	if o.postgres {
+		pg, err := postgres.Open(ctx, pgtest.NewDatabase(t), postgres.Options{Migrate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pg.Close)
+		st, tokens = pg, pg.APITokens()
+		o.ready = append(o.ready, server.Check{Name: "migrations", Check: pg.Ready})
+	}
 	v := b.Vocabulary()
 	if _, err := st.Seed(ctx, b.Docs, store.SeedOptions{Vocabulary: &v}); err != nil {
 		t.Fatal(err)
@@ -92,7 +114,6 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 		Refresh: assistant.Refresh{Knowledge: st, Build: build, Generation: gen},
 		Notes:   assistant.NotesOptions{Source: st, Build: build},
 	})
-	tokens := apitoken.NewFileStore(filepath.Join(t.TempDir(), "api-tokens.json"))
 	f := &fixture{t: t, store: st, tokens: tokens, log: logBuf}
 	f.alice = f.newToken(acme)
 	f.bob = f.newToken(globex)

@@ -137,9 +137,15 @@ func TestErrors(t *testing.T) {
 }
 
 // A token of globex gets none of acme's notes, whatever its request says;
-// a token of acme gets them.
+// a token of acme gets them. On each store.
 func TestNotesStayInTheTokensWorkspace(t *testing.T) {
-	f := newFixture(t, fixtureOptions{})
+	t.Run("memory", func(t *testing.T) { testNotesStayInTheTokensWorkspace(t, newFixture(t, fixtureOptions{})) })
+	t.Run("postgres", func(t *testing.T) {
+		testNotesStayInTheTokensWorkspace(t, newFixture(t, fixtureOptions{postgres: true}))
+	})
+}
+
+func testNotesStayInTheTokensWorkspace(t *testing.T, f *fixture) {
 	n := knowledge.Note{Workspace: acme.Workspace, Owner: acme.User, Visibility: knowledge.VisibilityWorkspace,
 		Title: "Stale dashboard runbook", Body: "When the dashboard shows stale numbers, restart the sync agent from the admin console.",
 		Format: knowledge.FormatMarkdown}
@@ -268,5 +274,21 @@ func TestMetrics(t *testing.T) {
 		if strings.Contains(m, leak) {
 			t.Errorf("metrics hold %q", leak)
 		}
+	}
+}
+
+// On PostgreSQL readiness checks the schema, and the tokens are the
+// database's.
+func TestPostgres(t *testing.T) {
+	f := newFixture(t, fixtureOptions{postgres: true})
+	if resp, body := f.do("GET", "/readyz", "", ""); resp.StatusCode != 200 || !strings.Contains(string(body), `"migrations":"ok"`) {
+		t.Errorf("readyz %d: %s", resp.StatusCode, body)
+	}
+	if resp, body := f.do("POST", "/api/retrieve", f.alice, `{"query": "how do I create a workspace"}`); resp.StatusCode != 200 ||
+		decode[askjson.Output](t, body).Status != retrieval.StatusFound {
+		t.Errorf("retrieve %d: %s", resp.StatusCode, body)
+	}
+	if resp, _ := f.do("GET", "/api/docs", "dct_"+strings.Repeat("x", 43), ""); resp.StatusCode != 401 {
+		t.Errorf("an unknown token: %d", resp.StatusCode)
 	}
 }
