@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,8 +106,15 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request, caller apitoken.Rec
 	// its own deadline instead. A writer that cannot set one is a test's.
 	if err := rc.SetWriteDeadline(time.Now().Add(s.limits.StreamTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		requestLog(r).Warn("set the stream's write deadline", "err", err)
+	} else if err == nil {
+		// The deadline is the connection's: the next request on it (keep-
+		// alive) must not inherit this stream's.
+		defer rc.SetWriteDeadline(time.Time{})
 	}
-	ctx := r.Context()
+	// The deadline bounds the model call too, when it stalls and nothing
+	// is written.
+	ctx, cancel := context.WithTimeout(r.Context(), s.limits.StreamTimeout)
+	defer cancel()
 	s.metrics.streams.Inc()
 	defer s.metrics.streams.Dec()
 

@@ -127,7 +127,9 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	token := strings.TrimSpace(string(out))
 
-	serve := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--shutdown-timeout", "20s")
+	serve := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--shutdown-timeout", "20s",
+		// Shorter than the stream: reading requests is bounded, streaming is not.
+		"--read-timeout", "500ms")
 	serve.Env = env
 	stderr, err := serve.StderrPipe()
 	if err != nil {
