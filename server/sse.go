@@ -90,6 +90,10 @@ func (s sseWriter) send(event string, v any) error {
 	return s.rc.Flush()
 }
 
+// streamWriteGrace is how long after the stream's deadline the last frame
+// (the timeout's error) may still be written.
+const streamWriteGrace = 5 * time.Second
+
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // ask runs one chat turn and streams it. The request's context is the
@@ -104,7 +108,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request, caller apitoken.Rec
 	rc := http.NewResponseController(w)
 	// The server has no WriteTimeout (streams run long); each stream gets
 	// its own deadline instead. A writer that cannot set one is a test's.
-	if err := rc.SetWriteDeadline(time.Now().Add(s.limits.StreamTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+	if err := rc.SetWriteDeadline(time.Now().Add(s.limits.StreamTimeout + streamWriteGrace)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		requestLog(r).Warn("set the stream's write deadline", "err", err)
 	} else if err == nil {
 		// The deadline is the connection's: the next request on it (keep-
@@ -153,6 +157,11 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request, caller apitoken.Rec
 	if err != nil {
 		requestLog(r).Error("answer", "err", err)
 		_ = out.send("error", errorBody{&apiError{Code: "answer_failed", Message: "the answer could not be written; the log says why"}})
+		return
+	}
+	if writeErr == nil && r.Context().Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		requestLog(r).Warn("stream timed out", "stream_timeout", s.limits.StreamTimeout.String())
+		_ = out.send("error", errorBody{&apiError{Code: "timeout", Message: fmt.Sprintf("the answer took longer than %s", s.limits.StreamTimeout)}})
 		return
 	}
 	if writeErr != nil || ctx.Err() != nil {

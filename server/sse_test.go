@@ -12,6 +12,7 @@ import (
 
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/llmtest"
+	"github.com/docent-sh/docent/server"
 )
 
 type frame struct {
@@ -210,5 +211,24 @@ func TestAskModelFailureFallsBack(t *testing.T) {
 	_, body := f.do("GET", "/metrics", "", "")
 	if !strings.Contains(string(body), `docent_fallbacks_total{kind="writer"} 1`) {
 		t.Errorf("the writer's fallback is not counted")
+	}
+}
+
+// A stream that outlasts --stream-timeout ends with a timeout error frame,
+// and its model call is cancelled.
+func TestAskStreamTimeout(t *testing.T) {
+	llmSrv, sel := openAI(t, llmtest.Script{Chunks: []string{"A workspace ", "never ends"}, StallAfter: 1})
+	f := newFixture(t, fixtureOptions{writer: sel, limits: server.Limits{StreamTimeout: 500 * time.Millisecond}})
+	resp := postAsk(t, context.Background(), f, f.alice, `{"query": "explain workspace"}`)
+	defer resp.Body.Close()
+	frames := readFrames(t, resp, nil)
+	last := frames[len(frames)-1]
+	if last.event != "error" || !strings.Contains(last.data, `"code":"timeout"`) {
+		t.Fatalf("last frame %v", last)
+	}
+	select {
+	case <-llmSrv.Disconnected():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the model call went on after the stream timed out")
 	}
 }
