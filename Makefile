@@ -4,7 +4,7 @@ BIN     ?= bin/docent
 PKGS    ?= ./...
 BENCH   ?= .
 
-.PHONY: build run test bench eval lint e2e fuzz clean
+.PHONY: build run test bench eval lint e2e fuzz load clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/docent
@@ -50,6 +50,14 @@ lint:
 # The real binary in tmux, driven with send-keys and read with capture-pane.
 e2e: build
 	DOCENT_BIN=./$(BIN) bash scripts/e2e-tmux.sh
+
+# docent serve under load (vegeta, in its own binary so docent links none of
+# it): LOAD_DURATION per attack (10s), LOAD_RATE retrievals and LOAD_ASK_RATE
+# streams a second at once; LOAD_ARGS="--max-p99 50ms" makes a slow p99 fail.
+LOAD_BIN ?= bin/docent-load
+load: build
+	$(GO) build -o $(LOAD_BIN) ./cmd/docent-load
+	BIN=./$(BIN) LOAD_BIN=./$(LOAD_BIN) bash scripts/load.sh
 
 clean:
 	rm -rf bin
