@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"unicode"
@@ -81,7 +82,7 @@ func decodeStrict(r io.Reader, limit int64, v any) *apiError {
 func readTurn(w http.ResponseWriter, r *http.Request, l Limits) (assistant.Request, *apiError) {
 	// JSON only: a browser's cross-site form post (a "simple" request,
 	// sent without a preflight) can never pass as one.
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSON(ct) {
 		return assistant.Request{}, &apiError{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
 			Message: "send the body as application/json"}
 	}
@@ -161,4 +162,11 @@ func isNoteID(id string, corpus knowledge.Corpus) bool {
 	}
 	_, err := uuid.Parse(id)
 	return err == nil
+}
+
+// isJSON reports whether a Content-Type is application/json (any
+// parameters, such as charset, allowed).
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
 }

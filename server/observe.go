@@ -69,7 +69,7 @@ func (s *Server) observed(next http.Handler) http.Handler {
 				route = "unmatched"
 			}
 			elapsed := time.Since(began)
-			s.metrics.latency.WithLabelValues(route, r.Method, strconv.Itoa(rec.status)).Observe(elapsed.Seconds())
+			s.metrics.latency.WithLabelValues(route, methodLabel(r.Method), strconv.Itoa(rec.status)).Observe(elapsed.Seconds())
 			level := slog.LevelInfo
 			if rec.status >= 500 {
 				level = slog.LevelError
@@ -80,6 +80,16 @@ func (s *Server) observed(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(rec, r)
 	})
+}
+
+// methodLabel bounds the method label: a client may send any token as
+// its method, and each would be a new time series.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions:
+		return m
+	}
+	return "other"
 }
 
 func toString(v any) string {

@@ -70,7 +70,7 @@ func chunkIDs(o askjson.Output) []string {
 
 // Every refusal is the JSON error with its status and code.
 func TestErrors(t *testing.T) {
-	f := newFixture(t, fixtureOptions{limits: server.Limits{MaxBodyBytes: 2048, MaxQueryChars: 100}})
+	f := newFixture(t, fixtureOptions{limits: server.Limits{MaxBodyBytes: 2048, MaxQueryChars: 100, Rate: 1000, Burst: 1000}})
 	revoked := f.newToken(acme)
 	recs, _ := f.tokens.ListTokens(context.Background())
 	if err := f.tokens.RevokeToken(context.Background(), recs[len(recs)-1].ID); err != nil {
@@ -119,6 +119,22 @@ func TestErrors(t *testing.T) {
 				t.Errorf("the error repeats the token: %s", body)
 			}
 		})
+	}
+	for ct, want := range map[string]int{"text/plain": 415, "application/x-www-form-urlencoded": 415, "application/jsonx": 415,
+		"application/json; charset=utf-8": 200, "": 200} {
+		req, _ := http.NewRequest("POST", f.srv.URL+"/api/retrieve", strings.NewReader(`{"query":"workspace"}`))
+		req.Header.Set("Authorization", "Bearer "+f.alice)
+		if ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		resp, err := f.srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("content type %q: status %d, want %d", ct, resp.StatusCode, want)
+		}
 	}
 	resp, _ := f.do("POST", "/api/retrieve", f.alice, `{"query":"x"}`)
 	if id := resp.Header.Get("X-Request-Id"); id == "" {
@@ -252,6 +268,7 @@ func TestMetrics(t *testing.T) {
 	f.do("POST", "/api/retrieve", f.alice, `{"query": "what's the weather in Berlin"}`)
 	f.do("GET", "/api/nothing/secret-path", f.alice, "")
 	f.do("GET", "/api/docs", "dct_wrong", "")
+	f.do("BREW", "/api/docs", f.alice, "")
 	resp, body := f.do("GET", "/metrics", "", "")
 	if resp.StatusCode != 200 {
 		t.Fatalf("metrics %d", resp.StatusCode)
@@ -260,6 +277,7 @@ func TestMetrics(t *testing.T) {
 	for _, want := range []string{
 		`docent_http_request_duration_seconds_bucket{code="200",method="POST",route="POST /api/retrieve",le="0.5"}`,
 		`docent_http_request_duration_seconds_count{code="404",method="GET",route="unmatched"} 1`,
+		`docent_http_request_duration_seconds_count{code="405",method="other",route="unmatched"} 1`,
 		`docent_decisions_total{status="found"} 1`,
 		`docent_decisions_total{status="no_match"} 1`,
 		`docent_auth_failures_total{reason="unknown"} 1`,
@@ -270,7 +288,7 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("metrics lack %s", want)
 		}
 	}
-	for _, leak := range []string{"secret-path", f.alice, "dct_wrong", "Berlin"} {
+	for _, leak := range []string{"secret-path", f.alice, "dct_wrong", "Berlin", "BREW"} {
 		if strings.Contains(m, leak) {
 			t.Errorf("metrics hold %q", leak)
 		}

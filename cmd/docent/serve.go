@@ -7,6 +7,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -130,6 +133,19 @@ func runServe(cmd *cobra.Command, e *env, o serveOptions) error {
 	e.log.Info("shutting down: no new requests; waiting for streams in flight", "grace", o.shutdownTimeout.String())
 	shutCtx, cancel := context.WithTimeout(context.Background(), o.shutdownTimeout)
 	defer cancel()
+	// A second signal cuts the grace period short: whoever sends it does
+	// not want to wait.
+	again := make(chan os.Signal, 1)
+	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(again)
+	go func() {
+		select {
+		case <-again:
+			e.log.Warn("second signal: cutting streams in flight")
+			cancel()
+		case <-shutCtx.Done():
+		}
+	}()
 	if err := hs.Shutdown(shutCtx); err != nil {
 		// The grace period is over: cut what is left (their request
 		// contexts end, which cancels their model calls).

@@ -99,8 +99,12 @@ func buildDocent(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH")
+	}
 	bin := filepath.Join(t.TempDir(), "docent")
-	build := exec.Command("go", "build", "-o", bin, ".")
+	build := exec.CommandContext(t.Context(), goTool, "build", "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -110,8 +114,13 @@ func buildDocent(t *testing.T) string {
 // The real binary: a token made by tokens create opens the API of
 // serve; SIGTERM during a stream stops new connections, lets the stream
 // finish and exits 0.
-func TestServeEndToEnd(t *testing.T) {
+func TestServeBinary(t *testing.T) {
 	bin := buildDocent(t)
+	t.Run("end to end", func(t *testing.T) { testServeEndToEnd(t, bin) })
+	t.Run("second signal", func(t *testing.T) { testServeSecondSignal(t, bin) })
+}
+
+func testServeEndToEnd(t *testing.T, bin string) {
 	llmSrv := llmtest.NewOpenAI(t, llmtest.Script{
 		Chunks: []string{"A workspace ", "is an area ", "inside an entry ", "[concepts/workspace#chunk-0]."},
 		Delay:  300 * time.Millisecond,
@@ -127,42 +136,10 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	token := strings.TrimSpace(string(out))
 
-	serve := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--shutdown-timeout", "20s",
+	serve, base, lines := startServe(t, bin, env, "--shutdown-timeout", "20s",
 		// Shorter than the stream: reading requests is bounded, streaming is not.
 		"--read-timeout", "500ms")
-	serve.Env = env
-	stderr, err := serve.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
-	lines := make(chan string, 1000)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	var base string
 	var logged []string
-	for base == "" {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatalf("serve exited:\n%s", strings.Join(logged, "\n"))
-			}
-			logged = append(logged, l)
-			if addr, ok := strings.CutPrefix(l, "docent: serving "); ok {
-				base = addr
-			}
-		case <-time.After(60 * time.Second):
-			t.Fatalf("serve did not start:\n%s", strings.Join(logged, "\n"))
-		}
-	}
 
 	get := func(path, tok string) int {
 		req, _ := http.NewRequest("GET", base+path, nil)
@@ -230,5 +207,103 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	if _, err := http.Get(base + "/healthz"); err == nil {
 		t.Error("the server still accepts connections after it stopped")
+	}
+}
+
+// startServe starts the binary's serve on a free port and returns the
+// process, its base URL and its stderr's lines from then on.
+func startServe(t *testing.T, bin string, env []string, args ...string) (*exec.Cmd, string, <-chan string) {
+	t.Helper()
+	serve := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	serve.Env = env
+	stderr, err := serve.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
+	lines := make(chan string, 1000)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var logged []string
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("serve exited:\n%s", strings.Join(logged, "\n"))
+			}
+			logged = append(logged, l)
+			if addr, ok := strings.CutPrefix(l, "docent: serving "); ok {
+				return serve, addr, lines
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatalf("serve did not start:\n%s", strings.Join(logged, "\n"))
+		}
+	}
+}
+
+// A second signal during the grace period cuts the streams in flight and
+// stops at once.
+func testServeSecondSignal(t *testing.T, bin string) {
+	llmSrv := llmtest.NewOpenAI(t, llmtest.Script{Chunks: []string{"A workspace ", "never ends"}, StallAfter: 1})
+	data := t.TempDir()
+	env := append(os.Environ(), "XDG_DATA_HOME="+data, "XDG_STATE_HOME="+t.TempDir(),
+		"DOCENT_PROVIDER=openai", "OPENAI_BASE_URL="+llmSrv.BaseURL(), "OPENAI_API_KEY=sk-test", "DATABASE_URL=", "DOCENT_DB=")
+	create := exec.Command(bin, "tokens", "create", "--workspace", "acme", "--user", "alice")
+	create.Env = env
+	out, err := create.Output()
+	if err != nil {
+		t.Fatalf("tokens create: %v", err)
+	}
+	serve, base, lines := startServe(t, bin, env, "--shutdown-timeout", "5m")
+	go func() {
+		for range lines {
+		}
+	}()
+	req, _ := http.NewRequest("POST", base+"/api/ask", strings.NewReader(`{"query":"explain workspace"}`))
+	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(out)))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	stream := bufio.NewReader(resp.Body)
+	for {
+		line, err := stream.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stream ended before a token: %v", err)
+		}
+		if line == "event: token\n" {
+			break
+		}
+	}
+	serve.Process.Signal(syscall.SIGTERM)
+	time.Sleep(300 * time.Millisecond) // the first signal's shutdown is under way
+	began := time.Now()
+	serve.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- serve.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve after two signals: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve still waits for the stream after a second signal")
+	}
+	if d := time.Since(began); d > 5*time.Second {
+		t.Errorf("stopping took %s after the second signal", d)
+	}
+	select {
+	case <-llmSrv.Disconnected():
+	case <-time.After(5 * time.Second):
+		t.Error("the stalled model call was not cancelled")
 	}
 }
