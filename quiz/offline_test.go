@@ -2,6 +2,7 @@ package quiz_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -249,5 +250,28 @@ func TestWriteText(t *testing.T) {
 	want := "1. [understand] Which doc says this?\n   a) A\n   b) B\n   c) C\n   Answer: b) B\n   Not a: not A\n   Not c: not C\n   Why: B says so.\n   Source: B › Intro — x/b.md · x/b#chunk-0\n"
 	if b.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// The JSON has one shape: an answer index on multiple choice items only,
+// lists never null, header paths unescaped.
+func TestWriteJSONShape(t *testing.T) {
+	q := offlineQuiz(t, demo.Docs(t), "concepts/entry", quiz.Options{Count: 2, Seed: 1, Levels: quiz.OfflineLevels})
+	var got struct {
+		Items []map[string]any `json:"items"`
+		Notes []string         `json:"notes"`
+	}
+	out := jsonOf(t, q)
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Items) != 2 || got.Notes == nil || strings.Contains(out, `\u003e`) {
+		t.Fatalf("JSON:\n%s", out)
+	}
+	for _, it := range got.Items {
+		_, hasAnswer := it["answer"]
+		if hasAnswer != (it["kind"] == string(quiz.MultipleChoice)) {
+			t.Errorf("item %v: answer present %v", it, hasAnswer)
+		}
 	}
 }

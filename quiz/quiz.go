@@ -12,6 +12,8 @@
 package quiz
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -92,8 +94,9 @@ type Item struct {
 
 	// Multiple choice: the options, the index of the correct one, and for
 	// each option why it is wrong ("" at Answer).
+	// Answer is in the JSON of a multiple choice item alone (MarshalJSON).
 	Options  []string `json:"options,omitempty"`
-	Answer   int      `json:"answer"`
+	Answer   int      `json:"-"`
 	WhyWrong []string `json:"why_wrong,omitempty"`
 
 	// Short answer: a model answer and the words an evaluator looks for.
@@ -105,6 +108,35 @@ type Item struct {
 	// of the knowledge base, and Sources says which.
 	Citations []string `json:"citations"`
 	Sources   []Source `json:"sources"`
+}
+
+// MarshalJSON writes Answer for a multiple choice item only: a short
+// answer's 0 would read as an option index.
+func (it Item) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Level           Level    `json:"level"`
+		Kind            Kind     `json:"kind"`
+		Question        string   `json:"question"`
+		Options         []string `json:"options,omitempty"`
+		Answer          *int     `json:"answer,omitempty"`
+		WhyWrong        []string `json:"why_wrong,omitempty"`
+		SuggestedAnswer string   `json:"suggested_answer,omitempty"`
+		Keywords        []string `json:"keywords,omitempty"`
+		Explanation     string   `json:"explanation"`
+		Citations       []string `json:"citations"`
+		Sources         []Source `json:"sources"`
+	}{it.Level, it.Kind, it.Question, it.Options, nil, it.WhyWrong, it.SuggestedAnswer, it.Keywords, it.Explanation, it.Citations, it.Sources}
+	if it.Kind == MultipleChoice {
+		out.Answer = &it.Answer
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	// Header paths read "A > B": escaping ">" would only hinder a reader.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // Source is a cited chunk as a reader finds it.

@@ -88,6 +88,8 @@ func WriteJSON(w io.Writer, q Quiz) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	// Header paths read "A > B": escaping ">" would only hinder a reader.
+	enc.SetEscapeHTML(false)
 	if err := enc.Encode(q); err != nil {
 		return fmt.Errorf("write quiz JSON: %w", err)
 	}
