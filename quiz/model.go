@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/textsafe"
@@ -28,6 +29,24 @@ type Generator struct {
 	// MaxChunks bounds the chunks shown to the model; DefaultMaxChunks
 	// when 0.
 	MaxChunks int
+	// CallTimeout bounds each call to the model; DefaultCallTimeout when
+	// 0. The provider's client has no overall timeout of its own, and a
+	// server that never answers must not hold the command forever.
+	CallTimeout time.Duration
+}
+
+// DefaultCallTimeout is long enough for a local model to write ten items.
+const DefaultCallTimeout = 3 * time.Minute
+
+// complete is one call to the model under CallTimeout.
+func (g *Generator) complete(ctx context.Context, system, user string) ([]byte, error) {
+	timeout := g.CallTimeout
+	if timeout <= 0 {
+		timeout = DefaultCallTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return g.Model.Complete(ctx, system, user)
 }
 
 // DefaultMaxChunks is how many chunks one quiz shows the model: enough for
@@ -248,7 +267,7 @@ func (g *Generator) write(ctx context.Context, targets []Level, passages string,
 	b.WriteString("\n" + passages)
 	var lastErr error
 	for range 2 {
-		out, err := g.Model.Complete(ctx, generateSystem, b.String())
+		out, err := g.complete(ctx, generateSystem, b.String())
 		if err != nil {
 			return nil, fmt.Errorf("quiz: write items: %w", err)
 		}
@@ -280,7 +299,7 @@ func (g *Generator) classify(ctx context.Context, items []Item, idx []int) ([]Le
 	}
 	var lastErr error
 	for range 2 {
-		out, err := g.Model.Complete(ctx, classifySystem, b.String())
+		out, err := g.complete(ctx, classifySystem, b.String())
 		if err != nil {
 			return nil, fmt.Errorf("quiz: classify levels: %w", err)
 		}

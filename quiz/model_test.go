@@ -3,8 +3,11 @@ package quiz_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/docent-sh/docent/internal/demo"
 	"github.com/docent-sh/docent/knowledge"
@@ -32,7 +35,7 @@ func modelSetup(t *testing.T, replies ...string) (*quiz.Generator, *llmtest.Serv
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &quiz.Generator{Model: r}, srv
+	return &quiz.Generator{Model: r, Log: slog.New(slog.DiscardHandler)}, srv
 }
 
 func workspaceChunks(t *testing.T) ([]knowledge.Doc, []knowledge.Chunk) {
@@ -233,5 +236,26 @@ func TestModelQuizSanitized(t *testing.T) {
 	}
 	if got := q.Items[0].Question; got != "Which workspace?" {
 		t.Fatalf("question = %q", got)
+	}
+}
+
+// A model that does not answer in time fails the quiz with an error that
+// says so, instead of holding the command.
+func TestModelQuizTimeout(t *testing.T) {
+	docs, chunks := workspaceChunks(t)
+	srv := llmtest.NewOpenAI(t, llmtest.Script{Replies: []string{`{"items":[]}`}, ReplyDelay: 2 * time.Second})
+	sel, err := llm.Resolve(llm.Config{Provider: "openai", BaseURL: srv.BaseURL(), Model: "test-model"},
+		func(k string) string { return map[string]string{llm.EnvOpenAIKey: "sk-test"}[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := llm.NewResponder(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &quiz.Generator{Model: r, CallTimeout: 50 * time.Millisecond}
+	_, err = g.Generate(context.Background(), docs, chunks, quiz.Options{Count: 1, Levels: []quiz.Level{quiz.Apply}})
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "no answer in time") {
+		t.Fatalf("err = %v", err)
 	}
 }
