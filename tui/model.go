@@ -38,6 +38,7 @@ const (
 	attaching    // /context is reading a file
 	savingNote   // /note is writing the note
 	listingNotes // /notes is reading the list
+	makingQuiz   // /quiz is writing the quiz
 )
 
 // Model is the docent chat screen, a Bubble Tea model. Create it with New
@@ -98,6 +99,10 @@ type Model struct {
 	lastResult *retrieval.Result
 	lastInfo   *AnswerInfo
 	lastStats  *assistant.Stats
+
+	quizMaker  QuizMaker          // nil: no /quiz
+	quizCancel context.CancelFunc // stops the quiz being written
+	quiz       *quizRun           // the quiz open over the body, nil when none
 }
 
 // Option configures a Model.
@@ -251,6 +256,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleNoteSaved(msg)
 	case notesListedMsg:
 		m.handleNotesListed(msg)
+	case quizMadeMsg:
+		m.handleQuizMade(msg)
 	default:
 		m.input, cmd = m.input.Update(msg)
 	}
@@ -277,6 +284,7 @@ func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
 	m.backend, m.status, m.context = r.Backend, r.Status, r.Status.Context
 	m.settings.scope = r.Status.Scope
 	m.skipped, m.notices = r.Skipped, r.Notices
+	m.quizMaker = r.Quiz
 	m.suggest = suggestion(r.Titles)
 	m.ready = true
 	if m.overlay.kind == skippedOverlay {
@@ -305,6 +313,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	m.notice = ""
 	if key.Matches(msg, m.keys.Quit) {
 		return m.quit()
+	}
+	if m.quiz != nil {
+		m.quizKey(msg)
+		return nil
 	}
 	if m.overlay.kind != noOverlay && m.overlayKey(msg) {
 		return nil
@@ -385,6 +397,10 @@ func (m *Model) openOverlay(kind overlayKind) {
 			title, lines = "Skipped files · "+plural(len(m.skipped), "file"), skippedLines(m.skipped, m.st, b.w)
 		}
 		m.overlay = newOverlay(kind, title, "(esc closes)", lines, b.w, b.h)
+	case quizOverlay:
+		if m.quiz != nil {
+			m.overlay = newOverlay(kind, m.quiz.title(), m.quiz.hint(), quizLines(m.quiz, m.st, b.w), b.w, b.h)
+		}
 	}
 }
 

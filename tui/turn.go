@@ -54,6 +54,9 @@ func (m *Model) send(q string) tea.Cmd {
 	if _, ok := commandArg(q, notesCmd); ok {
 		return m.orNext(m.runNotes())
 	}
+	if arg, ok := commandArg(q, quizCmd); ok {
+		return m.orNext(m.runQuiz(arg))
+	}
 	if arg, ok := commandArg(q, roleCmd); ok {
 		m.runRole(arg)
 		return m.sendQueued()
@@ -189,6 +192,8 @@ func (m *Model) stopTurn() {
 		m.turn++ // its result will be dropped
 		m.activity = idle
 		m.transcript.append(&message{role: roleInfo, text: "Stopped."})
+	case makingQuiz:
+		m.stopQuizMaking()
 	case answering:
 		m.stream.cancel()
 		m.finishStream(m.streamText.close(), "⏹ stopped")

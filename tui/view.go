@@ -170,6 +170,8 @@ func (m Model) statusLine() string {
 		return m.spin.View() + " " + m.st.notice.Render("Saving the note… "+m.elapsed()+prefixed("  ", m.notice))
 	case m.activity == listingNotes:
 		return m.spin.View() + " " + m.st.notice.Render("Reading the notes… "+m.elapsed()+prefixed("  ", m.notice))
+	case m.activity == makingQuiz:
+		return m.spin.View() + " " + m.st.notice.Render("Writing a quiz… "+m.elapsed()+"  (esc stops)"+prefixed("  ", m.notice))
 	case m.notice != "":
 		return m.st.notice.Render(m.notice)
 	case m.focus == focusTranscript:

@@ -1,14 +1,18 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/quiz"
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/tui"
 )
 
 func newQuizCmd(e *env) *cobra.Command {
@@ -70,19 +74,9 @@ func newQuizCmd(e *env) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("quiz writer %s: %w", sel, err)
 			}
-			if !cmd.Flags().Changed("levels") && !writer.CanJudge() {
-				// Offline, "every level" is every level it can write.
-				opts.Levels = quiz.OfflineLevels
-			}
-			var q quiz.Quiz
-			if writer.CanJudge() {
-				g := quiz.Generator{Model: writer, Log: e.log}
-				q, err = g.Generate(ctx, docs, chunks, opts)
-			} else {
-				q, err = quiz.Offline(docs, chunks, opts)
-				if errors.Is(err, quiz.ErrNeedsModel) {
-					return usageErrorf("quiz --levels %s: %v", levels, err)
-				}
+			q, err := e.writeQuiz(ctx, writer, docs, chunks, opts, cmd.Flags().Changed("levels"))
+			if errors.Is(err, quiz.ErrNeedsModel) {
+				return usageErrorf("quiz --levels %s: %v", levels, err)
 			}
 			if err != nil {
 				return err
@@ -101,4 +95,44 @@ func newQuizCmd(e *env) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object: the items with answers, citations and sources, and notes")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "the offline quiz's choice and order of questions, and the chunks a model is shown: the same seed gives the same quiz")
 	return cmd
+}
+
+// writeQuiz writes a quiz with writer's model, or offline when it has
+// none; without levels given, offline asks for the levels it can write.
+func (e *env) writeQuiz(ctx context.Context, writer *llm.Responder, docs []knowledge.Doc, chunks []knowledge.Chunk, opts quiz.Options, levelsGiven bool) (quiz.Quiz, error) {
+	if writer.CanJudge() {
+		g := quiz.Generator{Model: writer, Log: e.log}
+		return g.Generate(ctx, docs, chunks, opts)
+	}
+	if !levelsGiven {
+		opts.Levels = quiz.OfflineLevels
+	}
+	return quiz.Offline(docs, chunks, opts)
+}
+
+// quizMaker is the chat's /quiz: the answer writer's model (or none),
+// over what the store holds now, a new seed each time so a second quiz
+// asks other questions.
+func (e *env) quizMaker(a *app) tui.QuizMaker {
+	writer, err := llm.NewResponder(a.selection, llm.WithLogger(e.log))
+	if err != nil {
+		e.log.Warn("quiz off", "err", err)
+		return nil
+	}
+	var seed atomic.Uint64
+	return func(ctx context.Context, slug string, scope []string) (quiz.Quiz, error) {
+		docs, err := a.store.Corpus(ctx)
+		if err != nil {
+			return quiz.Quiz{}, fmt.Errorf("read corpus from %s: %w", a.store.Describe(), err)
+		}
+		chunks, err := quiz.Select(docs, slug, scope)
+		if err != nil {
+			return quiz.Quiz{}, err
+		}
+		q, err := e.writeQuiz(ctx, writer, docs, chunks, quiz.Options{Seed: seed.Add(1)}, false)
+		if err == nil {
+			e.log.Info("quiz written", "generator", q.Generator, "items", len(q.Items), "doc", slug)
+		}
+		return q, err
+	}
 }
