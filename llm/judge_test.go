@@ -236,3 +236,28 @@ func FuzzParseAnswerable(f *testing.F) {
 		}
 	})
 }
+
+// Complete hands back the model's text as it came, for callers that parse
+// their own format; without a model it is ErrNoModel.
+func TestComplete(t *testing.T) {
+	s := newSetup(t, providers[0], llmtest.Script{Replies: []string{" {\"items\":[]} "}}, llm.Config{})
+	out, err := s.resp.Complete(context.Background(), "system says", "user says")
+	if err != nil || string(out) != ` {"items":[]} ` {
+		t.Fatalf("Complete = %q, %v", out, err)
+	}
+	msgs, err := s.srv.Messages(s.srv.Requests()[0])
+	if err != nil || msgs[0].Text != "system says" || msgs[len(msgs)-1].Text != "user says" {
+		t.Fatalf("messages = %+v, %v", msgs, err)
+	}
+	sel, err := llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := llm.NewResponder(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Complete(context.Background(), "s", "u"); !errors.Is(err, llm.ErrNoModel) {
+		t.Fatalf("extractive: err = %v, want ErrNoModel", err)
+	}
+}
