@@ -88,35 +88,45 @@ func FindGaps(events []knowledge.RetrievalEvent, docs []knowledge.Doc, since tim
 		}
 		gaps = append(gaps, gapEvent{ev: ev, terms: terms})
 	}
-	df, n := docFrequencies(docs)
+	df, docTerms := docFrequencies(docs)
+	n := len(docs)
 	idf := func(key string) float64 { return math.Log(1 + float64(n+1)/float64(df[key]+1)) }
 
+	// Counts are kept as questions are grouped, and an index finds a
+	// term's questions: a month of a busy team's gaps is thousands.
+	count := map[string]int{}
+	byTerm := map[string][]int{}
+	for i, ge := range gaps {
+		for _, t := range ge.terms {
+			count[t]++
+			byTerm[t] = append(byTerm[t], i)
+		}
+	}
 	grouped := make([]bool, len(gaps))
 	for left := len(gaps); left > 0; {
-		count := map[string]int{}
-		for i, ge := range gaps {
-			if !grouped[i] {
-				for _, t := range ge.terms {
-					count[t]++
-				}
-			}
-		}
 		best, bestScore := "", -1.0
 		for t, c := range count {
+			if c == 0 {
+				continue
+			}
 			s := float64(c) * idf(t)
 			if s > bestScore || s == bestScore && t < best {
 				best, bestScore = t, s
 			}
 		}
 		var members []gapEvent
-		for i, ge := range gaps {
-			if !grouped[i] && slices.Contains(ge.terms, best) {
-				grouped[i] = true
-				members = append(members, ge)
-				left--
+		for _, i := range byTerm[best] {
+			if grouped[i] {
+				continue
 			}
+			grouped[i] = true
+			members = append(members, gaps[i])
+			for _, t := range gaps[i].terms {
+				count[t]--
+			}
+			left--
 		}
-		g.Topics = append(g.Topics, topicOf(best, members, surface, docs, df, idf))
+		g.Topics = append(g.Topics, topicOf(best, members, surface, docs, docTerms, idf))
 	}
 	slices.SortStableFunc(g.Topics, func(a, b Topic) int {
 		return cmp.Or(b.Count-a.Count, b.LastAsked.Compare(a.LastAsked), strings.Compare(a.Label(), b.Label()))
@@ -145,10 +155,11 @@ func informative(query string, surface map[string]map[string]int) []string {
 }
 
 // docFrequencies counts the docs whose title, keywords or text use each
-// stem key, and the docs.
-func docFrequencies(docs []knowledge.Doc) (map[string]int, int) {
+// stem key, and returns each doc's set of them.
+func docFrequencies(docs []knowledge.Doc) (map[string]int, []map[string]bool) {
 	df := map[string]int{}
-	for _, d := range docs {
+	sets := make([]map[string]bool, len(docs))
+	for i, d := range docs {
 		seen := map[string]bool{}
 		add := func(s string) {
 			for _, w := range analysis.Tokens(s) {
@@ -165,8 +176,9 @@ func docFrequencies(docs []knowledge.Doc) (map[string]int, int) {
 		for k := range seen {
 			df[k]++
 		}
+		sets[i] = seen
 	}
-	return df, len(docs)
+	return df, sets
 }
 
 // written is the form a stem key was most often written in (ties: the
@@ -181,7 +193,7 @@ func written(key string, surface map[string]map[string]int) string {
 	return best
 }
 
-func topicOf(key string, members []gapEvent, surface map[string]map[string]int, docs []knowledge.Doc, df map[string]int, idf func(string) float64) Topic {
+func topicOf(key string, members []gapEvent, surface map[string]map[string]int, docs []knowledge.Doc, docTerms []map[string]bool, idf func(string) float64) Topic {
 	t := Topic{Terms: []string{written(key, surface)}, Count: len(members), Examples: []string{}}
 	// The other words most of the questions share name the topic better:
 	// "export" alone, or "export pdf".
@@ -229,14 +241,15 @@ func topicOf(key string, members []gapEvent, surface map[string]map[string]int, 
 			tops[m.ev.TopResults[0].Slug]++
 		}
 	}
-	t.ClosestDoc = closestDoc(tops, t, members, docs)
+	t.ClosestDoc = closestDoc(tops, members, docs, docTerms)
 	return t
 }
 
 // closestDoc is the doc ranked first most often for the topic's questions
-// (ties: the first slug), else the doc sharing most of their terms.
-func closestDoc(tops map[string]int, t Topic, members []gapEvent, docs []knowledge.Doc) *DocRef {
-	titles := map[string]string{}
+// (ties: the first slug), else the doc sharing most of their terms (ties:
+// the first in the docs' order).
+func closestDoc(tops map[string]int, members []gapEvent, docs []knowledge.Doc, docTerms []map[string]bool) *DocRef {
+	titles := make(map[string]string, len(docs))
 	for _, d := range docs {
 		titles[d.Slug] = d.Title
 	}
@@ -255,29 +268,19 @@ func closestDoc(tops map[string]int, t Topic, members []gapEvent, docs []knowled
 			terms[k] = true
 		}
 	}
-	for _, d := range docs {
-		have := map[string]bool{}
-		for _, s := range append([]string{d.Title, strings.Join(d.Keywords, " ")}, chunkTexts(d)...) {
-			for _, w := range analysis.Tokens(s) {
-				if k := analysis.StemKey(analysis.Singular(w)); terms[k] {
-					have[k] = true
-				}
+	for i, d := range docs {
+		n := 0
+		for k := range terms {
+			if docTerms[i][k] {
+				n++
 			}
 		}
-		if len(have) > bestN {
-			best, bestN = d.Slug, len(have)
+		if n > bestN {
+			best, bestN = d.Slug, n
 		}
 	}
 	if best == "" {
 		return nil
 	}
 	return &DocRef{Slug: best, Title: titles[best]}
-}
-
-func chunkTexts(d knowledge.Doc) []string {
-	out := make([]string, len(d.Chunks))
-	for i, c := range d.Chunks {
-		out[i] = c.Text
-	}
-	return out
 }
