@@ -196,9 +196,10 @@ func (g offline) cloze(c knowledge.Chunk, d definition) Item {
 		keywords = append(keywords, analysis.Singular(w))
 	}
 	return Item{
-		Level:           Remember,
-		Kind:            ShortAnswer,
-		Question:        clean("Fill in the blank: " + d.sentence[:d.start] + blank + d.sentence[d.end:]),
+		Level: Remember,
+		Kind:  ShortAnswer,
+		// The term said again later would give the blank away.
+		Question:        clean("Fill in the blank: " + d.sentence[:d.start] + blank + maskTitle(d.sentence[d.end:], d.term)),
 		SuggestedAnswer: clean(d.term),
 		Keywords:        keywords,
 		Explanation:     clean(fmt.Sprintf("%s says: %s", c.Title, d.sentence)),

@@ -127,7 +127,7 @@ func TestOfflineOnAFixture(t *testing.T) {
 	docs := plainDocs([]knowledge.Doc{
 		storetest.NewDoc("concepts/workspace", "Workspace",
 			storetest.Section{Body: "A workspace is an area that holds related notes. It is a good place to start."}),
-		storetest.NewDoc("concepts/entry", "Entry", storetest.Section{Body: "An entry is the top level of the tree of notes."}),
+		storetest.NewDoc("concepts/entry", "Entry", storetest.Section{Body: "An entry is the top level of the tree of notes, above every other entry."}),
 		storetest.NewDoc("concepts/tag", "Tag", storetest.Section{Body: "Tags label notes across workspaces and entries."}),
 		storetest.NewDoc("billing/invoices", "Invoices", storetest.Section{Body: "Invoices are issued on the first day of each month."}),
 	})
@@ -141,6 +141,12 @@ func TestOfflineOnAFixture(t *testing.T) {
 	}
 	if len(q.Notes) != 1 || !strings.Contains(q.Notes[0], "1 of 20") {
 		t.Errorf("notes %q", q.Notes)
+	}
+
+	// Said again later in the sentence, the term is hidden there too.
+	q = offlineQuiz(t, docs, "concepts/entry", quiz.Options{Count: 1, Levels: []quiz.Level{quiz.Remember}, Seed: 1})
+	if got := q.Items[0].Question; got != "Fill in the blank: An _____ is the top level of the tree of notes, above every other _____." {
+		t.Errorf("cloze = %q", got)
 	}
 
 	q = offlineQuiz(t, docs, "concepts/workspace", quiz.Options{Count: 1, Levels: []quiz.Level{quiz.Understand}, Seed: 1})
