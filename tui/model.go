@@ -96,8 +96,12 @@ type Model struct {
 	streamText *liveText // the answer streamed so far, cleaned piece by piece
 	streamMsg  *message  // the transcript entry being streamed
 	lastResult *retrieval.Result
-	lastInfo   *AnswerInfo
-	lastStats  *assistant.Stats
+	// listed is the retrieved result the evidence pane lists, which r
+	// answers again from: lastResult becomes the chosen one, yet the
+	// user may change their choice and re-ask.
+	listed    *retrieval.Result
+	lastInfo  *AnswerInfo
+	lastStats *assistant.Stats
 }
 
 // Option configures a Model.
@@ -337,6 +341,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 
 	if m.focus != focusInput {
+		if m.focus == focusEvidence && key.Matches(msg, m.keys.PaneReask) {
+			return m.reask()
+		}
 		if m.paneKey(msg) {
 			return nil
 		}
@@ -412,8 +419,11 @@ func (m *Model) escape() tea.Cmd {
 func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 	switch m.focus {
 	case focusEvidence:
-		if scrollKey(msg) || msg.String() == "enter" {
+		if scrollKey(msg) || key.Matches(msg, m.keys.PaneExpand, m.keys.PaneInclude) {
 			m.evidence, _ = m.evidence.Update(msg)
+			if key.Matches(msg, m.keys.PaneInclude) {
+				m.notice = "r answers again from the chunks not left out."
+			}
 			return true
 		}
 	case focusDebug:
