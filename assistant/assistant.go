@@ -110,6 +110,11 @@ type Options struct {
 	// that its evidence answers the question, widens the turn once if not
 	// and asks the asker if still not (see checkAnswerable). Nil: no check.
 	Answerability AnswerabilityChecker
+	// Enhancer, when set, lets the asker widen a question with terms a
+	// chat model proposes (Session.Enhance), within EnhanceTimeout (0:
+	// DefaultEnhanceTimeout). Nil: Enhance says it needs a model.
+	Enhancer       Enhancer
+	EnhanceTimeout time.Duration
 }
 
 // Session is one conversation. Its methods are safe for concurrent use, but
