@@ -64,6 +64,11 @@ type Request struct {
 	// turn instead of the engine's.
 	Categories []string
 	Alpha      *float64
+	// Terms widen the question's search (the chosen terms of an
+	// Enhancement): the docs and notes are searched for the question with
+	// them, and the question stays Query, as the writer answers it and
+	// the result reports it.
+	Terms []string
 }
 
 // Answer is a written answer and the prompt report behind it.
@@ -191,6 +196,10 @@ func (s *Session) Size() (docs, chunks int) { return s.loaded.Load().engine.Size
 // refreshing are best effort: a failure is logged, never shown as a failed
 // turn; so is reading the notes, which a turn answers around.
 func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
+	question := req.Query
+	if len(req.Terms) > 0 && req.Query != "" {
+		req.Query = strings.Join(append([]string{req.Query}, req.Terms...), " ")
+	}
 	engine := s.currentEngine(ctx)
 	// A request for more evidence than the engine gives gets an engine of
 	// that top-k over the same indexes; fewer is a trim (limitEvidence).
@@ -216,6 +225,10 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	res := limitEvidence(out.res, req)
 	if embedNote != "" {
 		res.Notes = append(slices.Clip(res.Notes), embedNote)
+	}
+	if question != req.Query {
+		res.Query = question
+		res.Notes = append(slices.Clip(res.Notes), "searched with the added terms: "+strings.Join(req.Terms, ", "))
 	}
 
 	s.mu.Lock()
