@@ -38,6 +38,7 @@ const (
 	attaching    // /context is reading a file
 	savingNote   // /note is writing the note
 	listingNotes // /notes is reading the list
+	enhancing    // /enhance is asking the model for terms
 )
 
 // Model is the docent chat screen, a Bubble Tea model. Create it with New
@@ -77,6 +78,7 @@ type Model struct {
 	help         help.Model
 	history      *history
 	pills        pills
+	chips        chips    // the terms /enhance offers, while the asker picks
 	queue        []string // questions sent while busy, oldest first
 	evidenceOpen bool
 	debugOpen    bool
@@ -255,6 +257,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleNoteSaved(msg)
 	case notesListedMsg:
 		m.handleNotesListed(msg)
+	case enhancedMsg:
+		cmd = m.handleEnhanced(msg)
 	default:
 		m.input, cmd = m.input.Update(msg)
 	}
@@ -353,6 +357,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.transcript, _ = m.transcript.Update(msg)
 		return nil
 	}
+	if m.chips.active {
+		if cmd, handled := m.chipKey(msg); handled {
+			return cmd
+		}
+	}
 	if m.pills.active {
 		if cmd, handled := m.pillKey(msg); handled {
 			return cmd
@@ -405,6 +414,9 @@ func (m *Model) escape() tea.Cmd {
 		m.setFocus(focusInput)
 	case m.zoom != focusInput:
 		m.zoom = focusInput
+	case m.chips.active:
+		m.chips = chips{}
+		m.notice = "Enhancement dropped."
 	case m.pills.active:
 		m.dismissPills()
 	case len(m.queue) > 0:

@@ -62,6 +62,9 @@ func (m *Model) send(q string) tea.Cmd {
 		m.runScope(arg)
 		return m.sendQueued()
 	}
+	if arg, ok := commandArg(q, enhanceCmd); ok {
+		return m.orNext(m.runEnhance(arg))
+	}
 	if arg, ok := commandArg(q, setCmd); ok {
 		m.runSet(arg)
 		return m.sendQueued()
@@ -225,6 +228,9 @@ func (m *Model) stopTurn() {
 	case retrieving:
 		m.turn++ // its result will be dropped
 		m.activity = idle
+		m.transcript.append(&message{role: roleInfo, text: "Stopped."})
+	case enhancing:
+		m.activity = idle // its terms, when they come, are dropped
 		m.transcript.append(&message{role: roleInfo, text: "Stopped."})
 	case answering:
 		m.stream.cancel()
