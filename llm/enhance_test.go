@@ -23,14 +23,7 @@ func TestEnhanceThroughEachProvider(t *testing.T) {
 		if !slices.Equal(got, []string{"remove", "Deactivate account"}) {
 			t.Fatalf("terms = %q", got)
 		}
-		reqs := s.srv.Requests()
-		if len(reqs) != 1 {
-			t.Fatalf("%d requests, want 1", len(reqs))
-		}
-		msgs, err := s.srv.Messages(reqs[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		msgs := s.onlyMessages(t)
 		user := msgs[len(msgs)-1].Text
 		if !strings.Contains(user, "get rid of my account") || strings.Contains(user, "\x1b") {
 			t.Errorf("user message = %q, want the question without control sequences", user)
@@ -51,15 +44,7 @@ func TestEnhanceBadReplyFails(t *testing.T) {
 }
 
 func TestEnhanceWithoutModel(t *testing.T) {
-	sel, err := llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := llm.NewResponder(sel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Enhance(context.Background(), "q"); !errors.Is(err, llm.ErrNoModel) {
+	if _, err := noModel(t).Enhance(context.Background(), "q"); !errors.Is(err, llm.ErrNoModel) {
 		t.Fatalf("err = %v, want ErrNoModel", err)
 	}
 }

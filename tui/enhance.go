@@ -87,15 +87,12 @@ func (c chips) lines(width int, st *styles) []string {
 	if !c.active || width <= 0 {
 		return nil
 	}
-	var out []string
-	cur := st.dim.Render("Terms (space toggles, enter searches, esc drops):")
-	curW := lipgloss.Width(cur)
+	pieces := make([]string, len(c.enh.Added))
 	for i, t := range c.enh.Added {
-		sign, style := "−", st.pill
+		sign, mark, style := "−", " ", st.pill
 		if c.on[i] {
 			sign = "+"
 		}
-		mark := " "
 		if i == c.selected {
 			mark, style = st.selected.Render("▸"), st.pillActive
 		}
@@ -103,19 +100,9 @@ func (c chips) lines(width int, st *styles) []string {
 		if lipgloss.Width(text)+1 > width {
 			text = ansi.Truncate(text, max(width-2, 2), "…") + "]"
 		}
-		w := 1 + lipgloss.Width(text)
-		if curW > 0 && curW+1+w > width {
-			out = append(out, cur)
-			cur, curW = "", 0
-		}
-		if curW > 0 {
-			cur += " "
-			curW++
-		}
-		cur += mark + style.Render(text)
-		curW += w
+		pieces[i] = mark + style.Render(text)
 	}
-	return append(out, cur)
+	return flow(st.dim.Render("Terms (space toggles, enter searches, esc drops):"), pieces, width)
 }
 
 // runEnhance starts /enhance [QUESTION]: the question typed, else the
