@@ -120,6 +120,11 @@ type Options struct {
 	// DefaultEnhanceTimeout). Nil: Enhance says it needs a model.
 	Enhancer       Enhancer
 	EnhanceTimeout time.Duration
+	// Switch, when set, is the team's kill switch, asked at most every
+	// SwitchPoll (0: DefaultSwitchPoll); while it is off every question
+	// gets the generic reply. Nil: retrieval is always on.
+	Switch     Switch
+	SwitchPoll time.Duration
 }
 
 // Session is one conversation. Its methods are safe for concurrent use, but
@@ -154,6 +159,7 @@ type Session struct {
 	// a pick of one is recorded as the asker's choice.
 	crossOffered []retrieval.Option
 	notesCache   notesCache
+	switchState  switchState
 	// pending is the event of a turn whose answer is still to be written:
 	// it is recorded with the answer's usage, or as it is when the next
 	// turn starts first.
@@ -199,6 +205,9 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	question := req.Query
 	if len(req.Terms) > 0 && req.Query != "" {
 		req.Query = strings.Join(append([]string{req.Query}, req.Terms...), " ")
+	}
+	if !s.retrievalEnabled(ctx) {
+		return s.off(ctx, question)
 	}
 	engine := s.currentEngine(ctx)
 	// A request for more evidence than the engine gives gets an engine of

@@ -165,6 +165,7 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 		RerankTimeout: e.cfg.rerankTimeout,
 		Answerability: checker,
 		Enhancer:      enhancerOf(writer),
+		Switch:        switchOf(st),
 	})
 	if err := session.SetRole(e.cfg.role); err != nil {
 		return nil, usageErrorf("%v", err)
@@ -213,6 +214,15 @@ func enhancerOf(writer *llm.Responder) assistant.Enhancer {
 		return nil
 	}
 	return writer
+}
+
+// switchOf is the store's team-wide kill switch, nil for a store without
+// one.
+func switchOf(st store.Store) assistant.Switch {
+	if sw, ok := st.(store.RetrievalSwitch); ok {
+		return sw
+	}
+	return nil
 }
 
 // countCacheSize bounds the session's cache of token counts: the glossary
