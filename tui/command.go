@@ -42,6 +42,7 @@ var commands = []command{
 	{setCmd + " top-k N", "keep at most N chunks of evidence (1–100)"},
 	{setCmd + " alpha X", "embedding weight in the ranking (0 to 1)"},
 	{setCmd, "show the scope, top-k and alpha"},
+	{enhanceCmd + " [TEXT]", "search with words a model adds"},
 }
 
 // commandBindings presents the commands to the help view, which lays out

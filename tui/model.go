@@ -38,6 +38,7 @@ const (
 	attaching    // /context is reading a file
 	savingNote   // /note is writing the note
 	listingNotes // /notes is reading the list
+	enhancing    // /enhance is asking the model for terms
 	makingQuiz   // /quiz is writing the quiz
 )
 
@@ -78,6 +79,7 @@ type Model struct {
 	help         help.Model
 	history      *history
 	pills        pills
+	chips        chips    // the terms /enhance offers, while the asker picks
 	queue        []string // questions sent while busy, oldest first
 	evidenceOpen bool
 	debugOpen    bool
@@ -97,8 +99,12 @@ type Model struct {
 	streamText *liveText // the answer streamed so far, cleaned piece by piece
 	streamMsg  *message  // the transcript entry being streamed
 	lastResult *retrieval.Result
-	lastInfo   *AnswerInfo
-	lastStats  *assistant.Stats
+	// listed is the retrieved result the evidence pane lists, which r
+	// answers again from: lastResult becomes the chosen one, yet the
+	// user may change their choice and re-ask.
+	listed    *retrieval.Result
+	lastInfo  *AnswerInfo
+	lastStats *assistant.Stats
 
 	quizMaker  QuizMaker          // nil: no /quiz
 	quizCancel context.CancelFunc // stops the quiz being written
@@ -256,6 +262,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleNoteSaved(msg)
 	case notesListedMsg:
 		m.handleNotesListed(msg)
+	case enhancedMsg:
+		cmd = m.handleEnhanced(msg)
 	case quizMadeMsg:
 		m.handleQuizMade(msg)
 	default:
@@ -349,6 +357,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 
 	if m.focus != focusInput {
+		if m.focus == focusEvidence && key.Matches(msg, m.keys.PaneReask) {
+			return m.reask()
+		}
 		if m.paneKey(msg) {
 			return nil
 		}
@@ -357,6 +368,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.PageUp, m.keys.PageDown) {
 		m.transcript, _ = m.transcript.Update(msg)
 		return nil
+	}
+	if m.chips.active {
+		if cmd, handled := m.chipKey(msg); handled {
+			return cmd
+		}
 	}
 	if m.pills.active {
 		if cmd, handled := m.pillKey(msg); handled {
@@ -414,6 +430,9 @@ func (m *Model) escape() tea.Cmd {
 		m.setFocus(focusInput)
 	case m.zoom != focusInput:
 		m.zoom = focusInput
+	case m.chips.active:
+		m.chips = chips{}
+		m.notice = "Enhancement dropped."
 	case m.pills.active:
 		m.dismissPills()
 	case len(m.queue) > 0:
@@ -428,8 +447,11 @@ func (m *Model) escape() tea.Cmd {
 func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 	switch m.focus {
 	case focusEvidence:
-		if scrollKey(msg) || msg.String() == "enter" {
+		if scrollKey(msg) || key.Matches(msg, m.keys.PaneExpand, m.keys.PaneInclude) {
 			m.evidence, _ = m.evidence.Update(msg)
+			if key.Matches(msg, m.keys.PaneInclude) {
+				m.notice = "r answers again from the chunks not left out."
+			}
 			return true
 		}
 	case focusDebug:
