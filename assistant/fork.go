@@ -41,7 +41,8 @@ func (f *forks) cache(scope knowledge.Scope) *notesCache {
 // writer, role and options, and a conversation of its own, with the
 // notes read in scope. The fork does not check the store's generation
 // again; s does, on the next Fork. Forks of one scope share the notes
-// index, which follows the notes' generation as a session's own does.
+// index, which follows the notes' generation as a session's own does, and
+// all forks share s's reading of the kill switch (Options.Switch).
 func (s *Session) Fork(ctx context.Context, scope knowledge.Scope) *Session {
 	engine := s.currentEngine(ctx)
 	opts := s.opts
@@ -52,6 +53,7 @@ func (s *Session) Fork(ctx context.Context, scope knowledge.Scope) *Session {
 	s.mu.Lock()
 	f.role, f.app = s.role, s.app
 	s.mu.Unlock()
+	f.switchState = s.switchState
 	if opts.Notes.enabled() {
 		f.notesCache = s.forks.cache(scope)
 	}

@@ -36,11 +36,13 @@ var commands = []command{
 	{noteCmd + " [TEXT]", "save TEXT or the last answer as a team note"},
 	{noteCmd + " " + privateFlag, "the same, as a note only you see"},
 	{notesCmd, "list your notes and the team's"},
+	{quizCmd + " [SLUG]", "a quiz on a doc, or on the docs in scope"},
 	{scopeCmd + " CAT,…", "search only these categories of docs"},
 	{scopeCmd, "search every category again"},
 	{setCmd + " top-k N", "keep at most N chunks of evidence (1–100)"},
 	{setCmd + " alpha X", "embedding weight in the ranking (0 to 1)"},
 	{setCmd, "show the scope, top-k and alpha"},
+	{enhanceCmd + " [TEXT]", "search with words a model adds"},
 }
 
 // commandBindings presents the commands to the help view, which lays out

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -25,6 +26,8 @@ type askOutput = askjson.Output
 
 type askCitation = askjson.Citation
 
+type askEnhanced = askjson.Enhanced
+
 func newAskCmd(e *env) *cobra.Command {
 	var (
 		asJSON  bool
@@ -33,6 +36,7 @@ func newAskCmd(e *env) *cobra.Command {
 		corpus  string
 		noteID  string
 		exclude []string
+		enhance bool
 	)
 	cmd := &cobra.Command{
 		Use:   "ask [--json] [--corpus docs|notes|auto] [--doc SLUG | --note ID] [--after CHUNK_ID | QUESTION | -]",
@@ -74,6 +78,12 @@ func newAskCmd(e *env) *cobra.Command {
 			}
 
 			req.Categories = a.scope
+			var enhanced *askEnhanced
+			if enhance {
+				if enhanced, err = enhanceAsk(ctx, a.session, &req, cmd.ErrOrStderr(), asJSON); err != nil {
+					return err
+				}
+			}
 			res := a.session.Retrieve(ctx, req)
 			out := cmd.OutOrStdout()
 			var emit func(string)
@@ -97,7 +107,7 @@ func newAskCmd(e *env) *cobra.Command {
 				res.Notes = append([]string{reduced.Note}, res.Notes...)
 			}
 			if asJSON {
-				return writeAskJSON(out, a, res, ans)
+				return writeAskJSON(out, a, res, ans, enhanced)
 			}
 			writeAskText(out, cmd.ErrOrStderr(), e, res, ans)
 			return nil
@@ -109,6 +119,7 @@ func newAskCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&corpus, "corpus", "auto", "answer from docs, notes, or auto (both, as the question says)")
 	cmd.Flags().StringVar(&noteID, "note", "", "answer from this note (id), as --doc does from a doc")
 	cmd.Flags().StringSliceVar(&exclude, "exclude", nil, "chunk ids not to return as evidence (repeat, or comma-separate)")
+	cmd.Flags().BoolVar(&enhance, "enhance", false, "first have the model propose search terms the question lacks, keep those the docs write, and search with them (the rewrite is shown on stderr; needs a model provider)")
 	return cmd
 }
 
@@ -159,8 +170,38 @@ func validateAsk(req assistant.Request) error {
 	return nil
 }
 
-func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answer) error {
-	return writeJSON(w, askjson.New(res, ans, a.session.Stats(), a.selection))
+// enhanceAsk widens req with the terms the model proposes that the docs
+// write (assistant.Session.Enhance) and shows the rewrite on stderr as
+// the question and its "+term"s, with the terms refused. Without a model,
+// or when the model fails or is slow, the question is searched as
+// written, and stderr says why: an enhancement is a refinement, never a
+// reason not to answer.
+func enhanceAsk(ctx context.Context, s *assistant.Session, req *assistant.Request, stderr io.Writer, asJSON bool) (*askEnhanced, error) {
+	if strings.TrimSpace(req.Query) == "" {
+		return nil, usageErrorf("--enhance needs a question")
+	}
+	enh, err := s.Enhance(ctx, req.Query)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		fmt.Fprintf(stderr, "docent: %s; searching the question as written\n", textsafe.Line(err.Error()))
+		return nil, nil
+	}
+	req.Terms = enh.Added
+	if !asJSON {
+		fmt.Fprintf(stderr, "enhanced: %s\n", textsafe.Line(enh.Diff()))
+		if len(enh.Refused) > 0 {
+			fmt.Fprintf(stderr, "refused (the docs never write them): %s\n", textsafe.Line(strings.Join(enh.Refused, ", ")))
+		}
+	}
+	return &askEnhanced{Added: nonNil(enh.Added), Refused: nonNil(enh.Refused)}, nil
+}
+
+func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answer, enhanced *askEnhanced) error {
+	o := askjson.New(res, ans, a.session.Stats(), a.selection)
+	o.Enhanced = enhanced
+	return writeJSON(w, o)
 }
 
 // writeAskText ends a streamed answer with what a person needs next: the

@@ -70,6 +70,7 @@ func (e *env) chatLoader(started **app) tui.Loader {
 			Skipped: notes.skipped,
 			Titles:  a.titles,
 			Notices: notes.lines(),
+			Quiz:    e.quizMaker(a),
 		}, nil
 	}
 }

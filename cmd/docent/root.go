@@ -92,7 +92,7 @@ func newRoot(getenv func(string) string) (*cobra.Command, *env) {
 		return &exitError{code: 2, err: err}
 	})
 	e.cfg.register(root)
-	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e), newConfigCmd(e), newNotesCmd(e),
+	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e), newConfigCmd(e), newNotesCmd(e), newAdminCmd(e), newQuizCmd(e), newReportCmd(e),
 		newServeCmd(e), newTokensCmd(e))
 	usageErrorsExitTwo(root)
 	return root, e
@@ -197,7 +197,7 @@ func (e *env) redactor() *redact.Redactor {
 func (e *env) openStore(ctx context.Context) (store.Store, error) {
 	if e.cfg.dbURL == "" {
 		events := filepath.Join(filepath.Dir(e.logPath()), eventsFile)
-		return memory.New(memory.Options{EventsPath: events}), nil
+		return memory.New(memory.Options{EventsPath: events, SettingsPath: e.settingsPath()}), nil
 	}
 	st, err := postgres.Open(ctx, e.cfg.dbURL, postgres.Options{
 		Migrate: !e.cfg.noMigrate, CheckSchema: true, LockWait: e.cfg.lockWait,

@@ -30,9 +30,18 @@ type Output struct {
 	Context          *Context              `json:"context,omitempty"`
 	Notes            []string              `json:"notes,omitempty"`
 	Hint             string                `json:"hint,omitempty"` // e.g. "Notes unavailable."
+	// Enhanced is the --enhance rewrite: the terms the search added and
+	// those refused as words the docs never write.
+	Enhanced *Enhanced `json:"enhanced,omitempty"`
 	// Citations are the chunk ids the reply cites, numbered as the text
 	// output's footnotes; known is false for an id the writer was not given.
 	Citations []Citation `json:"citations"`
+}
+
+// Enhanced is a question's rewrite by ask --enhance.
+type Enhanced struct {
+	Added   []string `json:"added"`
+	Refused []string `json:"refused"`
 }
 
 // Citation is one footnote of a reply.
