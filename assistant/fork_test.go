@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/knowledge"
@@ -61,5 +62,30 @@ func TestForkHasItsOwnConversation(t *testing.T) {
 	}
 	if res := base.Fork(ctx, ana).Retrieve(ctx, more); res.Rule == retrieval.RuleFollowUp {
 		t.Errorf("a fresh fork continued another fork's answer: %v", chunkIDs(res))
+	}
+}
+
+// Forks obey the kill switch and read it as one session: many requests
+// within the poll interval cost one read.
+func TestForksShareTheKillSwitch(t *testing.T) {
+	sw := &flipSwitch{on: true}
+	now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	base := assistant.New(demoEngine(t), &recordingWriter{}, assistant.Options{
+		Switch: sw, SwitchPoll: time.Second, Now: func() time.Time { return now },
+	})
+	ctx := context.Background()
+	q := assistant.Request{Query: "explain workspace"}
+	for range 5 {
+		if res := base.Fork(ctx, ana).Retrieve(ctx, q); res.Status != retrieval.StatusFound {
+			t.Fatalf("switch on: %s", res.Status)
+		}
+	}
+	if sw.reads != 1 {
+		t.Errorf("5 forks within the poll interval read the switch %d times, want 1", sw.reads)
+	}
+	sw.set(false, false)
+	now = now.Add(time.Second)
+	if res := base.Fork(ctx, bo).Retrieve(ctx, q); res.Rule != retrieval.RuleDisabled {
+		t.Errorf("switched off: a fork answered %s/%q", res.Status, res.Rule)
 	}
 }
