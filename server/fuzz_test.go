@@ -65,3 +65,24 @@ func FuzzReadTurn(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHeaders feeds the Authorization and X-Request-Id parsers any text:
+// a bearer token comes back trimmed and non-empty, and a request id is
+// always short, plain ASCII, fit for a log line and a header.
+func FuzzHeaders(f *testing.F) {
+	for _, seed := range []string{"Bearer dct_abc", "bearer  x ", "Basic dXNlcjpw", "Bearer", "", "Bearer \x00\n",
+		"req-123", strings.Repeat("a", 65), "id with spaces", "\x1b[2J"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if tok, ok := bearer(s); ok && (tok == "" || tok != strings.TrimSpace(tok)) {
+			t.Fatalf("bearer(%q) = %q", s, tok)
+		}
+		id := requestID(s)
+		if id == "" || len(id) > 64 || strings.IndexFunc(id, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+		}) >= 0 {
+			t.Fatalf("requestID(%q) = %q", s, id)
+		}
+	})
+}
