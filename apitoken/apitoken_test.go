@@ -2,6 +2,7 @@ package apitoken_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,5 +70,34 @@ func TestNewRefusesBadInput(t *testing.T) {
 	}
 	if _, _, err := apitoken.New(knowledge.Scope{Workspace: "acme", User: "alice"}, "a\x1b[2Jb", time.Now()); err == nil {
 		t.Error("a name with an escape sequence")
+	}
+}
+
+// A token created or revoked by another process (another FileStore on the
+// same file) counts at once for a store that cached the file.
+func TestFileStoreSeesOtherWriters(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "tokens.json")
+	server, admin := apitoken.NewFileStore(path), apitoken.NewFileStore(path)
+	tok, rec, err := apitoken.New(knowledge.Scope{Workspace: "acme", User: "alice"}, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := apitoken.Check(ctx, server, tok); err == nil {
+		t.Fatal("a token not created yet passed")
+	}
+	if err := admin.CreateToken(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 { // the second and third read come from the cache
+		if _, err := apitoken.Check(ctx, server, tok); err != nil {
+			t.Fatalf("a token another store created: %v", err)
+		}
+	}
+	if err := admin.RevokeToken(ctx, rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := apitoken.Check(ctx, server, tok); !errors.Is(err, apitoken.ErrRevoked) {
+		t.Fatalf("a token another store revoked: err %v", err)
 	}
 }

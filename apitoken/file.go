@@ -24,6 +24,19 @@ import (
 type FileStore struct {
 	path string
 	mu   sync.Mutex // one read-modify-write at a time within the process
+
+	// cache is the file as last read, reused while the file's size and
+	// modification time stay the same: a server checks a token per
+	// request, and the file rarely changes. A write renames a new file
+	// into place, which changes both.
+	cacheMu sync.Mutex
+	cache   *fileCache
+}
+
+type fileCache struct {
+	size    int64
+	modTime time.Time
+	records []Record
 }
 
 // NewFileStore uses the file at path, created on the first write.
@@ -53,6 +66,19 @@ func (f *FileStore) read(ctx context.Context) ([]Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	info, err := os.Stat(f.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read API tokens: %w", err)
+	}
+	f.cacheMu.Lock()
+	cached := f.cache
+	f.cacheMu.Unlock()
+	if cached != nil && cached.size == info.Size() && cached.modTime.Equal(info.ModTime()) {
+		return slices.Clone(cached.records), nil
+	}
 	data, err := os.ReadFile(f.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -74,6 +100,11 @@ func (f *FileStore) read(ctx context.Context) ([]Record, error) {
 		copy(r.Hash[:], raw)
 		out = append(out, r)
 	}
+	// The stat is from before the read: a write in between leaves a stale
+	// stamp, which only costs a read next time.
+	f.cacheMu.Lock()
+	f.cache = &fileCache{size: info.Size(), modTime: info.ModTime(), records: slices.Clone(out)}
+	f.cacheMu.Unlock()
 	return out, nil
 }
 
