@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/docent-sh/docent/internal/strictjson"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -48,7 +49,7 @@ func ParseEnhance(data []byte) ([]string, error) {
 	var reply struct {
 		Terms *[]string `json:"terms"`
 	}
-	if err := decodeStrict(data, &reply); err != nil {
+	if err := strictjson.Object(data, &reply); err != nil {
 		return nil, err
 	}
 	if reply.Terms == nil {

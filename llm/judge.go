@@ -11,6 +11,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/docent-sh/docent/internal/strictjson"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -153,7 +154,7 @@ func ParseRerank(data []byte, ids []string) (map[string]float64, error) {
 			Score json.RawMessage `json:"score"`
 		} `json:"scores"`
 	}
-	if err := decodeStrict(data, &reply); err != nil {
+	if err := strictjson.Object(data, &reply); err != nil {
 		return nil, err
 	}
 	if reply.Scores == nil {
@@ -196,7 +197,7 @@ func ParseAnswerable(data []byte) (Verdict, error) {
 		Answerable *bool   `json:"answerable"`
 		Reason     *string `json:"reason"`
 	}
-	if err := decodeStrict(data, &reply); err != nil {
+	if err := strictjson.Object(data, &reply); err != nil {
 		return Verdict{}, err
 	}
 	if reply.Answerable == nil {
@@ -209,23 +210,6 @@ func ParseAnswerable(data []byte) (Verdict, error) {
 	return v, nil
 }
 
-// decodeStrict decodes exactly one JSON object into v, refusing unknown
-// fields and anything after it but white space.
-func decodeStrict(data []byte, v any) error {
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return errors.New("the reply is not a JSON object")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("the reply is not the JSON asked for: %s", textsafe.Clip(textsafe.Line(err.Error()), 120))
-	}
-	if dec.More() || dec.InputOffset() != int64(len(trimmed)) {
-		return errors.New("the reply has more after its JSON object")
-	}
-	return nil
-}
 
 // unitNumber is a JSON number from 0 to 1.
 func unitNumber(raw json.RawMessage) (float64, error) {

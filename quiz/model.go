@@ -1,7 +1,6 @@
 package quiz
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/internal/strictjson"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -343,7 +343,7 @@ func ParseItems(data []byte, want int) ([]Item, error) {
 	var reply struct {
 		Items []json.RawMessage `json:"items"`
 	}
-	if err := decodeStrict(data, &reply); err != nil {
+	if err := strictjson.Object(data, &reply); err != nil {
 		return nil, err
 	}
 	if reply.Items == nil {
@@ -355,7 +355,7 @@ func ParseItems(data []byte, want int) ([]Item, error) {
 	out := make([]Item, len(reply.Items))
 	for i, raw := range reply.Items {
 		var w wireItem
-		if err := decodeStrict(raw, &w); err != nil {
+		if err := strictjson.Object(raw, &w); err != nil {
 			return nil, fmt.Errorf("item %d: %w", i+1, err)
 		}
 		it, err := w.item()
@@ -484,7 +484,7 @@ func ParseLevelReply(data []byte, want int) ([]Level, error) {
 	var reply struct {
 		Levels []string `json:"levels"`
 	}
-	if err := decodeStrict(data, &reply); err != nil {
+	if err := strictjson.Object(data, &reply); err != nil {
 		return nil, err
 	}
 	if len(reply.Levels) != want {
@@ -501,21 +501,3 @@ func ParseLevelReply(data []byte, want int) ([]Level, error) {
 	return out, nil
 }
 
-// decodeStrict decodes exactly one JSON object into v, refusing unknown
-// fields and anything after it but white space, as llm's judging parsers
-// do: a reply off the format is not trusted in part.
-func decodeStrict(data []byte, v any) error {
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return errors.New("the reply is not a JSON object")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("the reply is not the JSON asked for: %s", textsafe.Clip(textsafe.Line(err.Error()), 120))
-	}
-	if dec.More() || dec.InputOffset() != int64(len(trimmed)) {
-		return errors.New("the reply has more after its JSON object")
-	}
-	return nil
-}

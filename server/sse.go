@@ -11,8 +11,8 @@ import (
 
 	"github.com/docent-sh/docent/apitoken"
 	"github.com/docent-sh/docent/cite"
+	"github.com/docent-sh/docent/internal/askjson"
 	"github.com/docent-sh/docent/knowledge"
-	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
 )
 
@@ -57,16 +57,10 @@ type (
 		AnswerMS     float64 `json:"answer_ms"`
 		TotalMS      float64 `json:"total_ms"`
 	}
+	// doneFrame is ask --json's "llm" object with the turn's timings.
 	doneFrame struct {
-		Provider string    `json:"provider"`
-		Model    string    `json:"model"`
-		Called   bool      `json:"called"`
-		Fallback bool      `json:"fallback,omitempty"`
-		Notice   string    `json:"notice,omitempty"`
-		Stopped  bool      `json:"stopped,omitempty"`
-		Usage    llm.Usage `json:"usage"`
-		CostUSD  *float64  `json:"cost_usd,omitempty"`
-		Timings  timings   `json:"timings"`
+		askjson.LLM
+		Timings timings `json:"timings"`
 	}
 )
 
@@ -173,8 +167,8 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request, caller apitoken.Rec
 			return
 		}
 	}
-	_ = out.send("done", doneFrame{Provider: s.cfg.Selection.Provider, Model: s.cfg.Selection.Model, Called: ans.ModelCalled,
-		Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped, Usage: ans.Usage, CostUSD: ans.CostUSD,
+	_ = out.send("done", doneFrame{LLM: askjson.LLM{Provider: s.cfg.Selection.Provider, Model: s.cfg.Selection.Model, Called: ans.ModelCalled,
+		Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped, Usage: ans.Usage, CostUSD: ans.CostUSD},
 		Timings: timings{RetrievalMS: ms(retrieved), FirstTokenMS: ms(ans.TTFT), AnswerMS: ms(time.Since(answerBegan)), TotalMS: ms(time.Since(began))}})
 }
 
