@@ -210,7 +210,6 @@ func ParseAnswerable(data []byte) (Verdict, error) {
 	return v, nil
 }
 
-
 // unitNumber is a JSON number from 0 to 1.
 func unitNumber(raw json.RawMessage) (float64, error) {
 	raw = bytes.TrimSpace(raw)

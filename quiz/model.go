@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/internal/strictjson"
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -500,4 +500,3 @@ func ParseLevelReply(data []byte, want int) ([]Level, error) {
 	}
 	return out, nil
 }
-

@@ -164,24 +164,8 @@ func testServeEndToEnd(t *testing.T, bin string) {
 		t.Errorf("docs with the token: %d", code)
 	}
 
-	req, _ := http.NewRequestWithContext(context.Background(), "POST", base+"/api/ask", strings.NewReader(`{"query":"explain workspace"}`))
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	stream := bufio.NewReader(resp.Body)
 	// Wait for the first token, then ask the server to stop.
-	for {
-		line, err := stream.ReadString('\n')
-		if err != nil {
-			t.Fatalf("stream ended before a token: %v", err)
-		}
-		if line == "event: token\n" {
-			break
-		}
-	}
+	stream := streamToFirstToken(t, base, token)
 	if err := serve.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -267,23 +251,7 @@ func testServeSecondSignal(t *testing.T, bin string) {
 		for range lines {
 		}
 	}()
-	req, _ := http.NewRequest("POST", base+"/api/ask", strings.NewReader(`{"query":"explain workspace"}`))
-	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(out)))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	stream := bufio.NewReader(resp.Body)
-	for {
-		line, err := stream.ReadString('\n')
-		if err != nil {
-			t.Fatalf("stream ended before a token: %v", err)
-		}
-		if line == "event: token\n" {
-			break
-		}
-	}
+	streamToFirstToken(t, base, strings.TrimSpace(string(out)))
 	serve.Process.Signal(syscall.SIGTERM)
 	time.Sleep(300 * time.Millisecond) // the first signal's shutdown is under way
 	began := time.Now()
@@ -305,5 +273,28 @@ func testServeSecondSignal(t *testing.T, bin string) {
 	case <-llmSrv.Disconnected():
 	case <-time.After(5 * time.Second):
 		t.Error("the stalled model call was not cancelled")
+	}
+}
+
+// streamToFirstToken asks /api/ask a question and reads its stream up to
+// the first token frame; the rest is the caller's to read.
+func streamToFirstToken(t *testing.T, base, token string) *bufio.Reader {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(context.Background(), "POST", base+"/api/ask", strings.NewReader(`{"query":"explain workspace"}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	stream := bufio.NewReader(resp.Body)
+	for {
+		line, err := stream.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stream ended before a token: %v", err)
+		}
+		if line == "event: token\n" {
+			return stream
+		}
 	}
 }
