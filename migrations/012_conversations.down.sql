@@ -1,0 +1,6 @@
+BEGIN;
+
+DROP TABLE IF EXISTS turns;
+DROP TABLE IF EXISTS conversations;
+
+COMMIT;
