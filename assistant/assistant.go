@@ -784,3 +784,27 @@ func (s *Session) remember(question, answer string) {
 		s.history = append([]prompt.Message(nil), s.history[len(s.history)-keep:]...)
 	}
 }
+
+// Restore replaces the conversation the session remembers with stored
+// turns, each kept as remember kept it when it was answered, so a resumed
+// conversation sends the model the same recent messages as the session it
+// was recorded in. The follow-up state (the last chunk, what was shown,
+// the last pill) starts afresh: "tell me more" needs a new answer first.
+// Restore(nil) starts a fresh conversation.
+func (s *Session) Restore(turns []knowledge.Turn) {
+	s.mu.Lock()
+	s.history = nil
+	s.lastChunkID, s.lastEvidence, s.shown, s.lastPill, s.crossOffered = "", nil, nil, "", nil
+	s.mu.Unlock()
+	for _, t := range turns {
+		s.remember(t.Question, t.Answer)
+	}
+}
+
+// Recent is the conversation the session remembers for the prompt's
+// recent messages, oldest first.
+func (s *Session) Recent() []prompt.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.history)
+}
