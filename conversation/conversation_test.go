@@ -264,4 +264,3 @@ func TestFileName(t *testing.T) {
 		t.Errorf("FileName of a title without words = %q", got)
 	}
 }
-
