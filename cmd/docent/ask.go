@@ -40,6 +40,10 @@ type askOutput struct {
 	// Citations are the chunk ids the reply cites, numbered as the text
 	// output's footnotes; known is false for an id the writer was not given.
 	Citations []askCitation `json:"citations"`
+	// Conversation and Turn say where the turn was recorded (`docent ask
+	// --conversation ID` continues it); absent when it could not be.
+	Conversation string `json:"conversation_id,omitempty"`
+	Turn         *int   `json:"turn,omitempty"`
 }
 
 type askCitation struct {
@@ -83,9 +87,12 @@ func newAskCmd(e *env) *cobra.Command {
 		corpus  string
 		noteID  string
 		exclude []string
+		// --continue and --conversation: the conversation this turn goes on.
+		continueLast   bool
+		conversationID string
 	)
 	cmd := &cobra.Command{
-		Use:   "ask [--json] [--corpus docs|notes|auto] [--doc SLUG | --note ID] [--after CHUNK_ID | QUESTION | -]",
+		Use:   "ask [--json] [-c | --conversation ID] [--corpus docs|notes|auto] [--doc SLUG | --note ID] [--after CHUNK_ID | QUESTION | -]",
 		Short: "Answer one question without the TUI",
 		Long: "ask runs one turn: retrieval, the decision, and (for found and multi) the written answer,\n" +
 			"streamed to stdout. --doc answers the question from one doc's best-matching sections (what\n" +
@@ -93,6 +100,8 @@ func newAskCmd(e *env) *cobra.Command {
 			"resource from the given chunk (\"tell me more\"). --corpus asks the docs or the team's notes\n" +
 			"alone (by default both, as the question says); --note answers from one note, as --doc from a\n" +
 			"doc. --json prints one object instead.\n" +
+			"Every turn is recorded in a conversation: a new one, or with --continue (-c) your last one and\n" +
+			"with --conversation ID that one, whose recent messages the model then reads as the chat's would.\n" +
 			"Without a question, and with -, the question (or a whole customer ticket) is read from stdin;\n" +
 			"one longer than the engine reads is answered from its informative words, with a note saying so.",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -109,6 +118,9 @@ func newAskCmd(e *env) *cobra.Command {
 			if err := validateAsk(req); err != nil {
 				return err
 			}
+			if continueLast && conversationID != "" {
+				return usageErrorf("ask takes --continue or --conversation ID, not both")
+			}
 			ctx := cmd.Context()
 			a, err := e.startApp(ctx, false, cmd.ErrOrStderr())
 			if err != nil {
@@ -121,6 +133,11 @@ func newAskCmd(e *env) *cobra.Command {
 					return usageErrorf("--context: %v", err)
 				}
 				a.session.SetApp(&st)
+			}
+
+			rec, err := e.askRecorder(ctx, a, continueLast, conversationID)
+			if err != nil {
+				return err
 			}
 
 			req.Categories = a.scope
@@ -140,6 +157,7 @@ func newAskCmd(e *env) *cobra.Command {
 				io.WriteString(out, safe.Write(footnotes.Flush()))
 				io.WriteString(out, safe.Flush())
 			}
+			recorded := e.recordAsk(ctx, rec, req, res, ans, cmd.ErrOrStderr())
 			if err != nil {
 				return fmt.Errorf("answer: %w", err)
 			}
@@ -147,7 +165,7 @@ func newAskCmd(e *env) *cobra.Command {
 				res.Notes = append([]string{reduced.Note}, res.Notes...)
 			}
 			if asJSON {
-				return writeAskJSON(out, a, res, ans)
+				return writeAskJSON(out, a, res, ans, recorded)
 			}
 			writeAskText(out, cmd.ErrOrStderr(), e, res, ans)
 			return nil
@@ -159,6 +177,8 @@ func newAskCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&corpus, "corpus", "auto", "answer from docs, notes, or auto (both, as the question says)")
 	cmd.Flags().StringVar(&noteID, "note", "", "answer from this note (id), as --doc does from a doc")
 	cmd.Flags().StringSliceVar(&exclude, "exclude", nil, "chunk ids not to return as evidence (repeat, or comma-separate)")
+	cmd.Flags().BoolVarP(&continueLast, "continue", "c", false, "continue your last conversation: its recent messages go to the model, and the turn is added to it")
+	cmd.Flags().StringVar(&conversationID, "conversation", "", "continue this conversation (id, or a unique start of it: docent history lists them)")
 	return cmd
 }
 
@@ -209,7 +229,7 @@ func validateAsk(req assistant.Request) error {
 	return nil
 }
 
-func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answer) error {
+func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answer, recorded *recordedTurn) error {
 	o := askOutput{
 		Corpus:           res.Corpus,
 		Query:            res.Query,
@@ -232,6 +252,9 @@ func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answe
 	}
 	for _, n := range cite.Footnotes(ans.Text, ans.Sources).Notes {
 		o.Citations = append(o.Citations, askCitation{N: n.N, ID: n.ID, Known: n.Known})
+	}
+	if recorded != nil {
+		o.Conversation, o.Turn = recorded.conversation, &recorded.index
 	}
 	if ans.ModelCalled {
 		o.Context = &askContext{Role: ans.Context.Role, Tokens: ans.Context.Tokens, Budgets: ans.Context.Budgets, Dropped: nonNil(ans.Context.Dropped)}

@@ -86,7 +86,7 @@ func newRoot(getenv func(string) string) (*cobra.Command, *env) {
 		return &exitError{code: 2, err: err}
 	})
 	e.cfg.register(root)
-	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e), newConfigCmd(e), newNotesCmd(e))
+	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e), newConfigCmd(e), newNotesCmd(e), newHistoryCmd(e))
 	usageErrorsExitTwo(root)
 	return root, e
 }
