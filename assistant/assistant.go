@@ -787,17 +787,21 @@ func (s *Session) remember(question, answer string) {
 
 // Restore replaces the conversation the session remembers with stored
 // turns, each kept as remember kept it when it was answered, so a resumed
-// conversation sends the model the same recent messages as the session it
-// was recorded in. The follow-up state (the last chunk, what was shown,
-// the last pill) starts afresh: "tell me more" needs a new answer first.
-// Restore(nil) starts a fresh conversation.
+// conversation sends the model the same recent messages as the chat it
+// was recorded in. The chat has only written answers (found, multi)
+// remembered: it shows clarifications without calling Answer, so they
+// are left out here too. The follow-up state (the last chunk, what was
+// shown, the last pill) starts afresh: "tell me more" needs a new answer
+// first. Restore(nil) starts a fresh conversation.
 func (s *Session) Restore(turns []knowledge.Turn) {
 	s.mu.Lock()
 	s.history = nil
 	s.lastChunkID, s.lastEvidence, s.shown, s.lastPill, s.crossOffered = "", nil, nil, "", nil
 	s.mu.Unlock()
 	for _, t := range turns {
-		s.remember(t.Question, t.Answer)
+		if NeedsModel(retrieval.Result{Status: retrieval.Status(t.Status)}) {
+			s.remember(t.Question, t.Answer)
+		}
 	}
 }
 

@@ -44,17 +44,22 @@ func newSession(t *testing.T) *assistant.Session {
 	return assistant.New(engine, w, assistant.Options{Glossary: b.Glossary, Corpus: "demo"})
 }
 
-// ask runs one turn as `docent ask` does and records it.
+// ask runs one turn as the chat does and records it: a clarification is
+// docent's own reply, shown without calling Answer.
 func ask(t *testing.T, s *assistant.Session, rec *conversation.Recorder, req assistant.Request) knowledge.Turn {
 	t.Helper()
 	res := s.Retrieve(t.Context(), req)
-	ans, err := s.Answer(t.Context(), res, nil)
-	if err != nil {
-		t.Fatal(err)
+	answered := conversation.Answered{Text: assistant.Reply(res), Provider: "clarification"}
+	if assistant.NeedsModel(res) {
+		ans, err := s.Answer(t.Context(), res, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answered = conversation.Answered{
+			Text: ans.Text, Provider: ans.Provider, Model: ans.Model, TTFT: ans.TTFT, Duration: ans.Duration, Sources: ans.Sources,
+		}
 	}
-	turn := conversation.WithAnswer(conversation.NewTurn(req, res), conversation.Answered{
-		Text: ans.Text, Provider: ans.Provider, Model: ans.Model, TTFT: ans.TTFT, Duration: ans.Duration, Sources: ans.Sources,
-	})
+	turn := conversation.WithAnswer(conversation.NewTurn(req, res), answered)
 	stored, err := rec.Record(t.Context(), turn)
 	if err != nil {
 		t.Fatal(err)
@@ -69,14 +74,17 @@ func TestResumeRebuildsTheWindow(t *testing.T) {
 	st := memory.NewConversationFiles(t.TempDir(), 0)
 	live := newSession(t)
 	rec := conversation.NewRecorder(st, alice)
-	questions := []string{"how do I archive a workspace", "workspace", "what's the weather in Berlin", "thanks",
-		"how do I invite members", "tokens", "how do I delete my account"}
-	questions = append(questions, questions...) // past the window's 4 × prompt.MaxRecentTurns messages
-	for _, q := range questions {
-		ask(t, live, rec, assistant.Request{Query: q})
+	// Clarifications and no-matches between written answers (picks), past
+	// the window's 4 × prompt.MaxRecentTurns messages.
+	questions := []string{"workspace", "what's the weather in Berlin", "thanks", "tokens"}
+	picks := []string{"concepts/workspace", "actions/workspaces", "concepts/notes", "widgets/quick-links", "concepts/dashboard", "widgets/recent"}
+	picks = append(picks, picks...)
+	turns := 0
+	for i, slug := range picks {
+		ask(t, live, rec, assistant.Request{Query: questions[i%len(questions)]})
+		ask(t, live, rec, assistant.Request{Query: "how does it work", DocSlug: slug})
+		turns += 2
 	}
-	// A pick answers the last pills, as the chat's would.
-	ask(t, live, rec, assistant.Request{Query: "workspace", DocSlug: "concepts/workspace"})
 	want := live.Recent()
 	if len(want) != 4*prompt.MaxRecentTurns {
 		t.Fatalf("the live session remembers %d messages, want a full window of %d", len(want), 4*prompt.MaxRecentTurns)
@@ -88,11 +96,11 @@ func TestResumeRebuildsTheWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if conv.ID != rec.Current().ID || len(conv.Turns) != len(questions)+1 {
-		t.Fatalf("resumed %s with %d turns, want %s with %d", conv.ID, len(conv.Turns), rec.Current().ID, len(questions)+1)
+	if conv.ID != rec.Current().ID || len(conv.Turns) != turns {
+		t.Fatalf("resumed %s with %d turns, want %s with %d", conv.ID, len(conv.Turns), rec.Current().ID, turns)
 	}
-	if conv.Turns[len(questions)].Picked != "concepts/workspace" {
-		t.Errorf("the pick was recorded as %q", conv.Turns[len(questions)].Picked)
+	if conv.Turns[1].Picked != "concepts/workspace" || conv.Turns[1].Status != "found" {
+		t.Errorf("the pick was recorded as %q, %s", conv.Turns[1].Picked, conv.Turns[1].Status)
 	}
 	resumed.Restore(conv.Turns)
 	if got := resumed.Recent(); !reflect.DeepEqual(got, want) {
@@ -100,8 +108,8 @@ func TestResumeRebuildsTheWindow(t *testing.T) {
 	}
 	// The next turn goes to the same conversation.
 	next := ask(t, resumed, rec2, assistant.Request{Query: "how do I invite members"})
-	if next.Index != len(questions)+1 {
-		t.Errorf("the next turn has index %d, want %d", next.Index, len(questions)+1)
+	if next.Index != turns {
+		t.Errorf("the next turn has index %d, want %d", next.Index, turns)
 	}
 	// A fresh start forgets the window and starts another conversation.
 	resumed.Restore(nil)

@@ -2,7 +2,11 @@ package conversation
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path"
 	"regexp"
 	"strconv"
@@ -183,3 +187,49 @@ func FileName(c knowledge.Conversation) string {
 
 // maxFileNameWords bounds the title's share of a file name, in bytes.
 const maxFileNameWords = 60
+
+// Export writes c as markdown to file ("" names one after the
+// conversation with FileName, in the current directory; "-" is stdout)
+// and returns the path written ("" for stdout). It never overwrites a
+// file: an export is written once, and a second export of a conversation
+// under its default name gets "-2", "-3"… A file given by name that
+// exists is an error.
+func Export(ctx context.Context, c knowledge.Conversation, file string, opts MarkdownOptions, stdout io.Writer) (string, error) {
+	data := Markdown(c, opts)
+	if file == "-" {
+		if _, err := stdout.Write(data); err != nil {
+			return "", fmt.Errorf("export conversation %s: %w", c.ID, err)
+		}
+		return "", nil
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	named := file != ""
+	if !named {
+		file = FileName(c)
+	}
+	base := strings.TrimSuffix(file, ".md")
+	for n := 2; ; n++ {
+		f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, os.ErrExist) && !named && n < maxExportTries {
+			file = fmt.Sprintf("%s-%d.md", base, n)
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("export conversation %s: %w", c.ID, err)
+		}
+		_, werr := f.Write(data)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			_ = os.Remove(file) // a half-written export is worse than none
+			return "", fmt.Errorf("export conversation %s to %s: %w", c.ID, file, werr)
+		}
+		return file, nil
+	}
+}
+
+// maxExportTries bounds the search for a free default file name.
+const maxExportTries = 100

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -168,7 +167,7 @@ func newHistoryExportCmd(e *env) *cobra.Command {
 			if len(args) == 2 {
 				file = args[1]
 			}
-			path, err := exportConversation(cmd.Context(), c, file, e.docsRoot(), cmd.OutOrStdout())
+			path, err := conversation.Export(cmd.Context(), c, file, conversation.MarkdownOptions{DocsRoot: e.docsRoot()}, cmd.OutOrStdout())
 			if err != nil {
 				return err
 			}
@@ -190,45 +189,6 @@ func (e *env) docsRoot() string {
 		return abs
 	}
 	return e.cfg.docsDir
-}
-
-// exportConversation writes c as markdown to file ("" names one after
-// the conversation, "-" is stdout) and returns the path written ("" for
-// stdout). It never overwrites a file: an export is written once, and a
-// second export of the same day's conversation picks another name.
-func exportConversation(ctx context.Context, c knowledge.Conversation, file, docsRoot string, stdout io.Writer) (string, error) {
-	data := conversation.Markdown(c, conversation.MarkdownOptions{DocsRoot: docsRoot})
-	if file == "-" {
-		_, err := stdout.Write(data)
-		return "", err
-	}
-	if err := ctx.Err(); err != nil {
-		return "", err
-	}
-	explicit := file != ""
-	if !explicit {
-		file = conversation.FileName(c)
-	}
-	base := strings.TrimSuffix(file, ".md")
-	for n := 2; ; n++ {
-		f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, os.ErrExist) && !explicit && n < 100 {
-			file = fmt.Sprintf("%s-%d.md", base, n)
-			continue
-		}
-		if err != nil {
-			return "", fmt.Errorf("export conversation %s: %w", c.ID, err)
-		}
-		_, werr := f.Write(data)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			_ = os.Remove(file)
-			return "", fmt.Errorf("export conversation %s to %s: %w", c.ID, file, werr)
-		}
-		return file, nil
-	}
 }
 
 // recordTimeout bounds recording a turn after its answer, which a
