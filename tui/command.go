@@ -41,6 +41,10 @@ var commands = []command{
 	{setCmd + " top-k N", "keep at most N chunks of evidence (1–100)"},
 	{setCmd + " alpha X", "embedding weight in the ranking (0 to 1)"},
 	{setCmd, "show the scope, top-k and alpha"},
+	{newCmd, "start a new conversation"},
+	{resumeCmd + " [ID]", "reopen the last conversation, or ID"},
+	{exportCmd + " [FILE]", "write this conversation as markdown"},
+	{"+ / -", "rate the last answer (input empty)"},
 }
 
 // commandBindings presents the commands to the help view, which lays out

@@ -38,6 +38,8 @@ const (
 	attaching    // /context is reading a file
 	savingNote   // /note is writing the note
 	listingNotes // /notes is reading the list
+	resuming     // /resume is reading the conversation
+	exporting    // /export is writing the file
 )
 
 // Model is the docent chat screen, a Bubble Tea model. Create it with New
@@ -96,8 +98,13 @@ type Model struct {
 	streamText *liveText // the answer streamed so far, cleaned piece by piece
 	streamMsg  *message  // the transcript entry being streamed
 	lastResult *retrieval.Result
-	lastInfo   *AnswerInfo
-	lastStats  *assistant.Stats
+	// offered are the last doc pills shown and picked the doc picked from
+	// them by the newest turn ("" for a typed question): "not what I
+	// meant" offers the others again.
+	offered   []retrieval.Option
+	picked    string
+	lastInfo  *AnswerInfo
+	lastStats *assistant.Stats
 }
 
 // Option configures a Model.
@@ -251,6 +258,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleNoteSaved(msg)
 	case notesListedMsg:
 		m.handleNotesListed(msg)
+	case resumedMsg:
+		m.handleResumed(msg)
+	case exportedMsg:
+		m.handleExported(msg)
+	case ratedMsg:
+		m.handleRated(msg)
 	default:
 		m.input, cmd = m.input.Update(msg)
 	}
@@ -279,6 +292,9 @@ func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
 	m.skipped, m.notices = r.Skipped, r.Notices
 	m.suggest = suggestion(r.Titles)
 	m.ready = true
+	if r.Conversation != nil {
+		m.showConversation(*r.Conversation)
+	}
 	if m.overlay.kind == skippedOverlay {
 		m.openOverlay(skippedOverlay)
 	}
@@ -442,11 +458,11 @@ func (m *Model) pillKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, m.keys.PillPick):
 		if o, ok := m.pills.current(); ok {
-			return m.pick(o), true
+			return m.pickOption(o), true
 		}
 	case key.Matches(msg, m.keys.PillNumber):
 		if o, ok := m.pills.pick(int(s[0] - '0')); ok {
-			return m.pick(o), true
+			return m.pickOption(o), true
 		}
 		return nil, true
 	case s == "?" && m.input.Value() == "":
@@ -464,6 +480,10 @@ func (m *Model) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	case msg.String() == "?" && value == "":
 		m.openOverlay(helpOverlay)
 		return nil
+	case (msg.String() == "+" || msg.String() == "-") && value == "":
+		if cmd, ok := m.rateKey(msg.String()); ok {
+			return cmd
+		}
 	case msg.String() == "up" && m.history.recalling(value):
 		if q, ok := m.history.prev(value); ok {
 			m.setInput(q)

@@ -170,6 +170,10 @@ func (m Model) statusLine() string {
 		return m.spin.View() + " " + m.st.notice.Render("Saving the note… "+m.elapsed()+prefixed("  ", m.notice))
 	case m.activity == listingNotes:
 		return m.spin.View() + " " + m.st.notice.Render("Reading the notes… "+m.elapsed()+prefixed("  ", m.notice))
+	case m.activity == resuming:
+		return m.spin.View() + " " + m.st.notice.Render("Opening the conversation… "+m.elapsed()+prefixed("  ", m.notice))
+	case m.activity == exporting:
+		return m.spin.View() + " " + m.st.notice.Render("Exporting the conversation… "+m.elapsed()+prefixed("  ", m.notice))
 	case m.notice != "":
 		return m.st.notice.Render(m.notice)
 	case m.focus == focusTranscript:
