@@ -24,7 +24,7 @@ func recordingChat(t *testing.T, width, height int) (*session, *memory.Conversat
 	rec := conversation.NewRecorder(st, ana)
 	sel := offline(t)
 	b := tui.NewSessionBackend(newSession(t, sel))
-	b.RecordTo(rec, conversation.MarkdownOptions{})
+	b.RecordTo(rec, conversation.MarkdownOptions{}, quiet)
 	return start(t, b, demoStatus(t, sel), width, height), st, rec
 }
 

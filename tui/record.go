@@ -20,6 +20,7 @@ var errNoConversations = errors.New("this chat records no conversations")
 type recording struct {
 	rec    *conversation.Recorder
 	export conversation.MarkdownOptions
+	log    *slog.Logger
 	// pending is the turn whose answer is being written: it is recorded
 	// once the answer is done.
 	pending *pendingTurn
@@ -35,11 +36,15 @@ type pendingTurn struct {
 const recordTimeout = 5 * time.Second
 
 // RecordTo makes the backend record every turn in rec's conversations;
-// exports link their sources as opts says.
-func (b *SessionBackend) RecordTo(rec *conversation.Recorder, opts conversation.MarkdownOptions) {
+// exports link their sources as opts says. A failure to record is logged
+// to log (nil: slog.Default()), never shown as a failed turn.
+func (b *SessionBackend) RecordTo(rec *conversation.Recorder, opts conversation.MarkdownOptions, log *slog.Logger) {
+	if log == nil {
+		log = slog.Default()
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.recording = recording{rec: rec, export: opts}
+	b.recording = recording{rec: rec, export: opts, log: log}
 }
 
 // recordRetrieved records a turn docent answers itself (a clarification,
@@ -61,30 +66,30 @@ func (b *SessionBackend) recordRetrieved(ctx context.Context, req assistant.Requ
 	}
 	b.mu.Unlock()
 	turn = conversation.WithAnswer(turn, conversation.Answered{Text: assistant.Reply(res), Provider: "clarification"})
-	record(ctx, r.rec, turn)
+	record(ctx, r, turn)
 }
 
 // recordAnswered records the pending turn of res with its answer.
 func (b *SessionBackend) recordAnswered(ctx context.Context, res retrieval.Result, info AnswerInfo, took time.Duration) {
 	b.mu.Lock()
-	p, rec := b.recording.pending, b.recording.rec
+	p, r := b.recording.pending, b.recording
 	if p == nil || p.res.Query != res.Query || p.res.Status != res.Status {
 		b.mu.Unlock()
 		return
 	}
 	b.recording.pending = nil
 	b.mu.Unlock()
-	record(ctx, rec, conversation.WithAnswer(p.turn, conversation.Answered{
+	record(ctx, r, conversation.WithAnswer(p.turn, conversation.Answered{
 		Text: info.Text, Provider: info.Provider, Model: info.Model, TTFT: info.TTFT, Duration: took, Sources: info.Sources,
 	}))
 }
 
 // record stores a turn; a failure is logged, never a failed turn.
-func record(ctx context.Context, rec *conversation.Recorder, t knowledge.Turn) {
+func record(ctx context.Context, r recording, t knowledge.Turn) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
-	if _, err := rec.Record(ctx, t); err != nil {
-		slog.Warn("record turn", "err", err)
+	if _, err := r.rec.Record(ctx, t); err != nil {
+		r.log.Warn("record turn", "err", err)
 	}
 }
 

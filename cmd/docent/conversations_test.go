@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/store/memory"
+	"github.com/docent-sh/docent/tui"
 )
 
 // TestAskRecordsAndContinues: every `docent ask` turn is recorded; -c adds
@@ -119,5 +121,62 @@ func TestHistoryListsAndExports(t *testing.T) {
 	}
 	if _, _, code = c.run("history", "export"); code != 2 {
 		t.Errorf("export without an id: exit %d, want 2", code)
+	}
+}
+
+// TestChatResumes: `docent --resume` opens the chat on the last
+// conversation `docent ask` recorded, `--resume ID` on a named one, and
+// the chat's backend goes on recording in it.
+func TestChatResumes(t *testing.T) {
+	c := newCLI(t, "DOCENT_USER", "alice")
+	first := c.askJSON("workspace")
+	second := c.askJSON("how do I invite members")
+
+	load := func(args ...string) tui.Ready {
+		t.Helper()
+		root, e := newRoot(func(k string) string { return c.env[k] })
+		if err := root.ParseFlags(append(args, "--user", "alice", "--log", filepath.Join(t.TempDir(), "docent.log"))); err != nil {
+			t.Fatal(err)
+		}
+		if err := root.Args(root, root.Flags().Args()); err != nil {
+			t.Fatalf("docent %q: %v", args, err)
+		}
+		e.log = slog.New(slog.DiscardHandler)
+		var started *app
+		t.Cleanup(func() {
+			if started != nil {
+				started.Close()
+			}
+		})
+		ready, err := e.chatLoader(&started)(t.Context(), func(tui.Progress) {})
+		if err != nil {
+			t.Fatalf("docent %q: %v", args, err)
+		}
+		return ready
+	}
+	if r := load("--resume"); r.Conversation == nil || r.Conversation.ID != second.Conversation {
+		t.Errorf("--resume opened %+v, want the last conversation %s", r.Conversation, second.Conversation)
+	}
+	r := load("--resume", first.Conversation[:8])
+	if r.Conversation == nil || r.Conversation.ID != first.Conversation || len(r.Conversation.Turns) != 1 {
+		t.Fatalf("--resume ID opened %+v, want %s", r.Conversation, first.Conversation)
+	}
+	k, ok := r.Backend.(tui.ConversationKeeper)
+	if !ok {
+		t.Fatalf("the chat's backend %T keeps no conversations", r.Backend)
+	}
+	if err := k.RateLast(t.Context(), knowledge.TurnFeedback{Rating: knowledge.RatingUp}); err != nil {
+		t.Errorf("rating in the resumed conversation: %v", err)
+	}
+	if r := load(); r.Conversation != nil {
+		t.Errorf("without --resume the chat opened %s", r.Conversation.ID)
+	}
+
+	root, e := newRoot(func(k string) string { return c.env[k] })
+	if err := root.ParseFlags([]string{"--resume=" + first.Conversation}); err != nil || e.resume != first.Conversation {
+		t.Errorf("--resume=ID: %v, %q", err, e.resume)
+	}
+	if _, _, code := c.run("stray"); code != 2 {
+		t.Errorf("an argument without --resume: exit %d, want 2", code)
 	}
 }
