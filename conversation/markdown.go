@@ -37,14 +37,15 @@ func Markdown(c knowledge.Conversation, opts MarkdownOptions) []byte {
 	fmt.Fprintf(&b, "# %s\n\n", mdLine(c.Title))
 	fmt.Fprintf(&b, "Conversation `%s` · %s · started %s · %s\n", c.ID, mdLine(c.Workspace+"/"+c.User),
 		c.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), plural(len(c.Turns), "turn"))
-	for _, t := range c.Turns {
+	for i, t := range c.Turns {
+		picked := pickedLabel(c.Turns, i)
 		q := t.Question
 		if q == "" {
-			q = "(picked " + t.Picked + ")"
+			q = "(picked " + picked + ")"
 		}
 		fmt.Fprintf(&b, "\n## %d. %s\n\n", t.Index+1, mdLine(q))
 		if t.Picked != "" && t.Question != "" {
-			fmt.Fprintf(&b, "_Picked %s._\n\n", mdLine(t.Picked))
+			fmt.Fprintf(&b, "_Picked %s._\n\n", mdLine(picked))
 		}
 		foot := cite.Footnotes(textsafe.String(t.Answer), Sources(t))
 		links := map[int]string{}
@@ -80,9 +81,10 @@ func Markdown(c knowledge.Conversation, opts MarkdownOptions) []byte {
 		}
 		var meta []string
 		meta = append(meta, t.Status)
-		if t.Model != "" {
+		switch {
+		case t.Model != "" && t.Model != t.Provider:
 			meta = append(meta, mdLine(t.Provider+"/"+t.Model))
-		} else if t.Provider != "" {
+		case t.Provider != "":
 			meta = append(meta, mdLine(t.Provider))
 		}
 		meta = append(meta, t.At.UTC().Format("2006-01-02 15:04 UTC"))
@@ -99,6 +101,23 @@ func Markdown(c knowledge.Conversation, opts MarkdownOptions) []byte {
 		fmt.Fprintf(&b, "\n<sub>%s</sub>\n", strings.Join(meta, " · "))
 	}
 	return b.Bytes()
+}
+
+// pickedLabel names what turn i picked: the pill's label and category as
+// the turn before offered it, else the slug (or chunk id) itself.
+func pickedLabel(turns []knowledge.Turn, i int) string {
+	t := turns[i]
+	if i > 0 {
+		for _, o := range turns[i-1].Options {
+			if o.Slug == t.Picked {
+				if o.Category != "" {
+					return o.Label + " (" + o.Category + ")"
+				}
+				return o.Label
+			}
+		}
+	}
+	return t.Picked
 }
 
 // footnoteRef is a footnote as cite numbers it: "[1]" or "[1, 2]".
