@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/docent-sh/docent/conversation"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -95,11 +97,16 @@ func (m *Model) runConversationCommand(q string) (tea.Cmd, bool) {
 
 func (m *Model) handleResumed(msg resumedMsg) {
 	m.activity = idle
-	if msg.err != nil {
+	switch {
+	case errors.Is(msg.err, conversation.ErrNone):
+		m.transcript.append(&message{role: roleError, text: "/resume: you have no conversation to resume yet."})
+	case errors.Is(msg.err, store.ErrConversationNotFound):
+		m.transcript.append(&message{role: roleError, text: "/resume: none of your conversations has that id (docent history lists them)."})
+	case msg.err != nil:
 		m.transcript.append(&message{role: roleError, text: "/resume: " + errorText(msg.err)})
-		return
+	default:
+		m.showConversation(msg.conv)
 	}
-	m.showConversation(msg.conv)
 }
 
 func (m *Model) handleExported(msg exportedMsg) {

@@ -89,7 +89,7 @@ func TestChatRecordsResumesAndExports(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(md), "# workspace\n") || !strings.Contains(string(md), "](<concepts/workspace.md>)") {
 		t.Errorf("export (%v):\n%s", err, md)
 	}
-	s.say("/resume 00000000", "! /resume: conversation \"00000000\": conversation not found")
+	s.say("/resume 00000000", "! /resume: none of your conversations has that id (docent history lists them).")
 	t.Log("\n" + s.screen.current())
 }
 
