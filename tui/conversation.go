@@ -123,6 +123,7 @@ func (m *Model) clearConversation() {
 	m.transcript = newTranscript(m.st)
 	m.pills = pills{}
 	m.lastResult, m.lastInfo = nil, nil
+	m.offered, m.picked, m.resumed = nil, "", nil
 	m.evidence.setItems(nil)
 	m.rebuildDebug()
 	m.turn++ // anything still on its way belongs to the old conversation
@@ -142,6 +143,17 @@ func (m *Model) showConversation(c knowledge.Conversation) {
 			reply.sources = conversation.Sources(t)
 		}
 		m.transcript.append(reply)
+	}
+	// "not what I meant" on the last answer reopens the pick it made.
+	if n := len(c.Turns); n > 0 {
+		last := c.Turns[n-1]
+		m.resumed = &last
+		if m.picked = last.Picked; n > 1 {
+			m.offered = nil
+			for _, o := range c.Turns[n-2].Options {
+				m.offered = append(m.offered, retrieval.Option{Label: textsafe.Line(o.Label), DocSlug: o.Slug, Category: textsafe.Line(o.Category)})
+			}
+		}
 	}
 	title := textsafe.Clip(textsafe.Line(c.Title), maxNoteTitle)
 	m.transcript.append(&message{role: roleInfo, text: fmt.Sprintf("Resumed conversation %s “%s” · %s: the next question continues it.",
@@ -237,14 +249,24 @@ func (m *Model) pickReason(o retrieval.Option) tea.Cmd {
 	}
 	reason := knowledge.FeedbackReason(o.DocSlug)
 	cmd := rateCmd(m.ctx, k, knowledge.TurnFeedback{Rating: knowledge.RatingDown, Reason: reason}, target)
-	if reason == knowledge.ReasonNotMeant && m.lastResult != nil && m.lastResult.Status == retrieval.StatusFound {
-		alts := alternatives(*m.lastResult, m.offered, m.picked)
+	res, question := m.lastResult, ""
+	if res == nil && m.resumed != nil {
+		// A resumed conversation's last turn, as far as it was recorded.
+		res = &retrieval.Result{Status: retrieval.Status(m.resumed.Status), Query: m.resumed.Question}
+		question = m.resumed.Question
+	}
+	if reason == knowledge.ReasonNotMeant && res != nil && res.Status == retrieval.StatusFound {
+		alts := alternatives(*res, m.offered, m.picked)
 		if len(alts) == 0 {
 			m.transcript.append(&message{role: roleInfo, text: "No other doc matched that question: try asking it in other words."})
 			return cmd
 		}
-		m.transcript.append(&message{role: roleAssistant, text: "Which one did you mean?"})
+		// Info, not an answer: + and - rate the answer before it.
+		m.transcript.append(&message{role: roleInfo, text: "Which one did you mean?"})
 		m.showPills(alts)
+		if question != "" {
+			m.pills.question = question
+		}
 	}
 	return cmd
 }

@@ -135,3 +135,29 @@ func TestRateDown(t *testing.T) {
 		t.Errorf("picking the alternative recorded %+v, want a third turn answering workspace from actions/workspaces", turns)
 	}
 }
+
+// TestNotWhatIMeantAfterResume: the last answer of a resumed conversation
+// came from a pick; "not what I meant" offers the other pills again, and
+// picking one answers the same question.
+func TestNotWhatIMeantAfterResume(t *testing.T) {
+	s, st, rec := recordingChat(t, 100, 30)
+	s.say("workspace", "Pick:")
+	s.typeText("1")
+	s.waitIdle("› → Workspace (concepts)", "[1] Workspace")
+	id := rec.Current().ID
+	s.say("/new", "New conversation")
+	s.say("/resume", "Resumed conversation "+id[:8])
+	s.typeText("-")
+	s.waitText("Why? (esc skips)")
+	s.typeText("1")
+	s.waitText("Which one did you mean?", "Pick: ▸[1 Workspace Actions (actions)]")
+	s.enter()
+	s.waitIdle("› → Workspace Actions (actions)", "[1] Workspace Actions")
+	turns := storedTurns(t, st, id)
+	if len(turns) != 3 || turns[2].Question != "workspace" || turns[2].Picked != "actions/workspaces" {
+		t.Errorf("recorded %+v, want a third turn answering workspace from actions/workspaces", turns)
+	}
+	if f := turns[1].Feedback; f == nil || f.Reason != knowledge.ReasonNotMeant {
+		t.Errorf("the resumed answer's feedback is %+v", f)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/docent-sh/docent/assistant"
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -101,8 +102,11 @@ type Model struct {
 	// offered are the last doc pills shown and picked the doc picked from
 	// them by the newest turn ("" for a typed question): "not what I
 	// meant" offers the others again.
-	offered   []retrieval.Option
-	picked    string
+	offered []retrieval.Option
+	picked  string
+	// resumed is the last turn of a conversation /resume showed, until the
+	// next question: what "not what I meant" reopens without a result.
+	resumed   *knowledge.Turn
 	lastInfo  *AnswerInfo
 	lastStats *assistant.Stats
 }

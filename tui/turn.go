@@ -108,6 +108,7 @@ func (m *Model) pick(o retrieval.Option) tea.Cmd {
 
 func (m *Model) startTurn(req assistant.Request) tea.Cmd {
 	req = m.applySettings(req)
+	m.resumed = nil
 	m.turn++
 	m.question = req.Query
 	m.activity = retrieving
