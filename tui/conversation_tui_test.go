@@ -161,3 +161,20 @@ func TestNotWhatIMeantAfterResume(t *testing.T) {
 		t.Errorf("the resumed answer's feedback is %+v", f)
 	}
 }
+
+// Without a ConversationKeeper the commands say so, and + and - type.
+func TestConversationCommandsWithoutRecording(t *testing.T) {
+	b := crossCorpusBackend()
+	s := start(t, b, tui.Status{Docs: 3, Chunks: 9, Store: "embedded", Phase: 2}, 100, 24)
+	s.say("what is workspace", "Pick:")
+	s.typeText("1")
+	s.waitIdle("A workspace holds a set of related notes.")
+	s.say("/new", "! /new is not available: this chat records no conversations.")
+	s.say("/resume", "! /resume is not available: this chat records no conversations.")
+	s.say("/export", "! /export is not available: this chat records no conversations.")
+	s.typeText("+")
+	s.waitText("› +")
+	if len(b.requests) != 2 {
+		t.Errorf("a conversation command was sent as a question: %+v", b.requests)
+	}
+}
