@@ -64,6 +64,11 @@ type Request struct {
 	// turn instead of the engine's.
 	Categories []string
 	Alpha      *float64
+	// ConversationID and TurnIndex name the conversation turn the request
+	// is recorded as (knowledge.Turn), for its retrieval event, so the
+	// asker's rating joins the event; empty when the turn is not recorded.
+	ConversationID string
+	TurnIndex      *int
 }
 
 // Answer is a written answer and the prompt report behind it.
@@ -234,6 +239,7 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 		s.shown = append(s.shown, id)
 	}
 	ev := s.event(res, out)
+	ev.ConversationID, ev.TurnIndex = req.ConversationID, req.TurnIndex
 	// A turn the model answers is recorded once its usage is known.
 	unanswered := s.pending
 	s.pending = nil

@@ -83,6 +83,22 @@ func (r *Recorder) Record(ctx context.Context, t knowledge.Turn) (knowledge.Turn
 	return stored, nil
 }
 
+// Next is where the next turn will be recorded: the current conversation,
+// created now (titled title) when there is none yet, and the turn's
+// index. A retrieval event carries them, so a rating joins it.
+func (r *Recorder) Next(ctx context.Context, title string) (id string, index int, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.conv.ID == "" {
+		c, err := r.store.CreateConversation(ctx, r.scope, title)
+		if err != nil {
+			return "", 0, err
+		}
+		r.conv = c
+	}
+	return r.conv.ID, len(r.conv.Turns), nil
+}
+
 // Rate stores the feedback of a turn of the current conversation.
 func (r *Recorder) Rate(ctx context.Context, index int, f knowledge.TurnFeedback) error {
 	r.mu.Lock()
@@ -150,6 +166,12 @@ func Find(ctx context.Context, st store.Conversations, scope knowledge.Scope, id
 
 // ErrAmbiguous is returned for an id prefix more than one conversation has.
 var ErrAmbiguous = errors.New("ambiguous conversation id")
+
+// Title is what a conversation a request starts is called: its
+// question, else what it picks or continues.
+func Title(req assistant.Request) string {
+	return cmp.Or(strings.TrimSpace(req.Query), req.DocSlug, req.NoteID, req.AfterChunkID)
+}
 
 // NewTurn is the turn a request and its retrieval make, before the
 // answer: the question as the engine read it, the pick, the decision, the

@@ -48,4 +48,17 @@ CREATE TABLE turns (
     CHECK (feedback_rating = 'down' OR feedback_reason = '')
 );
 
+-- Each retrieval event names the turn it was, so the asker's rating of the
+-- answer joins it. No foreign key: events outlive what happens to a
+-- conversation, as note_reads outlive notes.
+ALTER TABLE retrieval_events
+    ADD COLUMN conversation_id uuid,
+    ADD COLUMN turn_index      integer CHECK (turn_index >= 0),
+    ADD CHECK (turn_index IS NULL OR conversation_id IS NOT NULL);
+
+-- The rating joins on (conversation_id, turn_index); no view does it, so
+-- that later migrations of retrieval_events need not mind one.
+CREATE INDEX retrieval_events_turn_idx ON retrieval_events (conversation_id, turn_index)
+    WHERE conversation_id IS NOT NULL;
+
 COMMIT;

@@ -47,6 +47,24 @@ func (b *SessionBackend) RecordTo(rec *conversation.Recorder, opts conversation.
 	b.recording = recording{rec: rec, export: opts, log: log}
 }
 
+// nameTurn sets where req's turn will be recorded, for its retrieval
+// event; without a recorder, or when the store fails, it is left unnamed.
+func (b *SessionBackend) nameTurn(ctx context.Context, req assistant.Request) assistant.Request {
+	b.mu.Lock()
+	r := b.recording
+	b.mu.Unlock()
+	if r.rec == nil {
+		return req
+	}
+	id, index, err := r.rec.Next(ctx, conversation.Title(req))
+	if err != nil {
+		r.log.Warn("record turn", "err", err)
+		return req
+	}
+	req.ConversationID, req.TurnIndex = id, &index
+	return req
+}
+
 // recordRetrieved records a turn docent answers itself (a clarification,
 // no match), as the chat shows it, or keeps a turn the writer answers
 // until its answer is done.

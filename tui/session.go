@@ -40,6 +40,7 @@ func NewSessionBackend(s *assistant.Session) *SessionBackend {
 
 // Retrieve runs retrieval for one turn.
 func (b *SessionBackend) Retrieve(ctx context.Context, req assistant.Request) (retrieval.Result, error) {
+	req = b.nameTurn(ctx, req)
 	res := b.s.Retrieve(ctx, req)
 	b.recordRetrieved(ctx, req, res)
 	return res, nil

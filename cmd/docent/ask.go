@@ -141,6 +141,7 @@ func newAskCmd(e *env) *cobra.Command {
 			}
 
 			req.Categories = a.scope
+			req, rec = e.nameAskTurn(ctx, rec, req, cmd.ErrOrStderr())
 			res := a.session.Retrieve(ctx, req)
 			out := cmd.OutOrStdout()
 			var emit func(string)

@@ -249,3 +249,20 @@ func (e *env) recordAsk(ctx context.Context, rec *conversation.Recorder, req ass
 	}
 	return &recordedTurn{conversation: rec.Current().ID, index: stored.Index}
 }
+
+// nameAskTurn sets where the turn will be recorded, for its retrieval
+// event. A store that cannot start the conversation records nothing of
+// the turn: a note says so once, and rec comes back nil.
+func (e *env) nameAskTurn(ctx context.Context, rec *conversation.Recorder, req assistant.Request, stderr io.Writer) (assistant.Request, *conversation.Recorder) {
+	if rec == nil {
+		return req, nil
+	}
+	id, index, err := rec.Next(ctx, conversation.Title(req))
+	if err != nil {
+		e.log.Warn("record turn", "err", err)
+		fmt.Fprintf(stderr, "docent: note: the turn is not recorded in your conversations: %s\n", textsafe.Line(err.Error()))
+		return req, nil
+	}
+	req.ConversationID, req.TurnIndex = id, &index
+	return req, rec
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/store/memory"
 	"github.com/docent-sh/docent/tui"
@@ -50,6 +51,21 @@ func TestAskRecordsAndContinues(t *testing.T) {
 	}
 	if len(conv.Turns) != 3 || conv.Turns[0].Status != "ambiguous" || conv.Turns[1].Picked != "concepts/workspace" || conv.Turns[1].Answer == "" {
 		t.Errorf("stored turns %+v", conv.Turns)
+	}
+
+	// Each turn's retrieval event names it, so its rating joins the event.
+	events := readEvents(t, filepath.Join(c.env["XDG_STATE_HOME"], "docent", eventsFile))
+	want := []struct {
+		id   string
+		turn int
+	}{{first.Conversation, 0}, {first.Conversation, 1}, {other.Conversation, 0}, {first.Conversation, 2}}
+	if len(events) < len(want) {
+		t.Fatalf("%d events, want at least %d", len(events), len(want))
+	}
+	for i, w := range want {
+		if ev := events[i]; ev.ConversationID != w.id || ev.TurnIndex == nil || *ev.TurnIndex != w.turn {
+			t.Errorf("event %d (%q) names turn %q %v, want %q %d", i, ev.Query, ev.ConversationID, ev.TurnIndex, w.id, w.turn)
+		}
 	}
 
 	_, errOut, code := c.run("ask", "--conversation", "7c9e6679-7425-40de-944b-e07fc1f90ae7", "workspace")
@@ -132,10 +148,11 @@ func TestChatResumes(t *testing.T) {
 	first := c.askJSON("workspace")
 	second := c.askJSON("how do I invite members")
 
+	chatLogDir := t.TempDir()
 	load := func(args ...string) tui.Ready {
 		t.Helper()
 		root, e := newRoot(func(k string) string { return c.env[k] })
-		if err := root.ParseFlags(append(args, "--user", "alice", "--log", filepath.Join(t.TempDir(), "docent.log"))); err != nil {
+		if err := root.ParseFlags(append(args, "--user", "alice", "--log", filepath.Join(chatLogDir, "docent.log"))); err != nil {
 			t.Fatal(err)
 		}
 		if err := root.Args(root, root.Flags().Args()); err != nil {
@@ -168,6 +185,14 @@ func TestChatResumes(t *testing.T) {
 	if err := k.RateLast(t.Context(), knowledge.TurnFeedback{Rating: knowledge.RatingUp}); err != nil {
 		t.Errorf("rating in the resumed conversation: %v", err)
 	}
+	// The chat's next turn continues it, and its event says so.
+	if _, err := r.Backend.Retrieve(t.Context(), assistant.Request{Query: "workspace"}); err != nil {
+		t.Fatal(err)
+	}
+	events := readEvents(t, filepath.Join(chatLogDir, eventsFile))
+	if ev := events[len(events)-1]; ev.ConversationID != first.Conversation || ev.TurnIndex == nil || *ev.TurnIndex != 1 {
+		t.Errorf("the chat's event names turn %q %v, want %q 1", ev.ConversationID, ev.TurnIndex, first.Conversation)
+	}
 	if r := load(); r.Conversation != nil {
 		t.Errorf("without --resume the chat opened %s", r.Conversation.ID)
 	}
@@ -179,4 +204,21 @@ func TestChatResumes(t *testing.T) {
 	if _, _, code := c.run("stray"); code != 2 {
 		t.Errorf("an argument without --resume: exit %d, want 2", code)
 	}
+}
+
+func readEvents(t *testing.T, path string) []knowledge.RetrievalEvent {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []knowledge.RetrievalEvent
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var ev knowledge.RetrievalEvent
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, ev)
+	}
+	return out
 }

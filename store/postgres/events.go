@@ -24,12 +24,13 @@ func (s *Store) RecordRetrieval(ctx context.Context, ev knowledge.RetrievalEvent
 		(created_at, query, normalized_tokens, top_results, action, confidence, latency_ms, phase,
 		 prompt_tokens, completion_tokens, cost_usd,
 		 corpus, cross_corpus_shown, cross_corpus_choice, cross_corpus_gap,
-		 notes_available, notes_error, notes_fallback_reason)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+		 notes_available, notes_error, notes_fallback_reason, conversation_id, turn_index)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
 		ev.Time, ev.Query, ev.NormalizedTokens, string(top), ev.Action, ev.Confidence, ev.LatencyMS, ev.Phase,
 		ev.PromptTokens, ev.CompletionTokens, ev.CostUSD,
 		nullIfEmpty(ev.Corpus), ev.CrossCorpusShown, nullIfEmpty(ev.CrossCorpusChoice), ev.CrossCorpusGap,
-		ev.NotesAvailable, nullIfEmpty(ev.NotesError), nullIfEmpty(ev.NotesFallbackReason))
+		ev.NotesAvailable, nullIfEmpty(ev.NotesError), nullIfEmpty(ev.NotesFallbackReason),
+		nullIfEmpty(ev.ConversationID), ev.TurnIndex)
 	if err != nil {
 		return s.fail(ctx, "record retrieval event", err)
 	}
