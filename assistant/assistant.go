@@ -64,6 +64,11 @@ type Request struct {
 	// turn instead of the engine's.
 	Categories []string
 	Alpha      *float64
+	// Terms widen the question's search (the chosen terms of an
+	// Enhancement): the docs and notes are searched for the question with
+	// them, and the question stays Query, as the writer answers it and
+	// the result reports it.
+	Terms []string
 	// ConversationID and TurnIndex name the conversation turn the request
 	// is recorded as (knowledge.Turn), for its retrieval event, so the
 	// asker's rating joins the event; empty when the turn is not recorded.
@@ -115,6 +120,16 @@ type Options struct {
 	// that its evidence answers the question, widens the turn once if not
 	// and asks the asker if still not (see checkAnswerable). Nil: no check.
 	Answerability AnswerabilityChecker
+	// Enhancer, when set, lets the asker widen a question with terms a
+	// chat model proposes (Session.Enhance), within EnhanceTimeout (0:
+	// DefaultEnhanceTimeout). Nil: Enhance says it needs a model.
+	Enhancer       Enhancer
+	EnhanceTimeout time.Duration
+	// Switch, when set, is the team's kill switch, asked at most every
+	// SwitchPoll (0: DefaultSwitchPoll); while it is off every question
+	// gets the generic reply. Nil: retrieval is always on.
+	Switch     Switch
+	SwitchPoll time.Duration
 }
 
 // Session is one conversation. Its methods are safe for concurrent use, but
@@ -149,6 +164,7 @@ type Session struct {
 	// a pick of one is recorded as the asker's choice.
 	crossOffered []retrieval.Option
 	notesCache   notesCache
+	switchState  switchState
 	// pending is the event of a turn whose answer is still to be written:
 	// it is recorded with the answer's usage, or as it is when the next
 	// turn starts first.
@@ -191,6 +207,13 @@ func (s *Session) Size() (docs, chunks int) { return s.loaded.Load().engine.Size
 // refreshing are best effort: a failure is logged, never shown as a failed
 // turn; so is reading the notes, which a turn answers around.
 func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
+	question := req.Query
+	if len(req.Terms) > 0 && req.Query != "" {
+		req.Query = strings.Join(append([]string{req.Query}, req.Terms...), " ")
+	}
+	if !s.retrievalEnabled(ctx) {
+		return s.off(ctx, question)
+	}
 	engine := s.currentEngine(ctx)
 	// A request for more evidence than the engine gives gets an engine of
 	// that top-k over the same indexes; fewer is a trim (limitEvidence).
@@ -216,6 +239,10 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 	res := limitEvidence(out.res, req)
 	if embedNote != "" {
 		res.Notes = append(slices.Clip(res.Notes), embedNote)
+	}
+	if question != req.Query {
+		res.Query = question
+		res.Notes = append(slices.Clip(res.Notes), "searched with the added terms: "+strings.Join(req.Terms, ", "))
 	}
 
 	s.mu.Lock()

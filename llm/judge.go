@@ -242,3 +242,13 @@ func unitNumber(raw json.RawMessage) (float64, error) {
 	}
 	return v, nil
 }
+
+// Complete makes one non-streaming call with the given system and user
+// messages, at temperature 0, and returns the model's text as it came:
+// for callers that ask for their own strict JSON (the quiz generator and
+// its level classifier) and parse it themselves. It fails like the
+// judging calls: ErrNoModel without a model, a one-line redacted error
+// otherwise, with no retries.
+func (r *Responder) Complete(ctx context.Context, system, user string) ([]byte, error) {
+	return r.judge(ctx, system, user)
+}

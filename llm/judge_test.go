@@ -30,14 +30,7 @@ func TestRerankThroughEachProvider(t *testing.T) {
 		if got["b/two#1"] != 0.9 || got["a/one#0"] != 0.25 || len(got) != 2 {
 			t.Fatalf("scores = %v", got)
 		}
-		reqs := s.srv.Requests()
-		if len(reqs) != 1 {
-			t.Fatalf("%d requests, want 1", len(reqs))
-		}
-		msgs, err := s.srv.Messages(reqs[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		msgs := s.onlyMessages(t)
 		user := msgs[len(msgs)-1].Text
 		for _, want := range []string{"which one?", "[id: a/one#0] One", "[id: b/two#1] Two", "second passage"} {
 			if !strings.Contains(user, want) {
@@ -79,15 +72,7 @@ func TestJudgeFailures(t *testing.T) {
 		}
 	})
 	t.Run("extractive", func(t *testing.T) {
-		sel, err := llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, func(string) string { return "" })
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := llm.NewResponder(sel)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.Rerank(context.Background(), "q", judgePassages); !errors.Is(err, llm.ErrNoModel) {
+		if _, err := noModel(t).Rerank(context.Background(), "q", judgePassages); !errors.Is(err, llm.ErrNoModel) {
 			t.Fatalf("err = %v, want ErrNoModel", err)
 		}
 	})
@@ -235,4 +220,29 @@ func FuzzParseAnswerable(f *testing.F) {
 			t.Fatalf("reason %q", v.Reason)
 		}
 	})
+}
+
+// Complete hands back the model's text as it came, for callers that parse
+// their own format; without a model it is ErrNoModel.
+func TestComplete(t *testing.T) {
+	s := newSetup(t, providers[0], llmtest.Script{Replies: []string{" {\"items\":[]} "}}, llm.Config{})
+	out, err := s.resp.Complete(context.Background(), "system says", "user says")
+	if err != nil || string(out) != ` {"items":[]} ` {
+		t.Fatalf("Complete = %q, %v", out, err)
+	}
+	msgs, err := s.srv.Messages(s.srv.Requests()[0])
+	if err != nil || msgs[0].Text != "system says" || msgs[len(msgs)-1].Text != "user says" {
+		t.Fatalf("messages = %+v, %v", msgs, err)
+	}
+	sel, err := llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := llm.NewResponder(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Complete(context.Background(), "s", "u"); !errors.Is(err, llm.ErrNoModel) {
+		t.Fatalf("extractive: err = %v, want ErrNoModel", err)
+	}
 }

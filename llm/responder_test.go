@@ -55,6 +55,34 @@ type setup struct {
 	logs *syncBuffer
 }
 
+// onlyMessages is the messages of the one request the server got.
+func (s setup) onlyMessages(t *testing.T) []llmtest.Message {
+	t.Helper()
+	reqs := s.srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("server got %d requests, want 1", len(reqs))
+	}
+	msgs, err := s.srv.Messages(reqs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msgs
+}
+
+// noModel is the extractive responder: no model to call.
+func noModel(t *testing.T) *llm.Responder {
+	t.Helper()
+	sel, err := llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := llm.NewResponder(sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func newSetup(t *testing.T, pc providerCase, script llmtest.Script, cfg llm.Config) setup {
 	t.Helper()
 	if pc.keyEnv != "" && script.APIKey == "" {
@@ -196,14 +224,7 @@ func TestStreamChunksArriveInOrder(t *testing.T) {
 
 		// The request carries the prompt: the system message, the earlier
 		// turns in order, the chunk ids, and nothing beyond the budget.
-		reqs := s.srv.Requests()
-		if len(reqs) != 1 {
-			t.Fatalf("server got %d requests, want 1", len(reqs))
-		}
-		msgs, err := s.srv.Messages(reqs[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		msgs := s.onlyMessages(t)
 		var roles []string
 		var all strings.Builder
 		for _, m := range msgs {

@@ -1,8 +1,7 @@
 -- What the model reported for each written answer, and what it cost by the
 -- configured price table. NULL when there is nothing to say: a
 -- clarification, the offline answer, a server that reports no usage, a
--- model without a price. Numbered 011 because 005-010 are taken by work
--- in progress on other branches.
+-- model without a price.
 BEGIN;
 
 ALTER TABLE retrieval_events

@@ -20,6 +20,9 @@ const (
 	RuleGlossary          = "glossary"
 	RuleGeneric           = "generic"
 	RuleNoFollowUpOf      = "nothing to continue"
+	// RuleChosen is no rule of the policy: the user chose the evidence
+	// the answer is written from (assistant.Chosen).
+	RuleChosen = "chosen evidence"
 )
 
 // candidate is what the decision policy knows about one doc: the

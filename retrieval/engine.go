@@ -365,6 +365,37 @@ func (e *Engine) inVocabulary(term string) bool {
 	return ix != nil && (ix.DF(term) > 0 || ix.DF(analysis.StemKey(term)) > 0)
 }
 
+// Knows reports whether word (one word, as a question would write it)
+// is the knowledge base's own: the docs write it or a variant of it, or a
+// synonym rule names it. A word the docs never write finds nothing, so
+// query enhancement adds no other: a model's invention must not reach a
+// query unseen.
+func (e *Engine) Knows(word string) bool {
+	toks := analysis.Tokens(word)
+	if len(toks) != 1 {
+		return false
+	}
+	w := toks[0]
+	if e.inVocabulary(w) || e.inVocabulary(analysis.Singular(w)) {
+		return true
+	}
+	syn := e.norm.synonyms
+	if _, ok := syn.Words[w]; ok {
+		return true
+	}
+	for _, r := range syn.Words {
+		if slices.Contains(r.To, w) {
+			return true
+		}
+	}
+	for _, r := range syn.Phrases {
+		if slices.Contains(r.From, w) || slices.Contains(r.To, w) {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *Engine) docFrequency(term string) int {
 	if ix := e.vocabularyIndex(); ix != nil {
 		return ix.DF(analysis.Singular(term))

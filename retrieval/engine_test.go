@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/retrieval/analysis"
 )
 
 func docsOf(res Result) []string {
@@ -389,5 +390,31 @@ func TestUnknownIdentifier(t *testing.T) {
 	res := e.Ask(Query{Text: "server-side rendering with next.js"})
 	if res.Status != StatusNoMatch || res.Rule != RuleUnknownIdentifier {
 		t.Errorf("next.js: %s (%s), want no_match by %q", res.Status, res.Rule, RuleUnknownIdentifier)
+	}
+}
+
+func TestKnows(t *testing.T) {
+	e := newTestEngine(t, nil)
+	for _, tc := range []struct {
+		word string
+		want bool
+	}{
+		{"workspace", true},
+		{"Workspaces", true}, // a variant of what the docs write
+		{"homepage", true},   // a synonym rule's word
+		{"zebrafish", false}, // neither
+		{"quick links", false},
+		{"", false},
+	} {
+		if got := e.Knows(tc.word); got != tc.want {
+			t.Errorf("Knows(%q) = %v, want %v", tc.word, got, tc.want)
+		}
+	}
+	for _, d := range testDocs() {
+		for _, w := range strings.Fields(d.Title) {
+			if !e.Knows(w) && !analysis.IsStopword(strings.ToLower(w)) {
+				t.Errorf("a word of the title %q is unknown: %q", d.Title, w)
+			}
+		}
 	}
 }

@@ -215,6 +215,13 @@ key Down
 wait_for "at the chunk's end ↓ selects the next item" "▸ 2 "
 pass "an expanded chunk scrolls inside the evidence pane at 80×24"
 
+# The evidence an answer is written from is the user's to choose.
+key Space
+wait_for "Space leaves the selected chunk out" "left out"
+key r
+wait_for "r answers again from the chunks kept" "↻ how do I create a workspace · from " "${IDLE[@]}"
+pass "Space leaves a chunk out and r writes the answer again from the rest"
+
 # Both panes at 80×24, each usable.
 esc
 esc

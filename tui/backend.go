@@ -91,6 +91,7 @@ type Ready struct {
 	Skipped []SkippedFile // knowledge base files that were not loaded
 	Titles  []string      // the loaded docs' titles, for the first suggested question
 	Notices []string      // one line each, shown under the welcome: what start-up set aside and why
+	Quiz    QuizMaker     // what /quiz writes with; nil: no /quiz
 	// Conversation, when not nil, is a recorded conversation to show at
 	// once (docent --resume), already restored in the backend.
 	Conversation *knowledge.Conversation

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
@@ -18,12 +19,15 @@ import (
 // evidencePane lists the evidence of the last turn, best first by the
 // rank score retrieval orders it by. ↑/↓ select an item and Enter expands
 // it to the whole chunk; an item taller than the pane (an expanded chunk)
-// scrolls line by line before the selection moves on.
+// scrolls line by line before the selection moves on. Space excludes the
+// selected chunk from the next answer (or includes it again); the model
+// re-asks with the rest on r.
 type evidencePane struct {
 	items    []retrieval.Evidence // text fields sanitized, sorted by rank
 	selected int
-	expanded bool       // the selected item shows its whole chunk
-	spans    []lineSpan // where each item's lines are in the body
+	expanded bool            // the selected item shows its whole chunk
+	excluded map[string]bool // chunk ids left out of a re-asked answer
+	spans    []lineSpan      // where each item's lines are in the body
 	body     scroller
 	width    int
 	st       *styles
@@ -64,7 +68,7 @@ func sanitizeEvidence(items []retrieval.Evidence) []retrieval.Evidence {
 
 func (p *evidencePane) setItems(items []retrieval.Evidence) {
 	p.items = sanitizeEvidence(items)
-	p.selected, p.expanded = 0, false
+	p.selected, p.expanded, p.excluded = 0, false, nil
 	p.rebuild()
 	p.body.vp.GotoTop()
 }
@@ -98,11 +102,30 @@ func (p evidencePane) Update(msg tea.Msg) (evidencePane, tea.Cmd) {
 		p.expanded = !p.expanded
 		p.rebuild()
 		p.reveal()
+	case "space":
+		p.toggle()
 	default:
 		p.body = p.body.Update(msg)
 	}
 	return p, nil
 }
+
+// toggle excludes the selected chunk, or includes it again.
+func (p *evidencePane) toggle() {
+	id := p.items[p.selected].ChunkID
+	if p.excluded[id] {
+		delete(p.excluded, id)
+	} else {
+		if p.excluded == nil {
+			p.excluded = map[string]bool{}
+		}
+		p.excluded[id] = true
+	}
+	p.rebuild()
+}
+
+// included reports whether a chunk is to be kept in a re-asked answer.
+func (p evidencePane) included(chunkID string) bool { return !p.excluded[chunkID] }
 
 // step scrolls through the selected item while part of it is out of view
 // in that direction, then selects the next item.
@@ -169,21 +192,41 @@ func (p evidencePane) title() string {
 	if len(p.items) == 0 {
 		return "Evidence"
 	}
+	if n := len(p.excluded); n > 0 {
+		return fmt.Sprintf("Evidence · %d by rank · %d left out", len(p.items), n)
+	}
 	return fmt.Sprintf("Evidence · %d by rank", len(p.items))
 }
 
 func (p *evidencePane) renderItem(i int, e retrieval.Evidence) []string {
-	st, w := p.st, p.width
+	st := p.st
 	mark := "  "
 	titleStyle := st.label
 	if i == p.selected {
 		mark = st.selected.Render("▸ ")
 		titleStyle = st.selected
 	}
+	out := p.renderBody(i, e, mark, titleStyle)
+	if p.excluded[e.ChunkID] {
+		// Dimmed, and said in words: a terminal without colour still
+		// shows what the next answer leaves out.
+		for j := range out {
+			out[j] = st.dim.Render(ansi.Strip(out[j]))
+		}
+	}
+	return out
+}
+
+func (p *evidencePane) renderBody(i int, e retrieval.Evidence, mark string, titleStyle lipgloss.Style) []string {
+	st, w := p.st, p.width
+	status := ""
+	if p.excluded[e.ChunkID] {
+		status = " · left out"
+	}
 	// The head wraps rather than losing its end: the rank is what the list
 	// is sorted by.
 	head := titleStyle.Render(fmt.Sprintf("%d %s", i+1, e.Title)) +
-		st.dim.Render(fmt.Sprintf(" · %s · rank %.2f", e.Category, e.RankScore))
+		st.dim.Render(fmt.Sprintf(" · %s · rank %.2f%s", e.Category, e.RankScore, status))
 	var out []string
 	for j, l := range strings.Split(lipgloss.Wrap(head, max(w-4, 1), ""), "\n") {
 		if j == 0 {

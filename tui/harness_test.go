@@ -23,6 +23,7 @@ type fakeBackend struct {
 	info      AnswerInfo
 	answerErr error
 	requests  []assistant.Request
+	answered  []retrieval.Result // what Answer was asked to write from
 }
 
 func (f *fakeBackend) Retrieve(_ context.Context, req assistant.Request) (retrieval.Result, error) {
@@ -40,7 +41,10 @@ func (f *fakeBackend) Retrieve(_ context.Context, req assistant.Request) (retrie
 	return res, nil
 }
 
-func (f *fakeBackend) Answer(ctx context.Context, _ retrieval.Result, emit func(string)) (AnswerInfo, error) {
+func (f *fakeBackend) Answer(ctx context.Context, res retrieval.Result, emit func(string)) (AnswerInfo, error) {
+	f.mu.Lock()
+	f.answered = append(f.answered, res)
+	f.mu.Unlock()
 	info := f.info
 	for _, p := range f.pieces {
 		if ctx.Err() != nil {

@@ -39,6 +39,8 @@ const (
 	attaching    // /context is reading a file
 	savingNote   // /note is writing the note
 	listingNotes // /notes is reading the list
+	enhancing    // /enhance is asking the model for terms
+	makingQuiz   // /quiz is writing the quiz
 	resuming     // /resume is reading the conversation
 	exporting    // /export is writing the file
 )
@@ -80,6 +82,7 @@ type Model struct {
 	help         help.Model
 	history      *history
 	pills        pills
+	chips        chips    // the terms /enhance offers, while the asker picks
 	queue        []string // questions sent while busy, oldest first
 	evidenceOpen bool
 	debugOpen    bool
@@ -106,9 +109,17 @@ type Model struct {
 	picked  string
 	// resumed is the last turn of a conversation /resume showed, until the
 	// next question: what "not what I meant" reopens without a result.
-	resumed   *knowledge.Turn
+	resumed *knowledge.Turn
+	// listed is the retrieved result the evidence pane lists, which r
+	// answers again from: lastResult becomes the chosen one, yet the
+	// user may change their choice and re-ask.
+	listed    *retrieval.Result
 	lastInfo  *AnswerInfo
 	lastStats *assistant.Stats
+
+	quizMaker  QuizMaker          // nil: no /quiz
+	quizCancel context.CancelFunc // stops the quiz being written
+	quiz       *quizRun           // the quiz open over the body, nil when none
 }
 
 // Option configures a Model.
@@ -268,6 +279,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleExported(msg)
 	case ratedMsg:
 		m.handleRated(msg)
+	case enhancedMsg:
+		cmd = m.handleEnhanced(msg)
+	case quizMadeMsg:
+		m.handleQuizMade(msg)
 	default:
 		m.input, cmd = m.input.Update(msg)
 	}
@@ -294,6 +309,7 @@ func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
 	m.backend, m.status, m.context = r.Backend, r.Status, r.Status.Context
 	m.settings.scope = r.Status.Scope
 	m.skipped, m.notices = r.Skipped, r.Notices
+	m.quizMaker = r.Quiz
 	m.suggest = suggestion(r.Titles)
 	m.ready = true
 	if r.Conversation != nil {
@@ -326,6 +342,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.Quit) {
 		return m.quit()
 	}
+	if m.quiz != nil {
+		m.quizKey(msg)
+		return nil
+	}
 	if m.overlay.kind != noOverlay && m.overlayKey(msg) {
 		return nil
 	}
@@ -357,6 +377,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 
 	if m.focus != focusInput {
+		if m.focus == focusEvidence && key.Matches(msg, m.keys.PaneReask) {
+			return m.reask()
+		}
 		if m.paneKey(msg) {
 			return nil
 		}
@@ -365,6 +388,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.PageUp, m.keys.PageDown) {
 		m.transcript, _ = m.transcript.Update(msg)
 		return nil
+	}
+	if m.chips.active {
+		if cmd, handled := m.chipKey(msg); handled {
+			return cmd
+		}
 	}
 	if m.pills.active {
 		if cmd, handled := m.pillKey(msg); handled {
@@ -405,6 +433,10 @@ func (m *Model) openOverlay(kind overlayKind) {
 			title, lines = "Skipped files · "+plural(len(m.skipped), "file"), skippedLines(m.skipped, m.st, b.w)
 		}
 		m.overlay = newOverlay(kind, title, "(esc closes)", lines, b.w, b.h)
+	case quizOverlay:
+		if m.quiz != nil {
+			m.overlay = newOverlay(kind, m.quiz.title(), m.quiz.hint(), quizLines(m.quiz, m.st, b.w), b.w, b.h)
+		}
 	}
 }
 
@@ -418,6 +450,9 @@ func (m *Model) escape() tea.Cmd {
 		m.setFocus(focusInput)
 	case m.zoom != focusInput:
 		m.zoom = focusInput
+	case m.chips.active:
+		m.chips = chips{}
+		m.notice = "Enhancement dropped."
 	case m.pills.active:
 		m.dismissPills()
 	case len(m.queue) > 0:
@@ -432,8 +467,11 @@ func (m *Model) escape() tea.Cmd {
 func (m *Model) paneKey(msg tea.KeyPressMsg) bool {
 	switch m.focus {
 	case focusEvidence:
-		if scrollKey(msg) || msg.String() == "enter" {
+		if scrollKey(msg) || key.Matches(msg, m.keys.PaneExpand, m.keys.PaneInclude) {
 			m.evidence, _ = m.evidence.Update(msg)
+			if key.Matches(msg, m.keys.PaneInclude) {
+				m.notice = "r answers again from the chunks not left out."
+			}
 			return true
 		}
 	case focusDebug:

@@ -271,6 +271,51 @@ func TestEvidencePane(t *testing.T) {
 	}
 }
 
+// Space leaves a chunk out and r answers again from the rest: the
+// writer is given exactly the kept chunks, whatever the policy decided.
+func TestEvidenceChosenReask(t *testing.T) {
+	b := cannedBackend()
+	h := newHarness(t, b, 140, 30)
+	h.ask("workspace") // ambiguous, with two chunks of evidence
+	h.key(tea.KeyF2, 0)
+	h.key(tea.KeyTab, 0)
+	h.key(tea.KeySpace, 0)
+	out := ansi.Strip(h.content())
+	if !strings.Contains(out, "1 left out") || !strings.Contains(out, "rank 12.25 · left out") ||
+		!strings.Contains(out, "r answers again") {
+		t.Fatalf("space did not mark the first chunk excluded:\n%s", out)
+	}
+	h.typeText("r")
+	if len(b.answered) != 1 {
+		t.Fatalf("r: %d answers written, want 1", len(b.answered))
+	}
+	got := b.answered[0]
+	if got.Status != retrieval.StatusFound || got.Rule != retrieval.RuleChosen ||
+		len(got.Results) != 1 || got.Results[0].ChunkID != actionsEvidence.ChunkID {
+		t.Errorf("r wrote from %s/%q with %d chunks, want found from %s alone", got.Status, got.Rule, len(got.Results), actionsEvidence.ChunkID)
+	}
+	out = ansi.Strip(h.content())
+	if !strings.Contains(out, "↻ workspace · from 1 of 2 chunks") || !strings.Contains(out, "and holds notes.") {
+		t.Errorf("the re-asked answer is not in the transcript:\n%s", out)
+	}
+	// The pane still lists both, so the choice can change: include the
+	// first again, exclude the second, and ask again.
+	h.key(tea.KeySpace, 0)
+	h.key(tea.KeyDown, 0)
+	h.key(tea.KeySpace, 0)
+	h.typeText("r")
+	if len(b.answered) != 2 || len(b.answered[1].Results) != 1 || b.answered[1].Results[0].ChunkID != workspaceEvidence.ChunkID {
+		t.Fatalf("second r did not write from %s alone: %+v", workspaceEvidence.ChunkID, b.answered)
+	}
+	// Nothing kept: nothing to write from, and docent says so.
+	h.key(tea.KeyUp, 0)
+	h.key(tea.KeySpace, 0)
+	h.typeText("r")
+	if len(b.answered) != 2 || !strings.Contains(ansi.Strip(h.content()), "Every chunk is excluded") {
+		t.Errorf("r with every chunk excluded: %d answers, screen:\n%s", len(b.answered), ansi.Strip(h.content()))
+	}
+}
+
 func TestMatchRanges(t *testing.T) {
 	s := "Notes live in a Workspace; workspaces hold notes. Quick Links too."
 	got := matchRanges(s, []string{"workspace", "note", "quick links"})

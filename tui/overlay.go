@@ -17,6 +17,7 @@ const (
 	noOverlay overlayKind = iota
 	helpOverlay
 	skippedOverlay
+	quizOverlay
 )
 
 // overlay is a page that covers the body (transcript and panes) until it

@@ -85,16 +85,25 @@ func (p pills) lines(width int, st *styles) []string {
 	if !p.active || width <= 0 {
 		return nil
 	}
-	var out []string
-	cur := st.dim.Render(cmp.Or(p.head, "Pick") + ":")
-	curW := lipgloss.Width(cur)
+	pieces := make([]string, len(p.options))
 	for i, o := range p.options {
 		mark, style := " ", st.pill
 		if i == p.selected {
 			mark, style = st.selected.Render("▸"), st.pillActive
 		}
-		text := pillText(i, o, width-1)
-		w := 1 + lipgloss.Width(text)
+		pieces[i] = mark + style.Render(pillText(i, o, width-1))
+	}
+	return flow(st.dim.Render(cmp.Or(p.head, "Pick")+":"), pieces, width)
+}
+
+// flow lays head and pieces out left to right, one space apart, starting
+// a new line where the next piece would pass width. Each piece fits in
+// width on its own: the caller cuts it.
+func flow(head string, pieces []string, width int) []string {
+	var out []string
+	cur, curW := head, lipgloss.Width(head)
+	for _, p := range pieces {
+		w := lipgloss.Width(p)
 		if curW > 0 && curW+1+w > width {
 			out = append(out, cur)
 			cur, curW = "", 0
@@ -103,7 +112,7 @@ func (p pills) lines(width int, st *styles) []string {
 			cur += " "
 			curW++
 		}
-		cur += mark + style.Render(text)
+		cur += p
 		curW += w
 	}
 	return append(out, cur)

@@ -67,6 +67,11 @@ func (b *SessionBackend) Answer(ctx context.Context, res retrieval.Result, emit 
 	return info, err
 }
 
+// Enhance proposes terms for question and keeps those the docs write.
+func (b *SessionBackend) Enhance(ctx context.Context, question string) (assistant.Enhancement, error) {
+	return b.s.Enhance(ctx, question)
+}
+
 // SetRole picks the role of the following answers ("" for none).
 func (b *SessionBackend) SetRole(name string) error { return b.s.SetRole(name) }
 

@@ -54,6 +54,9 @@ func (m *Model) send(q string) tea.Cmd {
 	if _, ok := commandArg(q, notesCmd); ok {
 		return m.orNext(m.runNotes())
 	}
+	if arg, ok := commandArg(q, quizCmd); ok {
+		return m.orNext(m.runQuiz(arg))
+	}
 	if arg, ok := commandArg(q, roleCmd); ok {
 		m.runRole(arg)
 		return m.sendQueued()
@@ -61,6 +64,9 @@ func (m *Model) send(q string) tea.Cmd {
 	if arg, ok := commandArg(q, scopeCmd); ok {
 		m.runScope(arg)
 		return m.sendQueued()
+	}
+	if arg, ok := commandArg(q, enhanceCmd); ok {
+		return m.orNext(m.runEnhance(arg))
 	}
 	if arg, ok := commandArg(q, setCmd); ok {
 		m.runSet(arg)
@@ -128,7 +134,7 @@ func (m *Model) handleRetrieved(msg retrievedMsg) tea.Cmd {
 		return nil
 	}
 	res := msg.res
-	m.lastResult = &res
+	m.lastResult, m.listed = &res, &res
 	m.lastInfo = nil
 	m.lastStats = msg.stats
 	if msg.size != nil {
@@ -140,20 +146,57 @@ func (m *Model) handleRetrieved(msg retrievedMsg) tea.Cmd {
 
 	switch res.Status {
 	case retrieval.StatusFound, retrieval.StatusMulti:
-		m.activity = answering
-		m.streamText = &liveText{}
-		m.streamMsg = &message{role: roleAssistant, streaming: true, evidence: m.evidence.items,
-			hint: hint, answer: true, question: m.question}
-		m.transcript.append(m.streamMsg)
-		var cmd tea.Cmd
-		m.stream, cmd = startAnswer(m.ctx, m.backend, m.turn, res)
-		return cmd
+		return m.startAnswering(res, m.evidence.items, hint)
 	default:
 		m.activity = idle
 		m.transcript.append(&message{role: roleAssistant, text: textsafe.String(assistant.Reply(res)), evidence: m.evidence.items, hint: hint})
 		m.showPills(res.Options)
 		return nil
 	}
+}
+
+// startAnswering streams the answer to res into a new transcript entry
+// that cites evidence.
+func (m *Model) startAnswering(res retrieval.Result, evidence []retrieval.Evidence, hint string) tea.Cmd {
+	m.activity = answering
+	m.streamText = &liveText{}
+	m.streamMsg = &message{role: roleAssistant, streaming: true, evidence: evidence,
+		hint: hint, answer: true, question: m.question}
+	m.transcript.append(m.streamMsg)
+	var cmd tea.Cmd
+	m.stream, cmd = startAnswer(m.ctx, m.backend, m.turn, res)
+	return cmd
+}
+
+// reask answers the shown result's question again from the evidence the
+// user kept in the evidence pane (r): the writer, the prompt and the
+// debug pane's context report see only those chunks. The pane keeps every
+// chunk and the marks, so the choice can change and be asked again.
+func (m *Model) reask() tea.Cmd {
+	switch {
+	case m.busy():
+		m.notice = "Busy: r answers again once this turn is done."
+		return nil
+	case m.listed == nil || len(m.listed.Results) == 0:
+		m.notice = "No evidence to answer from: ask a question first."
+		return nil
+	}
+	res, ok := assistant.Chosen(*m.listed, m.evidence.included)
+	if !ok {
+		m.notice = "Every chunk is excluded: space includes one again."
+		return nil
+	}
+	m.dismissPills()
+	m.transcript.append(&message{role: roleUser,
+		text: fmt.Sprintf("↻ %s · from %d of %d chunks", textsafe.Line(res.Query), len(res.Results), len(m.listed.Results))})
+	m.turn++
+	m.question = res.Query
+	m.lastResult, m.lastInfo = &res, nil
+	m.started = m.clock()
+	m.now = m.started
+	m.rebuildDebug()
+	m.transcript.bottom()
+	return tea.Batch(m.startAnswering(res, sanitizeEvidence(res.Results), ""), m.spin.Tick)
 }
 
 func (m *Model) handleChunk(msg streamChunkMsg) tea.Cmd {
@@ -203,6 +246,11 @@ func (m *Model) stopTurn() {
 		m.turn++ // its result will be dropped
 		m.activity = idle
 		m.transcript.append(&message{role: roleInfo, text: "Stopped."})
+	case enhancing:
+		m.activity = idle // its terms, when they come, are dropped
+		m.transcript.append(&message{role: roleInfo, text: "Stopped."})
+	case makingQuiz:
+		m.stopQuizMaking()
 	case answering:
 		m.stream.cancel()
 		m.finishStream(m.streamText.close(), "⏹ stopped")

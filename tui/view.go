@@ -111,7 +111,7 @@ func (m Model) welcome(width int) []string {
 // infoWant is how many lines the info area would like: what docent is
 // doing (or feedback), the queued questions and the pills.
 func (m Model) infoWant() int {
-	n := len(m.queue) + len(m.pills.lines(m.width, m.st))
+	n := len(m.queue) + len(m.pills.lines(m.width, m.st)) + len(m.chips.lines(m.width, m.st))
 	if m.hasStatusLine() {
 		n++
 	}
@@ -141,7 +141,8 @@ func (m Model) infoBlock(width, height int) []string {
 		queued = []string{m.st.notice.Render(fmt.Sprintf("⧗ %d questions queued: sent one by one when docent is free", len(m.queue)))}
 	}
 	out = append(out, queued...)
-	return append(out, pillLines...)
+	out = append(out, pillLines...)
+	return append(out, m.chips.lines(width, m.st)...)
 }
 
 func (m Model) queuedLines(width int) []string {
@@ -174,6 +175,10 @@ func (m Model) statusLine() string {
 		return m.spin.View() + " " + m.st.notice.Render("Opening the conversation… "+m.elapsed()+prefixed("  ", m.notice))
 	case m.activity == exporting:
 		return m.spin.View() + " " + m.st.notice.Render("Exporting the conversation… "+m.elapsed()+prefixed("  ", m.notice))
+	case m.activity == enhancing:
+		return m.spin.View() + " " + m.st.notice.Render("Asking the model for search terms… "+m.elapsed()+prefixed("  ", m.notice))
+	case m.activity == makingQuiz:
+		return m.spin.View() + " " + m.st.notice.Render("Writing a quiz… "+m.elapsed()+"  (esc stops)"+prefixed("  ", m.notice))
 	case m.notice != "":
 		return m.st.notice.Render(m.notice)
 	case m.focus == focusTranscript:

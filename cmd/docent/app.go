@@ -164,6 +164,8 @@ func (e *env) startApp(ctx context.Context, interactive bool, stderr io.Writer) 
 		Reranker:      reranker,
 		RerankTimeout: e.cfg.rerankTimeout,
 		Answerability: checker,
+		Enhancer:      enhancerOf(writer),
+		Switch:        switchOf(st),
 	})
 	if err := session.SetRole(e.cfg.role); err != nil {
 		return nil, usageErrorf("%v", err)
@@ -202,6 +204,25 @@ func (e *env) judges(writer *llm.Responder) (assistant.Reranker, assistant.Answe
 		c = writer
 	}
 	return r, c
+}
+
+// enhancerOf is the answer writer's model as the query enhancer, nil
+// when there is no model to ask: then asking for an enhancement says it
+// needs one (assistant.ErrNoEnhancer), and nothing else changes.
+func enhancerOf(writer *llm.Responder) assistant.Enhancer {
+	if !writer.CanJudge() {
+		return nil
+	}
+	return writer
+}
+
+// switchOf is the store's team-wide kill switch, nil for a store without
+// one.
+func switchOf(st store.Store) assistant.Switch {
+	if sw, ok := st.(store.RetrievalSwitch); ok {
+		return sw
+	}
+	return nil
 }
 
 // countCacheSize bounds the session's cache of token counts: the glossary

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -37,6 +38,9 @@ type askOutput struct {
 	Context          *askContext           `json:"context,omitempty"`
 	Notes            []string              `json:"notes,omitempty"`
 	Hint             string                `json:"hint,omitempty"` // e.g. "Notes unavailable."
+	// Enhanced is the --enhance rewrite: the terms the search added and
+	// those refused as words the docs never write.
+	Enhanced *askEnhanced `json:"enhanced,omitempty"`
 	// Citations are the chunk ids the reply cites, numbered as the text
 	// output's footnotes; known is false for an id the writer was not given.
 	Citations []askCitation `json:"citations"`
@@ -44,6 +48,11 @@ type askOutput struct {
 	// --conversation ID` continues it); absent when it could not be.
 	Conversation string `json:"conversation_id,omitempty"`
 	Turn         *int   `json:"turn,omitempty"`
+}
+
+type askEnhanced struct {
+	Added   []string `json:"added"`
+	Refused []string `json:"refused"`
 }
 
 type askCitation struct {
@@ -90,6 +99,7 @@ func newAskCmd(e *env) *cobra.Command {
 		// --continue and --conversation: the conversation this turn goes on.
 		continueLast   bool
 		conversationID string
+		enhance        bool
 	)
 	cmd := &cobra.Command{
 		Use:   "ask [--json] [-c | --conversation ID] [--corpus docs|notes|auto] [--doc SLUG | --note ID] [--after CHUNK_ID | QUESTION | -]",
@@ -141,6 +151,12 @@ func newAskCmd(e *env) *cobra.Command {
 			}
 
 			req.Categories = a.scope
+			var enhanced *askEnhanced
+			if enhance {
+				if enhanced, err = enhanceAsk(ctx, a.session, &req, cmd.ErrOrStderr(), asJSON); err != nil {
+					return err
+				}
+			}
 			req, rec = e.nameAskTurn(ctx, rec, req, cmd.ErrOrStderr())
 			res := a.session.Retrieve(ctx, req)
 			out := cmd.OutOrStdout()
@@ -166,7 +182,7 @@ func newAskCmd(e *env) *cobra.Command {
 				res.Notes = append([]string{reduced.Note}, res.Notes...)
 			}
 			if asJSON {
-				return writeAskJSON(out, a, res, ans, recorded)
+				return writeAskJSON(out, a, res, ans, enhanced, recorded)
 			}
 			writeAskText(out, cmd.ErrOrStderr(), e, res, ans)
 			return nil
@@ -178,6 +194,7 @@ func newAskCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&corpus, "corpus", "auto", "answer from docs, notes, or auto (both, as the question says)")
 	cmd.Flags().StringVar(&noteID, "note", "", "answer from this note (id), as --doc does from a doc")
 	cmd.Flags().StringSliceVar(&exclude, "exclude", nil, "chunk ids not to return as evidence (repeat, or comma-separate)")
+	cmd.Flags().BoolVar(&enhance, "enhance", false, "first have the model propose search terms the question lacks, keep those the docs write, and search with them (the rewrite is shown on stderr; needs a model provider)")
 	cmd.Flags().BoolVarP(&continueLast, "continue", "c", false, "continue your last conversation: its recent messages go to the model, and the turn is added to it")
 	cmd.Flags().StringVar(&conversationID, "conversation", "", "continue this conversation (id, or a unique start of it: docent history lists them)")
 	return cmd
@@ -230,7 +247,35 @@ func validateAsk(req assistant.Request) error {
 	return nil
 }
 
-func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answer, recorded *recordedTurn) error {
+// enhanceAsk widens req with the terms the model proposes that the docs
+// write (assistant.Session.Enhance) and shows the rewrite on stderr as
+// the question and its "+term"s, with the terms refused. Without a model,
+// or when the model fails or is slow, the question is searched as
+// written, and stderr says why: an enhancement is a refinement, never a
+// reason not to answer.
+func enhanceAsk(ctx context.Context, s *assistant.Session, req *assistant.Request, stderr io.Writer, asJSON bool) (*askEnhanced, error) {
+	if strings.TrimSpace(req.Query) == "" {
+		return nil, usageErrorf("--enhance needs a question")
+	}
+	enh, err := s.Enhance(ctx, req.Query)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		fmt.Fprintf(stderr, "docent: %s; searching the question as written\n", textsafe.Line(err.Error()))
+		return nil, nil
+	}
+	req.Terms = enh.Added
+	if !asJSON {
+		fmt.Fprintf(stderr, "enhanced: %s\n", textsafe.Line(enh.Diff()))
+		if len(enh.Refused) > 0 {
+			fmt.Fprintf(stderr, "refused (the docs never write them): %s\n", textsafe.Line(strings.Join(enh.Refused, ", ")))
+		}
+	}
+	return &askEnhanced{Added: nonNil(enh.Added), Refused: nonNil(enh.Refused)}, nil
+}
+
+func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answer, enhanced *askEnhanced, recorded *recordedTurn) error {
 	o := askOutput{
 		Corpus:           res.Corpus,
 		Query:            res.Query,
@@ -249,6 +294,7 @@ func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answe
 		},
 		Notes:     res.Notes,
 		Hint:      res.Hint,
+		Enhanced:  enhanced,
 		Citations: []askCitation{},
 	}
 	for _, n := range cite.Footnotes(ans.Text, ans.Sources).Notes {

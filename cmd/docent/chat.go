@@ -78,6 +78,7 @@ func (e *env) chatLoader(started **app) tui.Loader {
 			Skipped:      notes.skipped,
 			Titles:       a.titles,
 			Notices:      notes.lines(),
+			Quiz:         e.quizMaker(a),
 			Conversation: resumed,
 		}, nil
 	}

@@ -89,3 +89,31 @@ func loadChat(t *testing.T, args ...string) (tui.Ready, []tui.Progress) {
 	}
 	return ready, reports
 }
+
+// The chat's /quiz writes offline over the store's docs, within the
+// chat's scope, a new seed each time, and names a doc it does not have.
+func TestChatQuizMaker(t *testing.T) {
+	ready, _ := loadChat(t)
+	if ready.Quiz == nil {
+		t.Fatal("no quiz maker")
+	}
+	first, err := ready.Quiz(t.Context(), "", []string{"widgets"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Generator != "offline" || len(first.Items) == 0 || len(first.Notes) != 0 {
+		t.Fatalf("quiz = %+v", first)
+	}
+	for _, it := range first.Items {
+		if !strings.HasPrefix(it.Citations[0], "widgets/") {
+			t.Errorf("scope widgets, item cites %s", it.Citations[0])
+		}
+	}
+	second, err := ready.Quiz(t.Context(), "concepts/workspace", nil)
+	if err != nil || second.Seed == first.Seed || !strings.HasPrefix(second.Items[0].Citations[0], "concepts/workspace#") {
+		t.Fatalf("second quiz = %+v, %v", second, err)
+	}
+	if _, err := ready.Quiz(t.Context(), "no/such", nil); err == nil || !strings.Contains(err.Error(), `"no/such"`) {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -98,7 +98,7 @@ func newRoot(getenv func(string) string) (*cobra.Command, *env) {
 	e.cfg.register(root)
 	root.Flags().StringVar(&e.resume, "resume", "", "open the chat on your last conversation, or on `ID` (a unique start of one: docent history lists them)")
 	root.Flags().Lookup("resume").NoOptDefVal = resumeLatest
-	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e), newConfigCmd(e), newNotesCmd(e), newHistoryCmd(e))
+	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e), newConfigCmd(e), newNotesCmd(e), newAdminCmd(e), newQuizCmd(e), newReportCmd(e), newHistoryCmd(e))
 	usageErrorsExitTwo(root)
 	return root, e
 }
@@ -197,7 +197,7 @@ func (e *env) redactor() *redact.Redactor {
 func (e *env) openStore(ctx context.Context) (store.Store, error) {
 	if e.cfg.dbURL == "" {
 		events := filepath.Join(filepath.Dir(e.logPath()), eventsFile)
-		return memory.New(memory.Options{EventsPath: events}), nil
+		return memory.New(memory.Options{EventsPath: events, SettingsPath: e.settingsPath()}), nil
 	}
 	st, err := postgres.Open(ctx, e.cfg.dbURL, postgres.Options{
 		Migrate: !e.cfg.noMigrate, CheckSchema: true, LockWait: e.cfg.lockWait,

@@ -47,6 +47,12 @@ type Options struct {
 	// NotesLockWait bounds a write's wait for another process writing the
 	// notes file; 0 means DefaultNotesLockWait.
 	NotesLockWait time.Duration
+
+	// SettingsPath is the JSON file of the team-wide settings, the
+	// retrieval kill switch, so that `docent admin retrieval off` reaches
+	// every docent on this machine's embedded store; replaced whole on
+	// every write. Empty keeps them in memory only.
+	SettingsPath string
 }
 
 // Store is an in-memory knowledge store, safe for concurrent use.
@@ -62,6 +68,9 @@ type Store struct {
 	eventsMu sync.Mutex // keeps appended lines whole
 
 	notes notesStore
+
+	settingsMu   sync.Mutex
+	retrievalOff bool // the kill switch, without a SettingsPath
 }
 
 // Store keeps the contract the commands rely on.

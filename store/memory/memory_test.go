@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/store"
@@ -220,5 +221,50 @@ func BenchmarkReseedUnchanged1000Docs(b *testing.B) {
 		if r.Changed() {
 			b.Fatalf("unchanged re-seed wrote: %s", r)
 		}
+	}
+}
+
+// Events reads the rotated file too, and a line that is no event fails
+// the listing with the file and line.
+func TestEventsReadsRotatedFileAndNamesBadLines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	s := New(Options{EventsPath: path, EventsMaxBytes: 400})
+	day := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	for i := range 6 {
+		ev := knowledge.RetrievalEvent{Time: day.Add(time.Duration(i) * time.Hour), Query: fmt.Sprintf("question %d %s", i, strings.Repeat("x", 100))}
+		if err := s.RecordRetrieval(t.Context(), ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(path + ".1"); err != nil {
+		t.Fatalf("no rotated file: %v", err)
+	}
+	evs, err := s.Events(t.Context(), day.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// At 400 bytes each file holds one event: the listing is the rotated
+	// file's (question 4) and the current one's (question 5).
+	if len(evs) != 2 || !strings.HasPrefix(evs[0].Query, "question 4") || !strings.HasPrefix(evs[1].Query, "question 5") {
+		t.Fatalf("events = %+v", evs)
+	}
+	for i := 1; i < len(evs); i++ {
+		if evs[i].Time.Before(evs[i-1].Time) {
+			t.Fatalf("events out of order: %v", evs)
+		}
+	}
+	if n := len(readEvents(t, path)) + len(readEvents(t, path+".1")); len(evs) != n {
+		t.Errorf("%d events listed, %d in the two files", len(evs), n)
+	}
+
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("{not json\n")
+	f.Close()
+	_, err = s.Events(t.Context(), time.Time{})
+	if err == nil || !strings.Contains(err.Error(), path+":") {
+		t.Fatalf("err = %v, want the file and line", err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/store"
 )
@@ -43,4 +45,27 @@ func nullIfEmpty(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// Store lists its events for reports.
+var _ store.EventLister = (*Store)(nil)
+
+// Events returns the events recorded at or after since, oldest first
+// (ties in the order they were inserted). The created_at index serves the
+// time window.
+func (s *Store) Events(ctx context.Context, since time.Time) ([]knowledge.RetrievalEvent, error) {
+	rows, err := s.pool.Query(ctx, `SELECT created_at, query, normalized_tokens, top_results,
+		action, confidence, latency_ms, phase, prompt_tokens, completion_tokens, cost_usd,
+		coalesce(corpus, ''), cross_corpus_shown, coalesce(cross_corpus_choice, ''), cross_corpus_gap,
+		notes_available, coalesce(notes_error, ''), coalesce(notes_fallback_reason, ''),
+		coalesce(conversation_id::text, ''), turn_index
+		FROM retrieval_events WHERE created_at >= $1 ORDER BY created_at, id`, since)
+	if err != nil {
+		return nil, s.fail(ctx, "list retrieval events", err)
+	}
+	events, err := pgx.CollectRows(rows, pgx.RowToStructByPos[knowledge.RetrievalEvent])
+	if err != nil {
+		return nil, s.fail(ctx, "list retrieval events", err)
+	}
+	return events, nil
 }

@@ -50,6 +50,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, readEvents ReadE
 		{"Vocabulary", testVocabulary},
 		{"Embeddings", testEmbeddings},
 		{"RetrievalEvents", func(t *testing.T, s store.Store) { testRetrievalEvents(t, s, readEvents) }},
+		{"EventsSince", testEventsSince},
 		{"Describe", testDescribe},
 	}
 	for _, tc := range tests {
@@ -711,6 +712,62 @@ func testRetrievalEvents(t *testing.T, s store.Store, readEvents ReadEvents) {
 	got[1].NormalizedTokens, got[1].TopResults = nil, nil
 	if !reflect.DeepEqual(got[1], wantSparse) {
 		t.Errorf("event =\n%+v\nwant\n%+v", got[1], wantSparse)
+	}
+}
+
+// Events lists what RecordRetrieval recorded from a time on, oldest
+// first, whatever order the events were recorded in.
+func testEventsSince(t *testing.T, s store.Store) {
+	lister, ok := s.(store.EventLister)
+	if !ok {
+		t.Fatalf("%T does not list its events (store.EventLister)", s)
+	}
+	if got, err := lister.Events(t.Context(), time.Time{}); err != nil || len(got) != 0 {
+		t.Fatalf("Events on an empty store = %v, %v; want none", got, err)
+	}
+	day := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+	for _, ev := range []knowledge.RetrievalEvent{
+		{Time: day.Add(48 * time.Hour), Query: "third", Action: "found", LatencyMS: 3},
+		{Time: day, Query: "first", Action: "no_match", NormalizedTokens: []string{"refund"}},
+		{Time: day.Add(24 * time.Hour), Query: "second", Action: "weak",
+			TopResults: []knowledge.TopResult{{Slug: "billing/invoices", ChunkIndex: 1, Score: 2.5, MatchedTerms: []string{"invoice"}}}},
+	} {
+		if err := s.RecordRetrieval(t.Context(), ev); err != nil {
+			t.Fatalf("RecordRetrieval(%q): %v", ev.Query, err)
+		}
+	}
+	queries := func(evs []knowledge.RetrievalEvent) []string {
+		var q []string
+		for _, ev := range evs {
+			q = append(q, ev.Query)
+		}
+		return q
+	}
+	all, err := lister.Events(t.Context(), time.Time{})
+	if err != nil {
+		t.Fatalf("Events: %v", err)
+	}
+	if got := queries(all); !slices.Equal(got, []string{"first", "second", "third"}) {
+		t.Fatalf("Events(all) = %q, want oldest first", got)
+	}
+	if !all[1].Time.Equal(day.Add(24*time.Hour)) || all[1].Action != "weak" || len(all[1].TopResults) != 1 ||
+		all[1].TopResults[0].Slug != "billing/invoices" || all[0].NormalizedTokens[0] != "refund" {
+		t.Errorf("events read back = %+v", all)
+	}
+	since, err := lister.Events(t.Context(), day.Add(24*time.Hour))
+	if err != nil {
+		t.Fatalf("Events(since): %v", err)
+	}
+	if got := queries(since); !slices.Equal(got, []string{"second", "third"}) {
+		t.Errorf("Events(since the second) = %q, want second and third", got)
+	}
+	if got, err := lister.Events(t.Context(), day.Add(72*time.Hour)); err != nil || len(got) != 0 {
+		t.Errorf("Events(after the last) = %v, %v; want none", got, err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := lister.Events(ctx, time.Time{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Events with a cancelled context: error %v, want context.Canceled", err)
 	}
 }
 
