@@ -38,7 +38,7 @@ func Markdown(c knowledge.Conversation, opts MarkdownOptions) []byte {
 	fmt.Fprintf(&b, "Conversation `%s` · %s · started %s · %s\n", c.ID, mdLine(c.Workspace+"/"+c.User),
 		c.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"), plural(len(c.Turns), "turn"))
 	for i, t := range c.Turns {
-		picked := pickedLabel(c.Turns, i)
+		picked := PickedLabel(c.Turns, i)
 		q := t.Question
 		if q == "" {
 			q = "(picked " + picked + ")"
@@ -103,9 +103,9 @@ func Markdown(c knowledge.Conversation, opts MarkdownOptions) []byte {
 	return b.Bytes()
 }
 
-// pickedLabel names what turn i picked: the pill's label and category as
+// PickedLabel names what turn i picked: the pill's label and category as
 // the turn before offered it, else the slug (or chunk id) itself.
-func pickedLabel(turns []knowledge.Turn, i int) string {
+func PickedLabel(turns []knowledge.Turn, i int) string {
 	t := turns[i]
 	if i > 0 {
 		for _, o := range turns[i-1].Options {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -161,34 +160,12 @@ func (m *Model) showConversation(c knowledge.Conversation) {
 }
 
 // askedText is how the transcript showed turn i's question: a pick as
-// "→ " and the pill's label (from the turn that offered it), else the
-// question typed.
+// "→ " and the pill's label, else the question typed.
 func askedText(turns []knowledge.Turn, i int) string {
-	t := turns[i]
-	if t.Picked == "" {
-		return t.Question
+	if turns[i].Picked == "" {
+		return turns[i].Question
 	}
-	if i > 0 {
-		prev := turns[i-1].Options
-		if j := slices.IndexFunc(prev, func(o knowledge.TurnOption) bool { return o.Slug == t.Picked }); j >= 0 {
-			label := prev[j].Label
-			if prev[j].Category != "" {
-				label += " (" + prev[j].Category + ")"
-			}
-			return "→ " + label
-		}
-	}
-	if t.Question != "" && !strings.Contains(t.Picked, "#chunk-") {
-		return "→ " + t.Picked + ": " + t.Question
-	}
-	return cmpOr(t.Question, "→ "+t.Picked)
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
+	return "→ " + conversation.PickedLabel(turns, i)
 }
 
 func shortID(id string) string { return id[:min(8, len(id))] }
