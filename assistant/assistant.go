@@ -69,6 +69,11 @@ type Request struct {
 	// them, and the question stays Query, as the writer answers it and
 	// the result reports it.
 	Terms []string
+	// ConversationID and TurnIndex name the conversation turn the request
+	// is recorded as (knowledge.Turn), for its retrieval event, so the
+	// asker's rating joins the event; empty when the turn is not recorded.
+	ConversationID string
+	TurnIndex      *int
 }
 
 // Answer is a written answer and the prompt report behind it.
@@ -266,6 +271,7 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 		s.shown = append(s.shown, id)
 	}
 	ev := s.event(res, out)
+	ev.ConversationID, ev.TurnIndex = req.ConversationID, req.TurnIndex
 	// A turn the model answers is recorded once its usage is known.
 	unanswered := s.pending
 	s.pending = nil
@@ -815,4 +821,32 @@ func (s *Session) remember(question, answer string) {
 	if keep := 4 * prompt.MaxRecentTurns; len(s.history) > keep {
 		s.history = append([]prompt.Message(nil), s.history[len(s.history)-keep:]...)
 	}
+}
+
+// Restore replaces the conversation the session remembers with stored
+// turns, each kept as remember kept it when it was answered, so a resumed
+// conversation sends the model the same recent messages as the chat it
+// was recorded in. The chat has only written answers (found, multi)
+// remembered: it shows clarifications without calling Answer, so they
+// are left out here too. The follow-up state (the last chunk, what was
+// shown, the last pill) starts afresh: "tell me more" needs a new answer
+// first. Restore(nil) starts a fresh conversation.
+func (s *Session) Restore(turns []knowledge.Turn) {
+	s.mu.Lock()
+	s.history = nil
+	s.lastChunkID, s.lastEvidence, s.shown, s.lastPill, s.crossOffered = "", nil, nil, "", nil
+	s.mu.Unlock()
+	for _, t := range turns {
+		if NeedsModel(retrieval.Result{Status: retrieval.Status(t.Status)}) {
+			s.remember(t.Question, t.Answer)
+		}
+	}
+}
+
+// Recent is the conversation the session remembers for the prompt's
+// recent messages, oldest first.
+func (s *Session) Recent() []prompt.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.history)
 }

@@ -35,6 +35,12 @@ type RetrievalEvent struct {
 	NotesAvailable      bool     `json:"notes_available"`
 	NotesError          string   `json:"notes_error,omitempty"`
 	NotesFallbackReason string   `json:"notes_fallback_reason,omitempty"`
+
+	// The conversation turn this event is (knowledge.Turn), so the asker's
+	// rating of its answer, stored with the turn, joins the event; empty
+	// and nil when the turn is not recorded.
+	ConversationID string `json:"conversation_id,omitempty"`
+	TurnIndex      *int   `json:"turn_index,omitempty"`
 }
 
 // Why a turn answered without the team's notes.

@@ -169,6 +169,12 @@ func PrepareEvent(ev knowledge.RetrievalEvent, now time.Time) (knowledge.Retriev
 	if ev.CrossCorpusGap != nil {
 		check("cross corpus gap", numberProblem(*ev.CrossCorpusGap))
 	}
+	if ev.ConversationID != "" && !ParseConversationID(ev.ConversationID) {
+		check("conversation id", fmt.Sprintf("%q is not a lower-case uuid", ev.ConversationID))
+	}
+	if ev.TurnIndex != nil && (*ev.TurnIndex < 0 || ev.ConversationID == "") {
+		check("turn index", "is negative or without a conversation id")
+	}
 	switch ev.NotesFallbackReason {
 	case "", knowledge.NotesFallbackIndexMissing, knowledge.NotesFallbackWorkspaceMissing,
 		knowledge.NotesFallbackFetchError, knowledge.NotesFallbackTimeout:

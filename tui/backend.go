@@ -92,6 +92,9 @@ type Ready struct {
 	Titles  []string      // the loaded docs' titles, for the first suggested question
 	Notices []string      // one line each, shown under the welcome: what start-up set aside and why
 	Quiz    QuizMaker     // what /quiz writes with; nil: no /quiz
+	// Conversation, when not nil, is a recorded conversation to show at
+	// once (docent --resume), already restored in the backend.
+	Conversation *knowledge.Conversation
 }
 
 // SkippedFile is a knowledge base file start-up could not load, and why.
@@ -143,4 +146,24 @@ type NoteKeeper interface {
 	// NoteScope is who is asking: the workspace and the user notes are
 	// saved and listed for.
 	NoteScope() knowledge.Scope
+}
+
+// ConversationKeeper is implemented by backends that record the chat as a
+// conversation: /new starts another, /resume reopens one, /export writes
+// it as markdown, and + and - rate the last answer. Resume, export and
+// rating read and write the store, so the TUI calls them from tea.Cmds
+// only; NewConversation only touches memory.
+type ConversationKeeper interface {
+	// NewConversation makes the next question start a new conversation,
+	// with nothing remembered for the prompt.
+	NewConversation()
+	// ResumeConversation makes a stored conversation the current one (id,
+	// a unique start of one, or "" for the latest) and restores its recent
+	// messages for the prompt; it returns the conversation to show.
+	ResumeConversation(ctx context.Context, id string) (knowledge.Conversation, error)
+	// ExportConversation writes the current conversation as markdown to
+	// file ("" names one) and returns the path written.
+	ExportConversation(ctx context.Context, file string) (string, error)
+	// RateLast rates the last recorded turn.
+	RateLast(ctx context.Context, f knowledge.TurnFeedback) error
 }

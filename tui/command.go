@@ -43,6 +43,10 @@ var commands = []command{
 	{setCmd + " alpha X", "embedding weight in the ranking (0 to 1)"},
 	{setCmd, "show the scope, top-k and alpha"},
 	{enhanceCmd + " [TEXT]", "search with words a model adds"},
+	{newCmd, "start a new conversation"},
+	{resumeCmd + " [ID]", "reopen the last conversation, or ID"},
+	{exportCmd + " [FILE]", "write this conversation as markdown"},
+	{"+ / -", "rate the last answer (input empty)"},
 }
 
 // commandBindings presents the commands to the help view, which lays out

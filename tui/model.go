@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/docent-sh/docent/assistant"
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -40,6 +41,8 @@ const (
 	listingNotes // /notes is reading the list
 	enhancing    // /enhance is asking the model for terms
 	makingQuiz   // /quiz is writing the quiz
+	resuming     // /resume is reading the conversation
+	exporting    // /export is writing the file
 )
 
 // Model is the docent chat screen, a Bubble Tea model. Create it with New
@@ -99,6 +102,14 @@ type Model struct {
 	streamText *liveText // the answer streamed so far, cleaned piece by piece
 	streamMsg  *message  // the transcript entry being streamed
 	lastResult *retrieval.Result
+	// offered are the last doc pills shown and picked the doc picked from
+	// them by the newest turn ("" for a typed question): "not what I
+	// meant" offers the others again.
+	offered []retrieval.Option
+	picked  string
+	// resumed is the last turn of a conversation /resume showed, until the
+	// next question: what "not what I meant" reopens without a result.
+	resumed *knowledge.Turn
 	// listed is the retrieved result the evidence pane lists, which r
 	// answers again from: lastResult becomes the chosen one, yet the
 	// user may change their choice and re-ask.
@@ -262,6 +273,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleNoteSaved(msg)
 	case notesListedMsg:
 		m.handleNotesListed(msg)
+	case resumedMsg:
+		m.handleResumed(msg)
+	case exportedMsg:
+		m.handleExported(msg)
+	case ratedMsg:
+		m.handleRated(msg)
 	case enhancedMsg:
 		cmd = m.handleEnhanced(msg)
 	case quizMadeMsg:
@@ -295,6 +312,9 @@ func (m *Model) handleLoaded(msg loadedMsg) tea.Cmd {
 	m.quizMaker = r.Quiz
 	m.suggest = suggestion(r.Titles)
 	m.ready = true
+	if r.Conversation != nil {
+		m.showConversation(*r.Conversation)
+	}
 	if m.overlay.kind == skippedOverlay {
 		m.openOverlay(skippedOverlay)
 	}
@@ -480,11 +500,11 @@ func (m *Model) pillKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, m.keys.PillPick):
 		if o, ok := m.pills.current(); ok {
-			return m.pick(o), true
+			return m.pickOption(o), true
 		}
 	case key.Matches(msg, m.keys.PillNumber):
 		if o, ok := m.pills.pick(int(s[0] - '0')); ok {
-			return m.pick(o), true
+			return m.pickOption(o), true
 		}
 		return nil, true
 	case s == "?" && m.input.Value() == "":
@@ -502,6 +522,10 @@ func (m *Model) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	case msg.String() == "?" && value == "":
 		m.openOverlay(helpOverlay)
 		return nil
+	case (msg.String() == "+" || msg.String() == "-") && value == "":
+		if cmd, ok := m.rateKey(msg.String()); ok {
+			return cmd
+		}
 	case msg.String() == "up" && m.history.recalling(value):
 		if q, ok := m.history.prev(value); ok {
 			m.setInput(q)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 
 	"charm.land/lipgloss/v2"
@@ -21,6 +22,11 @@ type pills struct {
 	active   bool
 	asked    int    // the transcript message that offered them
 	question string // the question they were offered for: a pick answers it
+	// reasons marks the reasons for a rating down (Esc skips them, and
+	// nothing is marked dismissed); head is what the pills are for, "Pick"
+	// when empty.
+	reasons bool
+	head    string
 }
 
 func newPills(opts []retrieval.Option) pills {
@@ -87,7 +93,7 @@ func (p pills) lines(width int, st *styles) []string {
 		}
 		pieces[i] = mark + style.Render(pillText(i, o, width-1))
 	}
-	return flow(st.dim.Render("Pick:"), pieces, width)
+	return flow(st.dim.Render(cmp.Or(p.head, "Pick")+":"), pieces, width)
 }
 
 // flow lays head and pieces out left to right, one space apart, starting
@@ -119,7 +125,7 @@ func (p pills) compact(width int, st *styles) []string {
 	if !ok || width <= 0 {
 		return nil
 	}
-	head := st.dim.Render(fmt.Sprintf("Pick %d/%d ←/→:", p.selected+1, len(p.options)))
+	head := st.dim.Render(fmt.Sprintf("%s %d/%d ←/→:", cmp.Or(p.head, "Pick"), p.selected+1, len(p.options)))
 	text := pillText(p.selected, o, width-lipgloss.Width(head)-2)
 	return []string{ansi.Truncate(head+" "+st.selected.Render("▸")+st.pillActive.Render(text), width, "…")}
 }

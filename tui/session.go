@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -21,8 +22,9 @@ import (
 type SessionBackend struct {
 	s *assistant.Session
 
-	mu       sync.Mutex
-	attached attachment // what /context last attached
+	mu        sync.Mutex
+	attached  attachment // what /context last attached
+	recording recording  // the conversation turns are recorded in; none until RecordTo
 }
 
 // attachment is the app state on the session, as /context shows it.
@@ -38,12 +40,17 @@ func NewSessionBackend(s *assistant.Session) *SessionBackend {
 
 // Retrieve runs retrieval for one turn.
 func (b *SessionBackend) Retrieve(ctx context.Context, req assistant.Request) (retrieval.Result, error) {
-	return b.s.Retrieve(ctx, req), nil
+	req = b.nameTurn(ctx, req)
+	res := b.s.Retrieve(ctx, req)
+	b.recordRetrieved(ctx, req, res)
+	return res, nil
 }
 
 // Answer writes and streams the answer for a result.
 func (b *SessionBackend) Answer(ctx context.Context, res retrieval.Result, emit func(string)) (AnswerInfo, error) {
+	began := time.Now()
 	ans, err := b.s.Answer(ctx, res, emit)
+	took := time.Since(began)
 	info := AnswerInfo{
 		Text: ans.Text, Provider: ans.Provider, Model: ans.Model, Notice: ans.Notice,
 		Fallback: ans.Fallback, Stopped: ans.Stopped, TTFT: ans.TTFT, TokensPerSec: ans.TokensPerSec,
@@ -56,6 +63,7 @@ func (b *SessionBackend) Answer(ctx context.Context, res retrieval.Result, emit 
 			info.ContextLines = append(info.ContextLines, spend)
 		}
 	}
+	b.recordAnswered(ctx, res, info, took)
 	return info, err
 }
 

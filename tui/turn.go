@@ -72,7 +72,11 @@ func (m *Model) send(q string) tea.Cmd {
 		m.runSet(arg)
 		return m.sendQueued()
 	}
+	if cmd, ok := m.runConversationCommand(q); ok {
+		return cmd
+	}
 	m.transcript.append(&message{role: roleUser, text: textsafe.String(q)})
+	m.picked = ""
 	return m.startTurn(assistant.Request{Query: q})
 }
 
@@ -83,6 +87,14 @@ func (m *Model) orNext(cmd tea.Cmd) tea.Cmd {
 		return cmd
 	}
 	return m.sendQueued()
+}
+
+// pickOption acts on a chosen pill: a reason for a rating, or a doc.
+func (m *Model) pickOption(o retrieval.Option) tea.Cmd {
+	if m.pills.reasons {
+		return m.pickReason(o)
+	}
+	return m.pick(o)
 }
 
 // pick runs the lookup for a chosen pill, for the question that offered
@@ -96,11 +108,13 @@ func (m *Model) pick(o retrieval.Option) tea.Cmd {
 		label += " (" + o.Category + ")"
 	}
 	m.transcript.append(&message{role: roleUser, text: "→ " + label})
+	m.picked = o.DocSlug
 	return m.startTurn(assistant.Request{Query: question, DocSlug: o.DocSlug})
 }
 
 func (m *Model) startTurn(req assistant.Request) tea.Cmd {
 	req = m.applySettings(req)
+	m.resumed = nil
 	m.turn++
 	m.question = req.Query
 	m.activity = retrieving
@@ -280,6 +294,7 @@ func answerFooter(info AnswerInfo, err error) string {
 // asked.
 func (m *Model) showPills(opts []retrieval.Option) {
 	m.pills = newPills(opts)
+	m.offered = m.pills.options
 	m.pills.asked = len(m.transcript.msgs) - 1
 	if m.lastResult != nil {
 		m.pills.question = m.lastResult.Query
@@ -290,6 +305,10 @@ func (m *Model) showPills(opts []retrieval.Option) {
 // message that offered them, so the question it asked is not left open.
 func (m *Model) dismissPills() {
 	if !m.pills.active {
+		return
+	}
+	if m.pills.reasons {
+		m.pills = pills{} // a rating's reason is optional: nothing was left open
 		return
 	}
 	if i := m.pills.asked; i >= 0 && i < len(m.transcript.msgs) {

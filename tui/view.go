@@ -171,6 +171,10 @@ func (m Model) statusLine() string {
 		return m.spin.View() + " " + m.st.notice.Render("Saving the note… "+m.elapsed()+prefixed("  ", m.notice))
 	case m.activity == listingNotes:
 		return m.spin.View() + " " + m.st.notice.Render("Reading the notes… "+m.elapsed()+prefixed("  ", m.notice))
+	case m.activity == resuming:
+		return m.spin.View() + " " + m.st.notice.Render("Opening the conversation… "+m.elapsed()+prefixed("  ", m.notice))
+	case m.activity == exporting:
+		return m.spin.View() + " " + m.st.notice.Render("Exporting the conversation… "+m.elapsed()+prefixed("  ", m.notice))
 	case m.activity == enhancing:
 		return m.spin.View() + " " + m.st.notice.Render("Asking the model for search terms… "+m.elapsed()+prefixed("  ", m.notice))
 	case m.activity == makingQuiz:

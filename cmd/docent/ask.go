@@ -36,10 +36,13 @@ func newAskCmd(e *env) *cobra.Command {
 		corpus  string
 		noteID  string
 		exclude []string
-		enhance bool
+		// --continue and --conversation: the conversation this turn goes on.
+		continueLast   bool
+		conversationID string
+		enhance        bool
 	)
 	cmd := &cobra.Command{
-		Use:   "ask [--json] [--corpus docs|notes|auto] [--doc SLUG | --note ID] [--after CHUNK_ID | QUESTION | -]",
+		Use:   "ask [--json] [-c | --conversation ID] [--corpus docs|notes|auto] [--doc SLUG | --note ID] [--after CHUNK_ID | QUESTION | -]",
 		Short: "Answer one question without the TUI",
 		Long: "ask runs one turn: retrieval, the decision, and (for found and multi) the written answer,\n" +
 			"streamed to stdout. --doc answers the question from one doc's best-matching sections (what\n" +
@@ -47,6 +50,8 @@ func newAskCmd(e *env) *cobra.Command {
 			"resource from the given chunk (\"tell me more\"). --corpus asks the docs or the team's notes\n" +
 			"alone (by default both, as the question says); --note answers from one note, as --doc from a\n" +
 			"doc. --json prints one object instead.\n" +
+			"Every turn is recorded in a conversation: a new one, or with --continue (-c) your last one and\n" +
+			"with --conversation ID that one, whose recent messages the model then reads as the chat's would.\n" +
 			"Without a question, and with -, the question (or a whole customer ticket) is read from stdin;\n" +
 			"one longer than the engine reads is answered from its informative words, with a note saying so.",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -63,6 +68,9 @@ func newAskCmd(e *env) *cobra.Command {
 			if err := validateAsk(req); err != nil {
 				return err
 			}
+			if continueLast && conversationID != "" {
+				return usageErrorf("ask takes --continue or --conversation ID, not both")
+			}
 			ctx := cmd.Context()
 			a, err := e.startApp(ctx, false, cmd.ErrOrStderr())
 			if err != nil {
@@ -77,6 +85,11 @@ func newAskCmd(e *env) *cobra.Command {
 				a.session.SetApp(&st)
 			}
 
+			rec, err := e.askRecorder(ctx, a, continueLast, conversationID)
+			if err != nil {
+				return err
+			}
+
 			req.Categories = a.scope
 			var enhanced *askEnhanced
 			if enhance {
@@ -84,6 +97,7 @@ func newAskCmd(e *env) *cobra.Command {
 					return err
 				}
 			}
+			req, rec = e.nameAskTurn(ctx, rec, req, cmd.ErrOrStderr())
 			res := a.session.Retrieve(ctx, req)
 			out := cmd.OutOrStdout()
 			var emit func(string)
@@ -100,6 +114,7 @@ func newAskCmd(e *env) *cobra.Command {
 				io.WriteString(out, safe.Write(footnotes.Flush()))
 				io.WriteString(out, safe.Flush())
 			}
+			recorded := e.recordAsk(ctx, rec, req, res, ans, cmd.ErrOrStderr())
 			if err != nil {
 				return fmt.Errorf("answer: %w", err)
 			}
@@ -107,7 +122,7 @@ func newAskCmd(e *env) *cobra.Command {
 				res.Notes = append([]string{reduced.Note}, res.Notes...)
 			}
 			if asJSON {
-				return writeAskJSON(out, a, res, ans, enhanced)
+				return writeAskJSON(out, a, res, ans, enhanced, recorded)
 			}
 			writeAskText(out, cmd.ErrOrStderr(), e, res, ans)
 			return nil
@@ -120,6 +135,8 @@ func newAskCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&noteID, "note", "", "answer from this note (id), as --doc does from a doc")
 	cmd.Flags().StringSliceVar(&exclude, "exclude", nil, "chunk ids not to return as evidence (repeat, or comma-separate)")
 	cmd.Flags().BoolVar(&enhance, "enhance", false, "first have the model propose search terms the question lacks, keep those the docs write, and search with them (the rewrite is shown on stderr; needs a model provider)")
+	cmd.Flags().BoolVarP(&continueLast, "continue", "c", false, "continue your last conversation: its recent messages go to the model, and the turn is added to it")
+	cmd.Flags().StringVar(&conversationID, "conversation", "", "continue this conversation (id, or a unique start of it: docent history lists them)")
 	return cmd
 }
 
@@ -198,9 +215,12 @@ func enhanceAsk(ctx context.Context, s *assistant.Session, req *assistant.Reques
 	return &askEnhanced{Added: nonNil(enh.Added), Refused: nonNil(enh.Refused)}, nil
 }
 
-func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answer, enhanced *askEnhanced) error {
+func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answer, enhanced *askEnhanced, recorded *recordedTurn) error {
 	o := askjson.New(res, ans, a.session.Stats(), a.selection)
 	o.Enhanced = enhanced
+	if recorded != nil {
+		o.Conversation, o.Turn = recorded.conversation, &recorded.index
+	}
 	return writeJSON(w, o)
 }
 

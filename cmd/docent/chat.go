@@ -9,7 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/docent-sh/docent/conversation"
 	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/tui"
 )
 
@@ -48,9 +51,14 @@ func (e *env) chatLoader(started **app) tui.Loader {
 			return tui.Ready{}, err
 		}
 		*started = a
-		var backend chatBackend = tui.NewSessionBackend(a.session)
+		session := tui.NewSessionBackend(a.session)
+		var backend chatBackend = session
 		if a.notes != nil {
-			backend = notesBackend{backend.(*tui.SessionBackend), a.notes}
+			backend = notesBackend{session, a.notes}
+		}
+		resumed, err := e.recordChat(ctx, a, session)
+		if err != nil {
+			return tui.Ready{}, err
 		}
 		if e.cfg.contextPath != "" {
 			// Through the adapter, so /context in the TUI can show and detach it.
@@ -67,10 +75,11 @@ func (e *env) chatLoader(started **app) tui.Loader {
 				Context:    e.cfg.contextPath,
 				Categories: a.categories, Scope: a.scope,
 			},
-			Skipped: notes.skipped,
-			Titles:  a.titles,
-			Notices: notes.lines(),
-			Quiz:    e.quizMaker(a),
+			Skipped:      notes.skipped,
+			Titles:       a.titles,
+			Notices:      notes.lines(),
+			Quiz:         e.quizMaker(a),
+			Conversation: resumed,
 		}, nil
 	}
 }
@@ -128,4 +137,40 @@ type chatBackend interface {
 type notesBackend struct {
 	*tui.SessionBackend
 	*noteKeeper
+}
+
+// resumeLatest is what --resume holds when it is given without an id:
+// the latest conversation. It is no id's start (ids are hex).
+const resumeLatest = "latest"
+
+// recordChat makes the chat record its turns and, with --resume, reopens
+// the conversation it names, returned for the screen to show. Without a
+// user to record for, the chat runs unrecorded, with a warning in the
+// log, unless it was asked to resume.
+func (e *env) recordChat(ctx context.Context, a *app, b *tui.SessionBackend) (*knowledge.Conversation, error) {
+	rec, err := e.recorderFor(a.store)
+	if err != nil {
+		if e.resume != "" {
+			return nil, err
+		}
+		e.log.Warn("the chat's turns are not recorded", "err", err)
+		return nil, nil
+	}
+	b.RecordTo(rec, conversation.MarkdownOptions{DocsRoot: e.docsRoot()}, e.log)
+	if e.resume == "" {
+		return nil, nil
+	}
+	id := e.resume
+	if id == resumeLatest {
+		id = ""
+	}
+	c, err := b.ResumeConversation(ctx, id)
+	if err != nil {
+		where := "conversations in " + e.conversationsDir()
+		if _, ok := a.store.(store.Conversations); ok {
+			where = a.store.Describe()
+		}
+		return nil, conversationError(id, rec.Scope(), where, err)
+	}
+	return &c, nil
 }

@@ -24,7 +24,8 @@ type cli struct {
 
 func newCLI(t *testing.T, extra ...string) *cli {
 	t.Helper()
-	env := map[string]string{"XDG_STATE_HOME": t.TempDir()}
+	// Conversations are recorded under XDG_DATA_HOME: never the tester's.
+	env := map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_DATA_HOME": t.TempDir()}
 	for i := 0; i+1 < len(extra); i += 2 {
 		env[extra[i]] = extra[i+1]
 	}
@@ -355,7 +356,7 @@ func TestInterruptedCommandExits130(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // as if Ctrl+C arrived while the command ran
 	var out, errOut bytes.Buffer
-	env := map[string]string{"XDG_STATE_HOME": t.TempDir()}
+	env := map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_DATA_HOME": t.TempDir()}
 	code := run(ctx, []string{"ask", "explain workspace"}, strings.NewReader(""), &out, &errOut, func(k string) string { return env[k] })
 	if code != exitInterrupted || !strings.Contains(errOut.String(), "interrupted") {
 		t.Fatalf("exit %d, stderr %q; want %d and a word that it was interrupted", code, errOut.String(), exitInterrupted)

@@ -39,6 +39,9 @@ type env struct {
 	// dbFromFlag is whether --db was given on the command line (not taken
 	// from the environment), so suggested commands repeat it.
 	dbFromFlag bool
+	// resume is --resume: the conversation the chat opens on, resumeLatest
+	// for the last one, "" for a new one.
+	resume string
 	// loadProgress, when set, hears how many files of the knowledge base
 	// have been read: the chat shows it while it starts.
 	loadProgress func(done, total int)
@@ -64,7 +67,14 @@ func newRoot(getenv func(string) string) (*cobra.Command, *env) {
 		Long: "docent is a terminal chat assistant for support staff: it answers from the product's\n" +
 			"documentation, shows the evidence it used and asks which one you mean when a question is ambiguous.\n" +
 			"Run it without a subcommand to open the chat.",
-		Args:          cobra.NoArgs,
+		// One argument only as --resume's id: `docent --resume ID`.
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("resume") && len(args) == 1 && e.resume == resumeLatest {
+				e.resume = args[0]
+				return nil
+			}
+			return cobra.NoArgs(cmd, args)
+		},
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -92,7 +102,9 @@ func newRoot(getenv func(string) string) (*cobra.Command, *env) {
 		return &exitError{code: 2, err: err}
 	})
 	e.cfg.register(root)
-	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e), newConfigCmd(e), newNotesCmd(e), newAdminCmd(e), newQuizCmd(e), newReportCmd(e),
+	root.Flags().StringVar(&e.resume, "resume", "", "open the chat on your last conversation, or on `ID` (a unique start of one: docent history lists them)")
+	root.Flags().Lookup("resume").NoOptDefVal = resumeLatest
+	root.AddCommand(newSeedCmd(e), newMigrateCmd(e), newDocsCmd(e), newAskCmd(e), newEvalCmd(e), newModelsCmd(e), newConfigCmd(e), newNotesCmd(e), newAdminCmd(e), newQuizCmd(e), newReportCmd(e), newHistoryCmd(e),
 		newServeCmd(e), newTokensCmd(e))
 	usageErrorsExitTwo(root)
 	return root, e

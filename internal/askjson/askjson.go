@@ -36,6 +36,10 @@ type Output struct {
 	// Citations are the chunk ids the reply cites, numbered as the text
 	// output's footnotes; known is false for an id the writer was not given.
 	Citations []Citation `json:"citations"`
+	// Conversation and Turn say where the turn was recorded (`docent ask
+	// --conversation ID` continues it); absent when it could not be.
+	Conversation string `json:"conversation_id,omitempty"`
+	Turn         *int   `json:"turn,omitempty"`
 }
 
 // Enhanced is a question's rewrite by ask --enhance.

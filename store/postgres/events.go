@@ -26,12 +26,13 @@ func (s *Store) RecordRetrieval(ctx context.Context, ev knowledge.RetrievalEvent
 		(created_at, query, normalized_tokens, top_results, action, confidence, latency_ms, phase,
 		 prompt_tokens, completion_tokens, cost_usd,
 		 corpus, cross_corpus_shown, cross_corpus_choice, cross_corpus_gap,
-		 notes_available, notes_error, notes_fallback_reason)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+		 notes_available, notes_error, notes_fallback_reason, conversation_id, turn_index)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
 		ev.Time, ev.Query, ev.NormalizedTokens, string(top), ev.Action, ev.Confidence, ev.LatencyMS, ev.Phase,
 		ev.PromptTokens, ev.CompletionTokens, ev.CostUSD,
 		nullIfEmpty(ev.Corpus), ev.CrossCorpusShown, nullIfEmpty(ev.CrossCorpusChoice), ev.CrossCorpusGap,
-		ev.NotesAvailable, nullIfEmpty(ev.NotesError), nullIfEmpty(ev.NotesFallbackReason))
+		ev.NotesAvailable, nullIfEmpty(ev.NotesError), nullIfEmpty(ev.NotesFallbackReason),
+		nullIfEmpty(ev.ConversationID), ev.TurnIndex)
 	if err != nil {
 		return s.fail(ctx, "record retrieval event", err)
 	}
@@ -56,7 +57,8 @@ func (s *Store) Events(ctx context.Context, since time.Time) ([]knowledge.Retrie
 	rows, err := s.pool.Query(ctx, `SELECT created_at, query, normalized_tokens, top_results,
 		action, confidence, latency_ms, phase, prompt_tokens, completion_tokens, cost_usd,
 		coalesce(corpus, ''), cross_corpus_shown, coalesce(cross_corpus_choice, ''), cross_corpus_gap,
-		notes_available, coalesce(notes_error, ''), coalesce(notes_fallback_reason, '')
+		notes_available, coalesce(notes_error, ''), coalesce(notes_fallback_reason, ''),
+		coalesce(conversation_id::text, ''), turn_index
 		FROM retrieval_events WHERE created_at >= $1 ORDER BY created_at, id`, since)
 	if err != nil {
 		return nil, s.fail(ctx, "list retrieval events", err)

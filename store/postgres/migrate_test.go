@@ -98,10 +98,10 @@ func TestMigrationsRoundTrip(t *testing.T) {
 	t.Parallel()
 	url := newDatabase(t)
 	// Sorted by name, as tablesIn lists them.
-	all := []string{"api_tokens", "docent_settings", "docs_knowledge", "docs_knowledge_chunks", "docs_knowledge_generation", "docs_vocabulary",
-		"note_reads", "notes", "notes_generations", "notes_knowledge_chunks", "retrieval_events"}
+	all := []string{"api_tokens", "conversations", "docent_settings", "docs_knowledge", "docs_knowledge_chunks", "docs_knowledge_generation",
+		"docs_vocabulary", "note_reads", "notes", "notes_generations", "notes_knowledge_chunks", "retrieval_events", "turns"}
 	// Versions after 10 add these tables.
-	since11 := map[string]bool{"api_tokens": true, "docent_settings": true}
+	since11 := map[string]bool{"api_tokens": true, "conversations": true, "docent_settings": true, "turns": true}
 	upTo10 := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return since11[n] })
 	// Version 8 adds the notes tables.
 	docsOnly := slices.DeleteFunc(slices.Clone(upTo10), func(n string) bool { return strings.HasPrefix(n, "note") })

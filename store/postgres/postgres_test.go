@@ -18,7 +18,8 @@ func TestConformance(t *testing.T) {
 			rows, err := s.(*Store).pool.Query(t.Context(), `SELECT created_at, query, normalized_tokens, top_results,
 				action, confidence, latency_ms, phase, prompt_tokens, completion_tokens, cost_usd,
 				coalesce(corpus, ''), cross_corpus_shown, coalesce(cross_corpus_choice, ''), cross_corpus_gap,
-				notes_available, coalesce(notes_error, ''), coalesce(notes_fallback_reason, '')
+				notes_available, coalesce(notes_error, ''), coalesce(notes_fallback_reason, ''),
+				coalesce(conversation_id::text, ''), turn_index
 				FROM retrieval_events ORDER BY id`)
 			if err != nil {
 				t.Fatalf("read events: %v", err)

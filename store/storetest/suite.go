@@ -655,6 +655,9 @@ func testRetrievalEvents(t *testing.T, s store.Store, readEvents ReadEvents) {
 		NotesAvailable:      false,
 		NotesError:          "notes unavailable: timeout",
 		NotesFallbackReason: knowledge.NotesFallbackTimeout,
+
+		ConversationID: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+		TurnIndex:      ptr(3),
 	}
 	sparse := knowledge.RetrievalEvent{Query: "refund", Action: "no_match", Phase: 1}
 
@@ -673,6 +676,11 @@ func testRetrievalEvents(t *testing.T, s store.Store, readEvents ReadEvents) {
 	bad.NotesFallbackReason = "gremlins"
 	if err := s.RecordRetrieval(t.Context(), bad); err == nil || !strings.Contains(err.Error(), "notes fallback reason") {
 		t.Errorf("RecordRetrieval with an unknown notes fallback reason: error = %v, want one naming it", err)
+	}
+	bad = full
+	bad.ConversationID = "../etc"
+	if err := s.RecordRetrieval(t.Context(), bad); err == nil || !strings.Contains(err.Error(), "conversation id") {
+		t.Errorf("RecordRetrieval with a conversation id that is no uuid: error = %v, want one naming it", err)
 	}
 	bad = full
 	bad.CompletionTokens = ptr(-1)
