@@ -234,15 +234,7 @@ func TestComplete(t *testing.T) {
 	if err != nil || msgs[0].Text != "system says" || msgs[len(msgs)-1].Text != "user says" {
 		t.Fatalf("messages = %+v, %v", msgs, err)
 	}
-	sel, err := llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := llm.NewResponder(sel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Complete(context.Background(), "s", "u"); !errors.Is(err, llm.ErrNoModel) {
+	if _, err := noModel(t).Complete(context.Background(), "s", "u"); !errors.Is(err, llm.ErrNoModel) {
 		t.Fatalf("extractive: err = %v, want ErrNoModel", err)
 	}
 }

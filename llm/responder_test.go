@@ -1,7 +1,6 @@
 package llm_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docent-sh/docent/internal/syncbuf"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/llm/extractive"
 	"github.com/docent-sh/docent/llm/llmtest"
@@ -52,7 +52,7 @@ func forEachProvider(t *testing.T, fn func(t *testing.T, pc providerCase)) {
 type setup struct {
 	srv  *llmtest.Server
 	resp *llm.Responder
-	logs *syncBuffer
+	logs *syncbuf.Buffer
 }
 
 // onlyMessages is the messages of the one request the server got.
@@ -104,7 +104,7 @@ func newSetup(t *testing.T, pc providerCase, script llmtest.Script, cfg llm.Conf
 	if err != nil {
 		t.Fatalf("Resolve: %v", err)
 	}
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	resp, err := llm.NewResponder(sel,
 		llm.WithBackoff(time.Millisecond, 5*time.Millisecond),
 		llm.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
@@ -112,23 +112,6 @@ func newSetup(t *testing.T, pc providerCase, script llmtest.Script, cfg llm.Conf
 		t.Fatalf("NewResponder: %v", err)
 	}
 	return setup{srv: srv, resp: resp, logs: logs}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // collector records what Stream emits.

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,13 +9,13 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/docent-sh/docent/apitoken"
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/internal/syncbuf"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
@@ -38,7 +37,7 @@ type fixture struct {
 	tokens apitoken.Store
 	alice  string // acme
 	bob    string // globex
-	log    *syncBuffer
+	log    *syncbuf.Buffer
 }
 
 // fixtureStore is what a fixture serves from: the docs and the notes.
@@ -107,7 +106,7 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logBuf := &syncBuffer{}
+	logBuf := &syncbuf.Buffer{}
 	log := slog.New(slog.NewJSONHandler(logBuf, nil))
 	session := assistant.New(engine, writer, assistant.Options{
 		Glossary: b.Glossary, Corpus: "demo", Log: log, Events: st,
@@ -176,21 +175,4 @@ func decode[T any](t *testing.T, data []byte) T {
 		t.Fatalf("response is not the JSON expected: %v\n%s", err, data)
 	}
 	return v
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
