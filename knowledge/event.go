@@ -41,6 +41,10 @@ type RetrievalEvent struct {
 	// and nil when the turn is not recorded.
 	ConversationID string `json:"conversation_id,omitempty"`
 	TurnIndex      *int   `json:"turn_index,omitempty"`
+	// Feedback is the asker's rating of the turn, joined when events are
+	// listed for a report (store.EventLister); the rating comes after the
+	// event, so it is never written with it. Nil: not rated.
+	Feedback *TurnFeedback `json:"feedback,omitempty"`
 }
 
 // Why a turn answered without the team's notes.

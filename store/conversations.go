@@ -122,3 +122,28 @@ func PrepareFeedback(f knowledge.TurnFeedback, now time.Time) (knowledge.TurnFee
 
 // StoreTime is t as every store keeps it: UTC, to the microsecond.
 func StoreTime(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
+
+// TurnRef names one turn of a conversation, as a retrieval event does.
+type TurnRef struct {
+	Conversation string
+	Index        int
+}
+
+// RatingsReader lists the feedback of every rated turn, whoever asked,
+// for the team's reports to join to the retrieval events (the embedded
+// store; PostgreSQL joins them as it lists the events).
+type RatingsReader interface {
+	Ratings(ctx context.Context) (map[TurnRef]knowledge.TurnFeedback, error)
+}
+
+// JoinRatings sets the Feedback of each event whose turn was rated.
+func JoinRatings(events []knowledge.RetrievalEvent, ratings map[TurnRef]knowledge.TurnFeedback) {
+	for i, ev := range events {
+		if ev.TurnIndex == nil || ev.ConversationID == "" {
+			continue
+		}
+		if f, ok := ratings[TurnRef{ev.ConversationID, *ev.TurnIndex}]; ok {
+			events[i].Feedback = &f
+		}
+	}
+}

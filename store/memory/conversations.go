@@ -366,3 +366,43 @@ func decodeConversationLine(line []byte) (conversationLine, error) {
 	}
 	return l, nil
 }
+
+// Ratings reads every conversation file under the directory, every
+// workspace's and user's, and returns the feedback of the rated turns
+// (store.RatingsReader): the team's reports on this machine count them.
+// A file that does not parse is an error naming it and its line.
+func (c *ConversationFiles) Ratings(ctx context.Context) (map[store.TurnRef]knowledge.TurnFeedback, error) {
+	out := map[store.TurnRef]knowledge.TurnFeedback{}
+	err := filepath.WalkDir(c.dir, func(path string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && path == c.dir {
+			return fs.SkipDir // no conversation yet
+		}
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if d.IsDir() || filepath.Ext(path) != ".jsonl" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		conv, err := DecodeConversation(path, data)
+		if err != nil {
+			return err
+		}
+		for _, t := range conv.Turns {
+			if t.Feedback != nil {
+				out[store.TurnRef{Conversation: conv.ID, Index: t.Index}] = *t.Feedback
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the ratings in %s: %w", c.dir, err)
+	}
+	return out, nil
+}

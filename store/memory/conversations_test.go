@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/store"
@@ -155,4 +156,27 @@ func FuzzDecodeConversation(f *testing.F) {
 			t.Fatalf("round trip changed the conversation:\n%+v\n%+v", conv, back)
 		}
 	})
+}
+
+// The team's reports join every rated turn, whoever asked, to its event.
+func TestRatingsJoinTheEvents(t *testing.T) {
+	dir := t.TempDir()
+	convs := NewConversationFiles(filepath.Join(dir, "conversations"), 0)
+	events := New(Options{EventsPath: filepath.Join(dir, "events.jsonl")})
+	want := storetest.RatedEvents(t, convs, events)
+	listed, err := events.Events(t.Context(), time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ratings, err := convs.Ratings(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.JoinRatings(listed, ratings)
+	storetest.CheckRatedEvents(t, listed, want)
+
+	empty, err := NewConversationFiles(filepath.Join(dir, "none"), 0).Ratings(t.Context())
+	if err != nil || len(empty) != 0 {
+		t.Errorf("no conversations yet: %v, %v", empty, err)
+	}
 }

@@ -54,12 +54,18 @@ var _ store.EventLister = (*Store)(nil)
 // (ties in the order they were inserted). The created_at index serves the
 // time window.
 func (s *Store) Events(ctx context.Context, since time.Time) ([]knowledge.RetrievalEvent, error) {
-	rows, err := s.pool.Query(ctx, `SELECT created_at, query, normalized_tokens, top_results,
-		action, confidence, latency_ms, phase, prompt_tokens, completion_tokens, cost_usd,
-		coalesce(corpus, ''), cross_corpus_shown, coalesce(cross_corpus_choice, ''), cross_corpus_gap,
-		notes_available, coalesce(notes_error, ''), coalesce(notes_fallback_reason, ''),
-		coalesce(conversation_id::text, ''), turn_index
-		FROM retrieval_events WHERE created_at >= $1 ORDER BY created_at, id`, since)
+	// The rating of the turn each event was joins it (the columns are in
+	// RetrievalEvent's field order; the last one is its Feedback).
+	rows, err := s.pool.Query(ctx, `SELECT e.created_at, e.query, e.normalized_tokens, e.top_results,
+		e.action, e.confidence, e.latency_ms, e.phase, e.prompt_tokens, e.completion_tokens, e.cost_usd,
+		coalesce(e.corpus, ''), e.cross_corpus_shown, coalesce(e.cross_corpus_choice, ''), e.cross_corpus_gap,
+		e.notes_available, coalesce(e.notes_error, ''), coalesce(e.notes_fallback_reason, ''),
+		coalesce(e.conversation_id::text, ''), e.turn_index,
+		CASE WHEN t.feedback_rating IS NULL THEN NULL
+		     ELSE jsonb_build_object('rating', t.feedback_rating, 'reason', t.feedback_reason, 'at', t.feedback_at) END
+		FROM retrieval_events e
+		LEFT JOIN turns t ON t.conversation_id = e.conversation_id AND t.turn_index = e.turn_index
+		WHERE e.created_at >= $1 ORDER BY e.created_at, e.id`, since)
 	if err != nil {
 		return nil, s.fail(ctx, "list retrieval events", err)
 	}

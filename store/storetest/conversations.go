@@ -296,3 +296,61 @@ func testConversationsCancelled(t *testing.T, s store.Conversations) {
 		t.Errorf("a cancelled AddTurn stored %d turns", n)
 	}
 }
+
+// RatedEvents records two turns of each of two users with their events,
+// rates one turn of each (one down with a reason, one up), and returns
+// the conversation ids and the ratings given, keyed by turn: the ratings a
+// team report must find joined to the events, whoever asked.
+func RatedEvents(t *testing.T, s store.Conversations, sink interface {
+	RecordRetrieval(ctx context.Context, ev knowledge.RetrievalEvent) error
+}) map[store.TurnRef]knowledge.TurnFeedback {
+	t.Helper()
+	ctx := t.Context()
+	want := map[store.TurnRef]knowledge.TurnFeedback{}
+	for i, scope := range []knowledge.Scope{alice, {Workspace: "globex", User: "bob"}} {
+		c, err := s.CreateConversation(ctx, scope, "q")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range 2 {
+			turn := mustAddTurn(t, s, scope, c.ID, FullTurn(fmt.Sprintf("question %d", j)))
+			index := turn.Index
+			if err := sink.RecordRetrieval(ctx, knowledge.RetrievalEvent{Query: turn.Question, Action: "found", ConversationID: c.ID, TurnIndex: &index}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f := knowledge.TurnFeedback{Rating: knowledge.RatingDown, Reason: knowledge.ReasonWrong, At: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)}
+		if i == 1 {
+			f = knowledge.TurnFeedback{Rating: knowledge.RatingUp, At: f.At}
+		}
+		if err := s.RateTurn(ctx, scope, c.ID, 1, f); err != nil {
+			t.Fatal(err)
+		}
+		want[store.TurnRef{Conversation: c.ID, Index: 1}] = f
+	}
+	return want
+}
+
+// CheckRatedEvents checks that the events hold exactly the ratings want,
+// each on the event of its turn.
+func CheckRatedEvents(t *testing.T, events []knowledge.RetrievalEvent, want map[store.TurnRef]knowledge.TurnFeedback) {
+	t.Helper()
+	rated := 0
+	for _, ev := range events {
+		if ev.TurnIndex == nil {
+			t.Fatalf("event %q names no turn", ev.Query)
+		}
+		f, ok := want[store.TurnRef{Conversation: ev.ConversationID, Index: *ev.TurnIndex}]
+		switch {
+		case !ok && ev.Feedback != nil:
+			t.Errorf("event %q of an unrated turn has feedback %+v", ev.Query, *ev.Feedback)
+		case ok && (ev.Feedback == nil || ev.Feedback.Rating != f.Rating || ev.Feedback.Reason != f.Reason || !ev.Feedback.At.Equal(f.At)):
+			t.Errorf("event %q: feedback %+v, want %+v", ev.Query, ev.Feedback, f)
+		case ok:
+			rated++
+		}
+	}
+	if rated != len(want) {
+		t.Errorf("%d events carry their rating, want %d", rated, len(want))
+	}
+}
