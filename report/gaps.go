@@ -19,23 +19,26 @@ import (
 
 // Gaps is what the gap report found.
 type Gaps struct {
-	Since    time.Time `json:"since"`
-	Events   int       `json:"events"`   // every event in the window
-	Gaps     int       `json:"gaps"`     // events that ended in no_match or weak
-	NoTopic  int       `json:"no_topic"` // gaps with no informative word (greetings, "it's broken")
-	Topics   []Topic   `json:"topics"`   // most asked first
-	Feedback bool      `json:"feedback"` // whether negative feedback was counted (not recorded yet)
+	Since     time.Time `json:"since"`
+	Events    int       `json:"events"`     // every event in the window
+	Gaps      int       `json:"gaps"`       // events that ended in no_match or weak, or whose answer was rated down
+	NoTopic   int       `json:"no_topic"`   // gaps with no informative word (greetings, "it's broken")
+	Topics    []Topic   `json:"topics"`     // most asked first
+	RatedDown int       `json:"rated_down"` // answers the asker rated down, counted among the gaps
 }
 
 // Topic is a group of gap questions sharing informative words.
 type Topic struct {
 	// Terms are the words the topic's questions share, as most often
 	// written, the one that grouped them first.
-	Terms    []string `json:"terms"`
-	Count    int      `json:"count"`
-	NoMatch  int      `json:"no_match"`
-	Weak     int      `json:"weak"`
-	Examples []string `json:"examples"` // distinct questions, most recent first
+	Terms   []string `json:"terms"`
+	Count   int      `json:"count"`
+	NoMatch int      `json:"no_match"`
+	Weak    int      `json:"weak"`
+	// RatedDown counts answers the asker rated down, by the reason given
+	// ("" when none was): "wrong" and "outdated" are for the docs team.
+	RatedDown map[knowledge.FeedbackReason]int `json:"rated_down,omitempty"`
+	Examples  []string                         `json:"examples"` // distinct questions, most recent first
 	// ClosestDoc is the doc retrieval ranked first most often for the
 	// topic's questions, else the doc whose title and text share most of
 	// its terms; nil when no doc shares any.
@@ -65,7 +68,18 @@ type gapEvent struct {
 	terms []string // stem keys, each once
 }
 
-// FindGaps groups the events that ended in no_match or weak into topics.
+// isGap reports whether an event shows what the docs lack: it ended in
+// no_match or weak, or its answer was rated down.
+func isGap(ev knowledge.RetrievalEvent) bool {
+	return ev.Action == string(retrieval.StatusNoMatch) || ev.Action == string(retrieval.StatusWeak) || ratedDown(ev)
+}
+
+func ratedDown(ev knowledge.RetrievalEvent) bool {
+	return ev.Feedback != nil && ev.Feedback.Rating == knowledge.RatingDown
+}
+
+// FindGaps groups the events that ended in no_match or weak, or whose
+// answer was rated down, into topics.
 // Grouping is greedy and deterministic: the term that most ungrouped
 // questions share, weighed by how rare it is in the docs (a word every doc
 // uses says little about a gap), makes a topic of every ungrouped question
@@ -77,10 +91,13 @@ func FindGaps(events []knowledge.RetrievalEvent, docs []knowledge.Doc, since tim
 	var gaps []gapEvent
 	for _, ev := range events {
 		g.Events++
-		if ev.Action != string(retrieval.StatusNoMatch) && ev.Action != string(retrieval.StatusWeak) {
+		if !isGap(ev) {
 			continue
 		}
 		g.Gaps++
+		if ratedDown(ev) {
+			g.RatedDown++
+		}
 		terms := informative(ev.Query, surface)
 		if len(terms) == 0 {
 			g.NoTopic++
@@ -228,6 +245,12 @@ func topicOf(key string, members []gapEvent, surface map[string]map[string]int, 
 			t.NoMatch++
 		case string(retrieval.StatusWeak):
 			t.Weak++
+		}
+		if ratedDown(m.ev) {
+			if t.RatedDown == nil {
+				t.RatedDown = map[knowledge.FeedbackReason]int{}
+			}
+			t.RatedDown[m.ev.Feedback.Reason]++
 		}
 		if m.ev.Time.After(t.LastAsked) {
 			t.LastAsked = m.ev.Time

@@ -12,6 +12,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -60,6 +61,35 @@ func chart(b *strings.Builder, rows []bar) {
 	}
 }
 
+// ratedDownText says how many of the gaps were answers rated down.
+func ratedDownText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" or were answers rated down (%d)", n)
+}
+
+// topicRatedDown is ", rated down N (wrong 2, outdated 1)" for a topic
+// with answers rated down, else "".
+func topicRatedDown(t Topic) string {
+	if len(t.RatedDown) == 0 {
+		return ""
+	}
+	total := 0
+	var reasons []string
+	for _, r := range append([]knowledge.FeedbackReason{""}, knowledge.FeedbackReasons...) {
+		n := t.RatedDown[r]
+		total += n
+		if n > 0 && r != "" {
+			reasons = append(reasons, fmt.Sprintf("%s %d", strings.ReplaceAll(string(r), "_", " "), n))
+		}
+	}
+	if len(reasons) == 0 {
+		return fmt.Sprintf(", rated down %d", total)
+	}
+	return fmt.Sprintf(", rated down %d: %s", total, strings.Join(reasons, ", "))
+}
+
 func sinceText(t time.Time) string {
 	if t.IsZero() {
 		return "ever"
@@ -72,7 +102,7 @@ func sinceText(t time.Time) string {
 func WriteGapsText(w io.Writer, g Gaps) error {
 	var b strings.Builder
 	b.WriteString(titleStyle.Render(fmt.Sprintf("Documentation gaps %s", sinceText(g.Since))) + "\n")
-	fmt.Fprintf(&b, "%d of %d questions ended without a confident answer (no match or weak)", g.Gaps, g.Events)
+	fmt.Fprintf(&b, "%d of %d questions ended without a confident answer (no match or weak)%s", g.Gaps, g.Events, ratedDownText(g.RatedDown))
 	if g.NoTopic > 0 {
 		fmt.Fprintf(&b, "; %d had no topic words", g.NoTopic)
 	}
@@ -88,8 +118,8 @@ func WriteGapsText(w io.Writer, g Gaps) error {
 	}
 	chart(&b, rows)
 	for i, t := range g.Topics[:min(ChartRows, len(g.Topics))] {
-		fmt.Fprintf(&b, "\n%d. %s — %d %s (no match %d, weak %d), last asked %s\n", i+1, textsafe.Line(t.Label()),
-			t.Count, plural(t.Count, "question"), t.NoMatch, t.Weak, t.LastAsked.Format(time.DateOnly))
+		fmt.Fprintf(&b, "\n%d. %s — %d %s (no match %d, weak %d%s), last asked %s\n", i+1, textsafe.Line(t.Label()),
+			t.Count, plural(t.Count, "question"), t.NoMatch, t.Weak, topicRatedDown(t), t.LastAsked.Format(time.DateOnly))
 		if t.ClosestDoc != nil {
 			fmt.Fprintf(&b, "   closest doc: %s (%s)\n", textsafe.Line(t.ClosestDoc.Title), textsafe.Line(t.ClosestDoc.Slug))
 		}
@@ -109,7 +139,7 @@ func WriteGapsText(w io.Writer, g Gaps) error {
 func WriteGapsMarkdown(w io.Writer, g Gaps) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Documentation gaps %s\n\n", sinceText(g.Since))
-	fmt.Fprintf(&b, "%d of %d questions asked ended without a confident answer (no match or weak)", g.Gaps, g.Events)
+	fmt.Fprintf(&b, "%d of %d questions asked ended without a confident answer (no match or weak)%s", g.Gaps, g.Events, ratedDownText(g.RatedDown))
 	if g.NoTopic > 0 {
 		fmt.Fprintf(&b, "; %d of them had no topic words", g.NoTopic)
 	}
@@ -118,13 +148,17 @@ func WriteGapsMarkdown(w io.Writer, g Gaps) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	b.WriteString("\n| # | topic | questions | no match | weak | closest doc |\n|---:|---|---:|---:|---:|---|\n")
+	b.WriteString("\n| # | topic | questions | no match | weak | rated down | closest doc |\n|---:|---|---:|---:|---:|---:|---|\n")
 	for i, t := range g.Topics {
 		doc := "—"
 		if t.ClosestDoc != nil {
 			doc = fmt.Sprintf("%s (`%s`)", inline(t.ClosestDoc.Title), inline(t.ClosestDoc.Slug))
 		}
-		fmt.Fprintf(&b, "| %d | %s | %d | %d | %d | %s |\n", i+1, inline(t.Label()), t.Count, t.NoMatch, t.Weak, doc)
+		down := 0
+		for _, n := range t.RatedDown {
+			down += n
+		}
+		fmt.Fprintf(&b, "| %d | %s | %d | %d | %d | %d | %s |\n", i+1, inline(t.Label()), t.Count, t.NoMatch, t.Weak, down, doc)
 	}
 	for i, t := range g.Topics {
 		fmt.Fprintf(&b, "\n## %d. %s\n\n", i+1, inline(t.Label()))
@@ -189,6 +223,12 @@ func WriteUsageText(w io.Writer, u Usage) error {
 		b.WriteString(" (" + strings.Join(parts, ", ") + ")")
 	}
 	b.WriteString("\n")
+	if len(u.Relevance) > 0 {
+		b.WriteString("\nRelevance (found answers not rated down):\n")
+		for _, r := range u.Relevance {
+			fmt.Fprintf(&b, "  %s  %s of %d found (%d rated, %d down)\n", r.Week, percent(r.Share), r.Found, r.Rated, r.RatedDown)
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

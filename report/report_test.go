@@ -74,6 +74,43 @@ func TestFindGapsGroupsBySharedTerms(t *testing.T) {
 
 // A word every doc uses groups less than one the docs lack: the gap is
 // about the missing word.
+// A found answer the asker rated down is a gap too, counted by reason;
+// relevance is, per week, the found answers not rated down.
+func TestRatedDownAnswers(t *testing.T) {
+	events := fixture()
+	down := event(6, "found", "export notes as a pdf file", "actions/notes")
+	down.Feedback = &knowledge.TurnFeedback{Rating: knowledge.RatingDown, Reason: knowledge.ReasonOutdated}
+	up := event(7, "found", "create a workspace", "actions/workspaces")
+	up.Feedback = &knowledge.TurnFeedback{Rating: knowledge.RatingUp}
+	nextWeek := event(24*8, "found", "rename a workspace", "actions/workspaces")
+	events = append(events, down, up, nextWeek)
+
+	g := report.FindGaps(events, demo.Docs(t), day)
+	if g.Gaps != 10 || g.RatedDown != 1 {
+		t.Fatalf("gaps %d, rated down %d; want 10 and 1", g.Gaps, g.RatedDown)
+	}
+	export := g.Topics[0]
+	if export.Label() != "export pdf notes" || export.Count != 6 || export.RatedDown[knowledge.ReasonOutdated] != 1 {
+		t.Errorf("export topic = %+v", export)
+	}
+	var out bytes.Buffer
+	if err := report.WriteGapsText(&out, g); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(ansi.Strip(out.String()), "rated down 1: outdated 1") {
+		t.Errorf("text lacks the rated-down count:\n%s", out.String())
+	}
+
+	u := report.Summarize(events, day, time.UTC)
+	want := []report.WeekRelevance{
+		{Week: "2025-W22", Found: 3, Rated: 2, RatedDown: 1, Share: 2.0 / 3},
+		{Week: "2025-W24", Found: 1, Share: 1}, // June 1 is a Sunday: eight days on is the week after next
+	}
+	if fmt.Sprint(u.Relevance) != fmt.Sprint(want) {
+		t.Errorf("relevance = %+v, want %+v", u.Relevance, want)
+	}
+}
+
 func TestFindGapsPrefersWordsTheDocsLack(t *testing.T) {
 	events := []knowledge.RetrievalEvent{
 		event(0, "no_match", "note encryption"),
@@ -154,7 +191,7 @@ func TestWriteGapsMarkdown(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"# Documentation gaps since 2025-06-01\n",
-		"| 1 | export pdf notes | 5 | 4 | 1 | Note Actions (`actions/notes`) |\n",
+		"| 1 | export pdf notes | 5 | 4 | 1 | 0 | Note Actions (`actions/notes`) |\n",
 		"## 1. export pdf notes\n",
 		"- billing \\| invoice download\n", // a pipe would end a table cell, or start one
 	} {

@@ -2,12 +2,14 @@ package report
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/retrieval"
 )
 
 // Usage is what the usage report found.
@@ -27,6 +29,18 @@ type Usage struct {
 	FallbackRate    float64        `json:"fallback_rate"`
 	Phase1Fallbacks int            `json:"phase1_fallbacks"`
 	NotesFallbacks  map[string]int `json:"notes_fallbacks"` // by reason
+	// Relevance is, per ISO week, the share of found answers the asker
+	// did not rate down: the measure of whether answers help.
+	Relevance []WeekRelevance `json:"relevance"`
+}
+
+// WeekRelevance is one week's found answers and how many were rated down.
+type WeekRelevance struct {
+	Week      string  `json:"week"` // ISO week, e.g. 2026-W48
+	Found     int     `json:"found"`
+	RatedDown int     `json:"rated_down"`
+	Rated     int     `json:"rated"` // rated up or down
+	Share     float64 `json:"share"` // (found − rated down) / found
 }
 
 // DayCount is the questions of one day.
@@ -44,7 +58,7 @@ type ActionCount struct {
 
 // Summarize computes the usage report of events; days are counted in loc.
 func Summarize(events []knowledge.RetrievalEvent, since time.Time, loc *time.Location) Usage {
-	u := Usage{Since: since, Questions: len(events), PerDay: []DayCount{}, Decisions: []ActionCount{}, NotesFallbacks: map[string]int{}}
+	u := Usage{Since: since, Questions: len(events), PerDay: []DayCount{}, Decisions: []ActionCount{}, NotesFallbacks: map[string]int{}, Relevance: []WeekRelevance{}}
 	if len(events) == 0 {
 		return u
 	}
@@ -87,7 +101,41 @@ func Summarize(events []knowledge.RetrievalEvent, since time.Time, loc *time.Loc
 	slices.SortFunc(u.Decisions, func(a, b ActionCount) int { return cmp.Or(b.Count-a.Count, strings.Compare(a.Action, b.Action)) })
 	slices.Sort(latencies)
 	u.LatencyP50, u.LatencyP95 = nearestRank(latencies, 50), nearestRank(latencies, 95)
+	u.Relevance = relevance(events, loc)
 	return u
+}
+
+// relevance is the share of found answers without negative feedback, per
+// ISO week in loc, oldest week first; weeks without a found answer are
+// left out (no share to give).
+func relevance(events []knowledge.RetrievalEvent, loc *time.Location) []WeekRelevance {
+	weeks := map[string]*WeekRelevance{}
+	for _, ev := range events {
+		if ev.Action != string(retrieval.StatusFound) {
+			continue
+		}
+		y, w := ev.Time.In(loc).ISOWeek()
+		key := fmt.Sprintf("%04d-W%02d", y, w)
+		r := weeks[key]
+		if r == nil {
+			r = &WeekRelevance{Week: key}
+			weeks[key] = r
+		}
+		r.Found++
+		if ev.Feedback != nil {
+			r.Rated++
+			if ev.Feedback.Rating == knowledge.RatingDown {
+				r.RatedDown++
+			}
+		}
+	}
+	out := make([]WeekRelevance, 0, len(weeks))
+	for _, r := range weeks {
+		r.Share = float64(r.Found-r.RatedDown) / float64(r.Found)
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b WeekRelevance) int { return strings.Compare(a.Week, b.Week) })
+	return out
 }
 
 // nearestRank is the p-th percentile of sorted values by nearest rank,

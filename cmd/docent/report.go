@@ -11,6 +11,7 @@ import (
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/report"
 	"github.com/docent-sh/docent/store"
+	"github.com/docent-sh/docent/store/memory"
 )
 
 func newReportCmd(e *env) *cobra.Command {
@@ -26,7 +27,8 @@ func newReportCmd(e *env) *cobra.Command {
 	gaps := &cobra.Command{
 		Use:   "gaps [--since 30d] [--json | --markdown]",
 		Short: "Questions the docs did not answer, grouped into topics, most asked first",
-		Long: "gaps groups the recorded questions that ended in no match or weak into topics by the informative\n" +
+		Long: "gaps groups the recorded questions that ended in no match or weak, or whose answer was rated\n" +
+			"down, into topics by the informative\n" +
 			"words they share, ranked by how often they were asked, each with example questions and the closest\n" +
 			"doc; a bar chart of the top 10 in the terminal, --markdown for the docs team, --json for scripts.\n" +
 			"--since takes a duration back from now (30d, 2w, 12h) or a date (2025-06-01).",
@@ -46,7 +48,7 @@ func newReportCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			events, err := listEvents(cmd, st, from)
+			events, err := e.listEvents(cmd, st, from)
 			if err != nil {
 				return err
 			}
@@ -85,7 +87,7 @@ func newReportCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			events, err := listEvents(cmd, st, from)
+			events, err := e.listEvents(cmd, st, from)
 			if err != nil {
 				return err
 			}
@@ -104,7 +106,7 @@ func newReportCmd(e *env) *cobra.Command {
 
 // listEvents reads the events recorded since from, from a store that
 // lists them.
-func listEvents(cmd *cobra.Command, st store.Store, from time.Time) ([]knowledge.RetrievalEvent, error) {
+func (e *env) listEvents(cmd *cobra.Command, st store.Store, from time.Time) ([]knowledge.RetrievalEvent, error) {
 	lister, ok := st.(store.EventLister)
 	if !ok {
 		return nil, fmt.Errorf("%s cannot list its retrieval events", st.Describe())
@@ -112,6 +114,17 @@ func listEvents(cmd *cobra.Command, st store.Store, from time.Time) ([]knowledge
 	events, err := lister.Events(cmd.Context(), from)
 	if err != nil {
 		return nil, fmt.Errorf("read retrieval events from %s: %w", st.Describe(), err)
+	}
+	// PostgreSQL lists the events with their ratings; the embedded store's
+	// ratings are in this machine's conversation files.
+	if e.cfg.dbURL == "" {
+		dir := e.conversationsDir()
+		var ratings store.RatingsReader = memory.NewConversationFiles(dir, e.cfg.lockWait)
+		r, err := ratings.Ratings(cmd.Context())
+		if err != nil {
+			return nil, err
+		}
+		store.JoinRatings(events, r)
 	}
 	return events, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/report"
+	"github.com/docent-sh/docent/store/memory"
 	"github.com/docent-sh/docent/store/postgres"
 	"github.com/docent-sh/docent/store/postgres/pgtest"
 )
@@ -142,4 +143,59 @@ func TestReportOnPostgres(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &u) != nil || u.Questions != 4 {
 		t.Fatalf("exit %d (%s): %s", code, errOut, out)
 	}
+}
+
+// A turn rated down shows in both reports: among the gaps with its
+// reason, and in the week's relevance.
+func testReportsCountRatings(t *testing.T, c *cli, rate func(scope knowledge.Scope, id string, turn int, f knowledge.TurnFeedback) error) {
+	t.Helper()
+	o := c.askJSON("explain workspace")
+	if o.Status != "found" || o.Conversation == "" || o.Turn == nil {
+		t.Fatalf("ask: %s, recorded as %q %v", o.Status, o.Conversation, o.Turn)
+	}
+	c.askJSON("explain workspace")
+	scope := knowledge.Scope{Workspace: knowledge.DefaultConversationWorkspace, User: "alice"}
+	if err := rate(scope, o.Conversation, *o.Turn, knowledge.TurnFeedback{Rating: knowledge.RatingDown, Reason: knowledge.ReasonOutdated}); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := c.run("report", "gaps", "--json")
+	var g report.Gaps
+	if code != 0 || json.Unmarshal([]byte(out), &g) != nil {
+		t.Fatalf("report gaps: exit %d: %s%s", code, out, errOut)
+	}
+	if g.Gaps != 1 || g.RatedDown != 1 || len(g.Topics) != 1 || g.Topics[0].RatedDown[knowledge.ReasonOutdated] != 1 {
+		t.Errorf("gaps = %+v", g)
+	}
+	out, errOut, code = c.run("report", "usage", "--json")
+	var u report.Usage
+	if code != 0 || json.Unmarshal([]byte(out), &u) != nil {
+		t.Fatalf("report usage: exit %d: %s%s", code, out, errOut)
+	}
+	if len(u.Relevance) != 1 || u.Relevance[0].Found != 2 || u.Relevance[0].RatedDown != 1 || u.Relevance[0].Share != 0.5 {
+		t.Errorf("relevance = %+v, want one week, 2 found, 1 rated down", u.Relevance)
+	}
+}
+
+func TestReportsCountRatingsEmbedded(t *testing.T) {
+	c := newCLI(t, "XDG_DATA_HOME", t.TempDir(), "DOCENT_USER", "alice")
+	st := memory.NewConversationFiles(filepath.Join(c.env["XDG_DATA_HOME"], "docent", "conversations"), 0)
+	testReportsCountRatings(t, c, func(scope knowledge.Scope, id string, turn int, f knowledge.TurnFeedback) error {
+		return st.RateTurn(t.Context(), scope, id, turn, f)
+	})
+}
+
+func TestReportsCountRatingsPostgres(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	c := newCLI(t, "DATABASE_URL", url, "DOCENT_USER", "alice")
+	if _, errOut, code := c.run("seed"); code != 0 {
+		t.Fatalf("seed: exit %d: %s", code, errOut)
+	}
+	st, err := postgres.Open(t.Context(), url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	testReportsCountRatings(t, c, func(scope knowledge.Scope, id string, turn int, f knowledge.TurnFeedback) error {
+		return st.RateTurn(t.Context(), scope, id, turn, f)
+	})
 }
