@@ -17,6 +17,7 @@ import (
 	"github.com/docent-sh/docent/internal/ticket"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/store"
 )
 
 // turnRequest is the body of /api/retrieve and /api/ask. Who asks is the
@@ -29,6 +30,17 @@ type turnRequest struct {
 	ExcludeChunkIDs []string `json:"exclude_chunk_ids"`
 	Cursor          string   `json:"cursor"` // a chunk id: continue the resource after it ("tell me more")
 	TopK            int      `json:"top_k"`
+	// ConversationID continues one of the caller's conversations
+	// (/api/ask only): its recent messages go to the model and the turn
+	// is added to it. Empty: a new conversation.
+	ConversationID string `json:"conversation_id"`
+}
+
+// turn is a decoded turn request: the session's request, and the
+// conversation it continues ("" for a new one).
+type turn struct {
+	req          assistant.Request
+	conversation string
 }
 
 // Bounds of a request beyond its size, so a body within the byte limit
@@ -79,19 +91,28 @@ func decodeStrict(r io.Reader, limit int64, v any) *apiError {
 }
 
 // readTurn decodes and checks a turn request into the session's request.
-func readTurn(w http.ResponseWriter, r *http.Request, l Limits) (assistant.Request, *apiError) {
+func readTurn(w http.ResponseWriter, r *http.Request, l Limits) (turn, *apiError) {
+	var tr turnRequest
+	if err := readJSON(w, r, l, &tr); err != nil {
+		return turn{}, err
+	}
+	if tr.ConversationID != "" && !store.ParseConversationID(tr.ConversationID) {
+		return turn{}, badRequest("conversation_id: not a conversation id")
+	}
+	req, err := tr.request(l.MaxQueryChars)
+	return turn{req: req, conversation: tr.ConversationID}, err
+}
+
+// readJSON decodes a JSON body strictly into v, within the size limit.
+func readJSON(w http.ResponseWriter, r *http.Request, l Limits, v any) *apiError {
 	// JSON only: a browser's cross-site form post (a "simple" request,
 	// sent without a preflight) can never pass as one.
 	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSON(ct) {
-		return assistant.Request{}, &apiError{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
+		return &apiError{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type",
 			Message: "send the body as application/json"}
 	}
 	body := http.MaxBytesReader(w, r.Body, l.MaxBodyBytes)
-	var tr turnRequest
-	if err := decodeStrict(body, l.MaxBodyBytes, &tr); err != nil {
-		return assistant.Request{}, err
-	}
-	return tr.request(l.MaxQueryChars)
+	return decodeStrict(body, l.MaxBodyBytes, v)
 }
 
 // request checks a decoded turn and makes it the session's request, as

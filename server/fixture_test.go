@@ -38,6 +38,7 @@ type fixture struct {
 	alice  string // acme
 	bob    string // globex
 	log    *syncbuf.Buffer
+	convs  store.Conversations // nil without fixtureOptions.conversations
 }
 
 // fixtureStore is what a fixture serves from: the docs and the notes.
@@ -54,6 +55,9 @@ type fixtureOptions struct {
 	writer   llm.Selection // zero: extractive
 	limits   server.Limits
 	ready    []server.Check
+	// conversations keeps the turns: in PostgreSQL with postgres, else in
+	// conversation files.
+	conversations bool
 }
 
 var (
@@ -70,13 +74,14 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	}
 	var st fixtureStore = memory.New(memory.Options{})
 	var tokens apitoken.Store = apitoken.NewFileStore(filepath.Join(t.TempDir(), "api-tokens.json"))
+	var convs store.Conversations = memory.NewConversationFiles(filepath.Join(t.TempDir(), "conversations"), 0)
 	if o.postgres {
 		pg, err := postgres.Open(ctx, pgtest.NewDatabase(t), postgres.Options{Migrate: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(pg.Close)
-		st, tokens = pg, pg.APITokens()
+		st, tokens, convs = pg, pg.APITokens(), pg
 		o.ready = append(o.ready, server.Check{Name: "migrations", Check: pg.Ready})
 	}
 	v := b.Vocabulary()
@@ -116,7 +121,11 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	f := &fixture{t: t, store: st, tokens: tokens, log: logBuf}
 	f.alice = f.newToken(acme)
 	f.bob = f.newToken(globex)
-	s := server.New(server.Config{Sessions: session, Docs: st, Tokens: tokens, Ready: o.ready, Selection: sel, Limits: o.limits, Log: log})
+	if !o.conversations {
+		convs = nil
+	}
+	f.convs = convs
+	s := server.New(server.Config{Sessions: session, Docs: st, Tokens: tokens, Conversations: convs, Ready: o.ready, Selection: sel, Limits: o.limits, Log: log})
 	f.srv = httptest.NewServer(s.Handler())
 	t.Cleanup(f.srv.Close)
 	return f

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/docent-sh/docent/store"
 )
 
 // FuzzReadTurn feeds the request decoder any body: it never panics,
@@ -30,7 +32,8 @@ func FuzzReadTurn(f *testing.F) {
 		r := httptest.NewRequest("POST", "/api/retrieve", bytes.NewReader(body))
 		r.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
-		req, apiErr := readTurn(w, r, limits)
+		tr, apiErr := readTurn(w, r, limits)
+		req := tr.req
 		if apiErr != nil {
 			if apiErr.Status < 400 || apiErr.Status >= 500 || apiErr.Code == "" || apiErr.Message == "" {
 				t.Fatalf("refusal %+v", apiErr)
@@ -49,7 +52,7 @@ func FuzzReadTurn(f *testing.F) {
 		}
 		for k := range probe {
 			switch strings.ToLower(k) {
-			case "corpus", "query", "resource_id", "exclude_chunk_ids", "cursor", "top_k":
+			case "corpus", "query", "resource_id", "exclude_chunk_ids", "cursor", "top_k", "conversation_id":
 			default:
 				t.Fatalf("accepted unknown field %q", k)
 			}
@@ -59,6 +62,9 @@ func FuzzReadTurn(f *testing.F) {
 		}
 		if req.Query == "" && req.DocSlug == "" && req.NoteID == "" && req.AfterChunkID == "" {
 			t.Fatal("accepted a request with nothing to look up")
+		}
+		if tr.conversation != "" && !store.ParseConversationID(tr.conversation) {
+			t.Fatalf("accepted conversation_id %q", tr.conversation)
 		}
 		if req.TopK < 0 || req.TopK > maxTopK {
 			t.Fatalf("accepted top_k %d", req.TopK)

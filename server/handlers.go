@@ -18,13 +18,17 @@ const flushTimeout = 5 * time.Second
 // retrieve is one turn's decision and evidence, as `docent ask --json`
 // reports it, without writing an answer.
 func (s *Server) retrieve(w http.ResponseWriter, r *http.Request, caller apitoken.Record) {
-	req, apiErr := readTurn(w, r, s.limits)
+	t, apiErr := readTurn(w, r, s.limits)
 	if apiErr != nil {
 		writeError(w, apiErr)
 		return
 	}
+	if t.conversation != "" {
+		writeError(w, badRequest("conversation_id: only /api/ask continues a conversation"))
+		return
+	}
 	session := s.cfg.Sessions.Fork(r.Context(), caller.Scope())
-	res := session.Retrieve(r.Context(), req)
+	res := session.Retrieve(r.Context(), t.req)
 	// No answer follows: the turn's event is recorded now.
 	s.flush(session)
 	s.count(res, assistant.Answer{})

@@ -16,6 +16,7 @@ import (
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
+	"github.com/docent-sh/docent/store"
 )
 
 // Sessions starts a session for one request, reading notes in scope: the
@@ -69,14 +70,18 @@ func (l Limits) withDefaults() Limits {
 
 // Config is what a Server serves from.
 type Config struct {
-	Sessions  Sessions
-	Docs      DocLister
-	Tokens    apitoken.Store
-	Ready     []Check       // beyond the index being built, which is always checked
-	Selection llm.Selection // the answer writer, reported as ask --json does
-	Limits    Limits
-	Log       *slog.Logger // nil: discarded
-	Now       func() time.Time
+	Sessions Sessions
+	Docs     DocLister
+	Tokens   apitoken.Store
+	// Conversations, when set, records every /api/ask turn in the
+	// caller's conversations, lets conversation_id continue one and
+	// /api/feedback rate a turn; nil: turns are not kept.
+	Conversations store.Conversations
+	Ready         []Check       // beyond the index being built, which is always checked
+	Selection     llm.Selection // the answer writer, reported as ask --json does
+	Limits        Limits
+	Log           *slog.Logger // nil: discarded
+	Now           func() time.Time
 }
 
 // Server is the HTTP API. Build it with New and serve Handler.
@@ -117,6 +122,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /api/retrieve", api(s.retrieve))
 	mux.Handle("POST /api/ask", api(s.ask))
 	mux.Handle("GET /api/docs", api(s.docs))
+	mux.Handle("POST /api/feedback", api(s.feedback))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", s.metrics.handler())
@@ -135,6 +141,6 @@ func (s *Server) routes() http.Handler {
 // knownPaths are the paths served, with their methods, so a wrong method
 // gets 405 rather than 404.
 var knownPaths = map[string]string{
-	"/api/retrieve": "POST", "/api/ask": "POST", "/api/docs": "GET",
+	"/api/retrieve": "POST", "/api/ask": "POST", "/api/docs": "GET", "/api/feedback": "POST",
 	"/healthz": "GET", "/readyz": "GET", "/metrics": "GET",
 }

@@ -61,6 +61,10 @@ type (
 	doneFrame struct {
 		askjson.LLM
 		Timings timings `json:"timings"`
+		// TurnID names the recorded turn, for /api/feedback and for
+		// conversation_id (its part before the slash); absent when the
+		// turn was not recorded.
+		TurnID string `json:"turn_id,omitempty"`
 	}
 )
 
@@ -94,7 +98,16 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // model call's: a client that disconnects cancels the answer.
 func (s *Server) ask(w http.ResponseWriter, r *http.Request, caller apitoken.Record) {
 	began := time.Now()
-	req, apiErr := readTurn(w, r, s.limits)
+	t, apiErr := readTurn(w, r, s.limits)
+	if apiErr != nil {
+		writeError(w, apiErr)
+		return
+	}
+	req := t.req
+	// The conversation is found before the stream starts, so a wrong id
+	// is a plain 404, not an error frame.
+	session := s.cfg.Sessions.Fork(r.Context(), caller.Scope())
+	rec, apiErr := s.recorder(r.Context(), caller, session, t.conversation)
 	if apiErr != nil {
 		writeError(w, apiErr)
 		return
@@ -123,8 +136,8 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request, caller apitoken.Rec
 	w.WriteHeader(http.StatusOK)
 	out := sseWriter{w: w, rc: rc}
 
-	session := s.cfg.Sessions.Fork(ctx, caller.Scope())
 	defer s.flush(session)
+	req = s.nameTurn(ctx, r, rec, req)
 	res := session.Retrieve(ctx, req)
 	retrieved := time.Since(began)
 	if err := out.send("status", statusFrame{Corpus: res.Corpus, Query: res.Query, Status: res.Status, Rule: res.Rule,
@@ -167,7 +180,8 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request, caller apitoken.Rec
 			return
 		}
 	}
-	_ = out.send("done", doneFrame{LLM: askjson.LLM{Provider: s.cfg.Selection.Provider, Model: s.cfg.Selection.Model, Called: ans.ModelCalled,
+	turnID := s.recordTurn(ctx, r, rec, req, res, ans)
+	_ = out.send("done", doneFrame{TurnID: turnID, LLM: askjson.LLM{Provider: s.cfg.Selection.Provider, Model: s.cfg.Selection.Model, Called: ans.ModelCalled,
 		Fallback: ans.Fallback, Notice: ans.Notice, Stopped: ans.Stopped, Usage: ans.Usage, CostUSD: ans.CostUSD},
 		Timings: timings{RetrievalMS: ms(retrieved), FirstTokenMS: ms(ans.TTFT), AnswerMS: ms(time.Since(answerBegan)), TotalMS: ms(time.Since(began))}})
 }

@@ -50,10 +50,16 @@ func (e *env) recorderFor(st store.Store) (*conversation.Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
+	return conversation.NewRecorder(e.conversationsOf(st), scope), nil
+}
+
+// conversationsOf is where a running docent keeps conversations: its
+// PostgreSQL store when it has one, else the conversation files.
+func (e *env) conversationsOf(st store.Store) store.Conversations {
 	if cs, ok := st.(store.Conversations); ok {
-		return conversation.NewRecorder(cs, scope), nil
+		return cs
 	}
-	return conversation.NewRecorder(memory.NewConversationFiles(e.conversationsDir(), e.cfg.lockWait), scope), nil
+	return memory.NewConversationFiles(e.conversationsDir(), e.cfg.lockWait)
 }
 
 // openConversations opens where conversations live for commands that

@@ -98,7 +98,8 @@ func runServe(cmd *cobra.Command, e *env, o serveOptions) error {
 	tokens, ready := e.serveStores(a)
 	srv := server.New(server.Config{
 		Sessions: a.session, Docs: a.store, Tokens: tokens, Ready: ready,
-		Selection: a.selection, Limits: o.limits, Log: e.log,
+		Conversations: e.conversationsOf(a.store),
+		Selection:     a.selection, Limits: o.limits, Log: e.log,
 	})
 
 	ln, err := net.Listen("tcp", o.addr)
