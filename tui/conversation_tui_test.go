@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -35,6 +36,21 @@ func storedTurns(t *testing.T, st *memory.ConversationFiles, id string) []knowle
 		t.Fatal(err)
 	}
 	return c.Turns
+}
+
+// eventualFeedback waits for turn index of conversation id to hold
+// feedback that ok accepts: the chat stores a rating from a tea.Cmd, so
+// the screen may show the next prompt before the write lands.
+func eventualFeedback(t *testing.T, st *memory.ConversationFiles, id string, index int, ok func(*knowledge.TurnFeedback) bool) *knowledge.TurnFeedback {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		f := storedTurns(t, st, id)[index].Feedback
+		if ok(f) || time.Now().After(deadline) {
+			return f
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // TestChatRecordsResumesAndExports: every turn of the chat is recorded,
@@ -108,7 +124,10 @@ func TestRateDown(t *testing.T) {
 	s.enter()
 	s.waitText("Thanks: noted “wrong”.", "rated: not helpful (wrong)")
 	id := rec.Current().ID
-	if f := storedTurns(t, st, id)[1].Feedback; f == nil || f.Rating != knowledge.RatingDown || f.Reason != knowledge.ReasonWrong {
+	downWrong := func(f *knowledge.TurnFeedback) bool {
+		return f != nil && f.Rating == knowledge.RatingDown && f.Reason == knowledge.ReasonWrong
+	}
+	if f := eventualFeedback(t, st, id, 1, downWrong); !downWrong(f) {
 		t.Errorf("stored feedback %+v, want down, wrong", f)
 	}
 
@@ -120,7 +139,10 @@ func TestRateDown(t *testing.T) {
 	if f := s.screen.current(); strings.Contains(f, "(dismissed)") {
 		t.Errorf("skipping the reason marked something dismissed:\n%s", f)
 	}
-	if f := storedTurns(t, st, id)[1].Feedback; f == nil || f.Rating != knowledge.RatingDown || f.Reason != "" {
+	downBare := func(f *knowledge.TurnFeedback) bool {
+		return f != nil && f.Rating == knowledge.RatingDown && f.Reason == ""
+	}
+	if f := eventualFeedback(t, st, id, 1, downBare); !downBare(f) {
 		t.Errorf("stored feedback %+v, want down without a reason", f)
 	}
 
