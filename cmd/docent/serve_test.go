@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/docent-sh/docent/llm/llmtest"
+	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/store/postgres/pgtest"
 )
 
@@ -118,6 +120,7 @@ func TestServeBinary(t *testing.T) {
 	bin := buildDocent(t)
 	t.Run("end to end", func(t *testing.T) { testServeEndToEnd(t, bin) })
 	t.Run("second signal", func(t *testing.T) { testServeSecondSignal(t, bin) })
+	t.Run("two instances on one PostgreSQL", func(t *testing.T) { testServeTwoInstances(t, bin) })
 }
 
 func testServeEndToEnd(t *testing.T, bin string) {
@@ -296,5 +299,85 @@ func streamToFirstToken(t *testing.T, base, token string) *bufio.Reader {
 		if line == "event: token\n" {
 			return stream
 		}
+	}
+}
+
+// Two instances on one PostgreSQL database: a seed, and the kill switch,
+// reach both within two seconds, with no restart.
+func testServeTwoInstances(t *testing.T, bin string) {
+	dbURL := pgtest.NewDatabase(t)
+	docs := t.TempDir()
+	writeFile(t, filepath.Join(docs, "guides", "billing.md"), "---\ntitle: Billing\n---\n## Invoices\n\nDownload your invoices from the billing page.\n")
+	writeFile(t, filepath.Join(docs, "guides", "export.md"), "---\ntitle: Export\n---\n## Export a note\n\nExport a note as PDF from its menu.\n")
+	env := append(os.Environ(), "XDG_DATA_HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(),
+		"DATABASE_URL="+dbURL, "DOCENT_PROVIDER=extractive", "DOCENT_DOCS=")
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("docent %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
+		}
+		return string(out)
+	}
+	run("seed", "--docs", docs)
+	token := strings.TrimSpace(run("tokens", "create", "--workspace", "acme", "--user", "alice"))
+	_, baseA, linesA := startServe(t, bin, env)
+	_, baseB, linesB := startServe(t, bin, env)
+	for _, lines := range []<-chan string{linesA, linesB} {
+		go func() {
+			for range lines {
+			}
+		}()
+	}
+	retrieve := func(base, query string) askOutput {
+		t.Helper()
+		req, _ := http.NewRequest("POST", base+"/api/retrieve", strings.NewReader(fmt.Sprintf(`{"query": %q}`, query)))
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var o askOutput
+		if err := json.NewDecoder(resp.Body).Decode(&o); err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	// within polls until ok holds, and fails past two seconds (and a
+	// little for the request itself).
+	within := func(what string, ok func() bool) {
+		t.Helper()
+		began := time.Now()
+		for !ok() {
+			if time.Since(began) > 2500*time.Millisecond {
+				t.Fatalf("%s: not within 2 s", what)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Logf("%s after %v", what, time.Since(began).Round(time.Millisecond))
+	}
+	if o := retrieve(baseB, "zebra crossing rules"); o.Status == "found" {
+		t.Fatalf("before the seed: %s", o.Status)
+	}
+	writeFile(t, filepath.Join(docs, "guides", "zebra.md"), "---\ntitle: Zebra crossings\n---\n## Zebra crossing rules\n\nStop for anyone waiting at a zebra crossing.\n")
+	run("seed", "--docs", docs)
+	for name, base := range map[string]string{"A": baseA, "B": baseB} {
+		within("instance "+name+" answers from the new seed", func() bool {
+			o := retrieve(base, "zebra crossing rules")
+			return o.Status == "found" && len(o.Results) > 0 && o.Results[0].DocSlug == "guides/zebra"
+		})
+	}
+	run("admin", "retrieval", "off")
+	for name, base := range map[string]string{"A": baseA, "B": baseB} {
+		within("instance "+name+" obeys the kill switch", func() bool { return retrieve(base, "export a note").Rule == retrieval.RuleDisabled })
+	}
+	run("admin", "retrieval", "on")
+	for name, base := range map[string]string{"A": baseA, "B": baseB} {
+		within("instance "+name+" answers again", func() bool { return retrieve(base, "export a note").Status == "found" })
 	}
 }
