@@ -68,7 +68,7 @@ func TestReportGapsEmbedded(t *testing.T) {
 		t.Fatalf("exit %d, text:\n%q", code, out)
 	}
 	out, _, _ = c.run("report", "gaps", "--markdown", "--since", "60d")
-	if !strings.Contains(out, "| 1 | export pdf | 3 | 2 | 1 | Note Actions (`actions/notes`) |") {
+	if !strings.Contains(out, "| 1 | export pdf | 3 | 2 | 1 | 0 | Note Actions (`actions/notes`) |") {
 		t.Fatalf("markdown:\n%s", out)
 	}
 }

@@ -19,7 +19,8 @@ func TestConformance(t *testing.T) {
 				action, confidence, latency_ms, phase, prompt_tokens, completion_tokens, cost_usd,
 				coalesce(corpus, ''), cross_corpus_shown, coalesce(cross_corpus_choice, ''), cross_corpus_gap,
 				notes_available, coalesce(notes_error, ''), coalesce(notes_fallback_reason, ''),
-				coalesce(conversation_id::text, ''), turn_index
+				coalesce(conversation_id::text, ''), turn_index,
+				NULL::jsonb -- Feedback: a rating is the turn's, never written with the event
 				FROM retrieval_events ORDER BY id`)
 			if err != nil {
 				t.Fatalf("read events: %v", err)
