@@ -65,6 +65,15 @@ func (s *Session) retrievalEnabled(ctx context.Context) bool {
 	return on
 }
 
+// RetrievalOn is what the session last read of its kill switch, without
+// asking: true before any read and without a switch. Metrics read it.
+func (s *Session) RetrievalOn() bool {
+	st := s.switchState
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.read.IsZero() || st.enabled
+}
+
 // switchedOff is a turn's result while the kill switch is off: no match
 // by rule RuleDisabled, which the reply words as the generic answer.
 func switchedOff(query string) retrieval.Result {

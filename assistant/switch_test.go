@@ -59,6 +59,9 @@ func TestKillSwitch(t *testing.T) {
 	if res.Status != retrieval.StatusNoMatch || res.Rule != retrieval.RuleDisabled || len(res.Results) != 0 {
 		t.Fatalf("switched off: %s/%q with %d results, want the generic no match", res.Status, res.Rule, len(res.Results))
 	}
+	if s.RetrievalOn() {
+		t.Error("RetrievalOn says on after the switch was read off")
+	}
 	if assistant.Reply(res) != assistant.Reply(retrieval.Result{Status: retrieval.StatusNoMatch, Rule: retrieval.RuleDisabled}) {
 		t.Errorf("reply %q is not the generic one", assistant.Reply(res))
 	}

@@ -59,6 +59,13 @@ func (s *Server) count(res retrieval.Result, ans assistant.Answer) {
 	if ans.Fallback {
 		s.metrics.fallbacks.WithLabelValues("writer").Inc()
 	}
+	if ans.ModelCalled && !ans.Fallback && ans.TTFT > 0 {
+		s.metrics.ttft.Observe(ans.TTFT.Seconds())
+	}
+	if ans.Usage.Reported {
+		s.metrics.tokens.WithLabelValues("prompt").Add(float64(ans.Usage.PromptTokens))
+		s.metrics.tokens.WithLabelValues("completion").Add(float64(ans.Usage.CompletionTokens))
+	}
 }
 
 // docSummary is one doc of GET /api/docs, as `docent docs list` shows it.

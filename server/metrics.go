@@ -20,6 +20,8 @@ type metrics struct {
 	streams      prometheus.Gauge
 	authFailures *prometheus.CounterVec
 	rateLimited  prometheus.Counter
+	ttft         prometheus.Histogram
+	tokens       *prometheus.CounterVec
 }
 
 func newMetrics(sessions Sessions) *metrics {
@@ -52,14 +54,32 @@ func newMetrics(sessions Sessions) *metrics {
 			Name: "docent_rate_limited_total",
 			Help: "API requests refused with 429 by a token's rate limit.",
 		}),
+		ttft: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "docent_llm_time_to_first_token_seconds",
+			Help:    "Time from the model call to its first token, for answers a model wrote.",
+			Buckets: []float64{.05, .1, .25, .5, 1, 2, 4, 8, 15, 30},
+		}),
+		tokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "docent_llm_tokens_total",
+			Help: "Tokens the model provider reported for written answers, by kind (prompt, completion).",
+		}, []string{"kind"}),
 	}
-	m.reg.MustRegister(m.latency, m.decisions, m.fallbacks, m.streams, m.authFailures, m.rateLimited,
+	m.reg.MustRegister(m.latency, m.decisions, m.fallbacks, m.streams, m.authFailures, m.rateLimited, m.ttft, m.tokens,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if sessions != nil {
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "docent_index_generation",
 			Help: "The knowledge generation the retrieval index was built from; it changes when a seed changes the docs.",
 		}, func() float64 { return float64(sessions.Generation()) }))
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "docent_retrieval_enabled",
+			Help: "1 while retrieval is on, 0 while the team's kill switch (docent admin retrieval off) has it off.",
+		}, func() float64 {
+			if sessions.RetrievalOn() {
+				return 1
+			}
+			return 0
+		}))
 	}
 	return m
 }

@@ -28,6 +28,8 @@ type Sessions interface {
 	// and Size its docs and chunks: metrics and readiness read them.
 	Generation() int64
 	Size() (docs, chunks int)
+	// RetrievalOn is the team's kill switch as last read (no I/O).
+	RetrievalOn() bool
 }
 
 // DocLister lists the stored docs.

@@ -283,6 +283,7 @@ func TestMetrics(t *testing.T) {
 		`docent_auth_failures_total{reason="unknown"} 1`,
 		`docent_sse_streams_in_flight 0`,
 		`docent_index_generation 1`,
+		`docent_retrieval_enabled 1`,
 	} {
 		if !strings.Contains(m, want) {
 			t.Errorf("metrics lack %s", want)

@@ -232,3 +232,23 @@ func TestAskStreamTimeout(t *testing.T) {
 		t.Fatal("the model call went on after the stream timed out")
 	}
 }
+
+// A model's answer counts its time to first token and the tokens its
+// provider reported.
+func TestAskModelMetrics(t *testing.T) {
+	_, sel := openAI(t, llmtest.Script{Chunks: []string{"A workspace ", "is an area."}, Usage: llmtest.Usage{PromptTokens: 321, CompletionTokens: 12}})
+	f := newFixture(t, fixtureOptions{writer: sel})
+	resp := postAsk(t, context.Background(), f, f.alice, `{"query": "explain workspace"}`)
+	readFrames(t, resp, nil)
+	resp.Body.Close()
+	_, body := f.do("GET", "/metrics", "", "")
+	for _, want := range []string{
+		`docent_llm_tokens_total{kind="prompt"} 321`,
+		`docent_llm_tokens_total{kind="completion"} 12`,
+		`docent_llm_time_to_first_token_seconds_count 1`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}
