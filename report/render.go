@@ -223,6 +223,7 @@ func WriteUsageText(w io.Writer, u Usage) error {
 		b.WriteString(" (" + strings.Join(parts, ", ") + ")")
 	}
 	b.WriteString("\n")
+	fmt.Fprintf(&b, "Feedback: %s of written answers rated\n", percent(u.FeedbackRate))
 	if len(u.Relevance) > 0 {
 		b.WriteString("\nRelevance (found answers not rated down):\n")
 		for _, r := range u.Relevance {

@@ -109,6 +109,10 @@ func TestRatedDownAnswers(t *testing.T) {
 	if fmt.Sprint(u.Relevance) != fmt.Sprint(want) {
 		t.Errorf("relevance = %+v, want %+v", u.Relevance, want)
 	}
+	// Written answers: the fixture's one found, and the three added.
+	if u.FeedbackRate != 2.0/4 {
+		t.Errorf("feedback rate %v, want 2 of 4 answers rated", u.FeedbackRate)
+	}
 }
 
 func TestFindGapsPrefersWordsTheDocsLack(t *testing.T) {

@@ -32,6 +32,9 @@ type Usage struct {
 	// Relevance is, per ISO week, the share of found answers the asker
 	// did not rate down: the measure of whether answers help.
 	Relevance []WeekRelevance `json:"relevance"`
+	// FeedbackRate is the share of written answers (found or multi) their
+	// askers rated, up or down.
+	FeedbackRate float64 `json:"feedback_rate"`
 }
 
 // WeekRelevance is one week's found answers and how many were rated down.
@@ -102,6 +105,18 @@ func Summarize(events []knowledge.RetrievalEvent, since time.Time, loc *time.Loc
 	slices.Sort(latencies)
 	u.LatencyP50, u.LatencyP95 = nearestRank(latencies, 50), nearestRank(latencies, 95)
 	u.Relevance = relevance(events, loc)
+	answered, rated := 0, 0
+	for _, ev := range events {
+		if ev.Action == string(retrieval.StatusFound) || ev.Action == string(retrieval.StatusMulti) {
+			answered++
+			if ev.Feedback != nil {
+				rated++
+			}
+		}
+	}
+	if answered > 0 {
+		u.FeedbackRate = float64(rated) / float64(answered)
+	}
 	return u
 }
 
