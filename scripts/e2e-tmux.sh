@@ -258,7 +258,7 @@ pass "F2 and F3 close the panes"
 t resize-window -t "$SESSION" -x 60 -y 20
 key F1
 wait_for "F1 shows the keys" "Keys  (? or esc closes)" "0%"
-press_until "PgDn scrolls the help to its end" PageDown 10 "/context off" "100%"
+press_until "PgDn scrolls the help to its end" PageDown 10 "rate the last answer" "100%"
 wait_for "the help is still open" "Keys  ("
 esc
 wait_for "Esc closes the help" "!Keys  ("
