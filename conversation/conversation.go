@@ -83,6 +83,18 @@ func (r *Recorder) Record(ctx context.Context, t knowledge.Turn) (knowledge.Turn
 	return stored, nil
 }
 
+// RecordAnswer stores an answered turn: the request, the result it got
+// and the answer written. The turn is kept even when ctx was cancelled (an
+// answer stopped, a client gone), within timeout.
+func (r *Recorder) RecordAnswer(ctx context.Context, timeout time.Duration, req assistant.Request, res retrieval.Result, ans assistant.Answer) (knowledge.Turn, error) {
+	t := WithAnswer(NewTurn(req, res), Answered{
+		Text: ans.Text, Provider: ans.Provider, Model: ans.Model, TTFT: ans.TTFT, Duration: ans.Duration, Sources: ans.Sources,
+	})
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+	defer cancel()
+	return r.Record(ctx, t)
+}
+
 // Next is where the next turn will be recorded: the current conversation,
 // created now (titled title) when there is none yet, and the turn's
 // index. A retrieval event carries them, so a rating joins it.

@@ -71,13 +71,7 @@ func (s *Server) recordTurn(ctx context.Context, r *http.Request, rec *conversat
 	if rec == nil || req.TurnIndex == nil {
 		return ""
 	}
-	t := conversation.WithAnswer(conversation.NewTurn(req, res), conversation.Answered{
-		Text: ans.Text, Provider: ans.Provider, Model: ans.Model, TTFT: ans.TTFT, Duration: ans.Duration, Sources: ans.Sources,
-	})
-	// A client that left cancelled ctx; the turn is still worth keeping.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
-	defer cancel()
-	stored, err := rec.Record(ctx, t)
+	stored, err := rec.RecordAnswer(ctx, flushTimeout, req, res, ans)
 	if err != nil {
 		requestLog(r).Warn("turn not recorded", "err", err)
 		return ""

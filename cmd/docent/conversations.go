@@ -241,13 +241,7 @@ func (e *env) recordAsk(ctx context.Context, rec *conversation.Recorder, req ass
 	if rec == nil {
 		return nil
 	}
-	turn := conversation.WithAnswer(conversation.NewTurn(req, res), conversation.Answered{
-		Text: ans.Text, Provider: ans.Provider, Model: ans.Model, TTFT: ans.TTFT, Duration: ans.Duration, Sources: ans.Sources,
-	})
-	// A stopped answer cancelled ctx; the turn is still worth keeping.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTurnTimeout)
-	defer cancel()
-	stored, err := rec.Record(ctx, turn)
+	stored, err := rec.RecordAnswer(ctx, recordTurnTimeout, req, res, ans)
 	if err != nil {
 		e.log.Warn("record turn", "err", err)
 		fmt.Fprintf(stderr, "docent: note: the turn was not recorded in your conversations: %s\n", textsafe.Line(err.Error()))
