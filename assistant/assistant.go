@@ -437,17 +437,30 @@ func (s *Session) route(ctx context.Context, docs Engine, req Request, turn turn
 	// the docs are searched; the notes are searched after. Searching is CPU
 	// alone, and two searches at once on a small machine's cores take
 	// longer than one after the other (measured: BenchmarkRetrieveWithNotes).
+	// A fetch that took less than a goroutine's start-up and wake-up cost
+	// last time (a local store with its index cached) is done inline:
+	// overlapping it would only add that cost.
 	type notesTurn struct {
 		ix      *notesIndex
 		failure *notesFailure
 	}
-	done := make(chan notesTurn, 1)
-	go func() {
+	fetch := func() notesTurn {
+		began := time.Now()
 		ix, failure := s.notes(ctx)
-		done <- notesTurn{ix: ix, failure: failure}
-	}()
-	docsRes := stamp(askDocs(), knowledge.CorpusDocs)
-	nt := <-done
+		s.notesCache.fetchCost.Store(int64(time.Since(began)))
+		return notesTurn{ix: ix, failure: failure}
+	}
+	var docsRes retrieval.Result
+	var nt notesTurn
+	if time.Duration(s.notesCache.fetchCost.Load()) < inlineNotesFetch {
+		nt = fetch()
+		docsRes = stamp(askDocs(), knowledge.CorpusDocs)
+	} else {
+		done := make(chan notesTurn, 1)
+		go func() { done <- fetch() }()
+		docsRes = stamp(askDocs(), knowledge.CorpusDocs)
+		nt = <-done
+	}
 	var notesRes retrieval.Result
 	if nt.failure == nil && nt.ix.engine != nil {
 		notesRes = stamp(ask(nt.ix.engine), knowledge.CorpusNotes)
@@ -472,6 +485,11 @@ func (s *Session) route(ctx context.Context, docs Engine, req Request, turn turn
 	}
 	return out
 }
+
+// inlineNotesFetch is the notes fetch a turn does inline rather than
+// beside the docs search: starting and waking a goroutine costs tens of
+// microseconds, more than a cached local index's generation check.
+const inlineNotesFetch = 50 * time.Microsecond
 
 // HintNotesUnavailable is shown beside an answer from the docs when the
 // team's notes could not be searched.

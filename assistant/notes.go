@@ -78,6 +78,9 @@ func (ix *notesIndex) has(slug string) bool {
 type notesCache struct {
 	mu  sync.Mutex // one generation check and rebuild at a time
 	cur atomic.Pointer[notesIndex]
+	// fetchCost is how long the last notes fetch took (ns), which decides
+	// whether the next one overlaps the docs search (see route).
+	fetchCost atomic.Int64
 }
 
 // notesFailure says why a turn went without the notes.

@@ -406,3 +406,34 @@ func TestRequestRaisesTopK(t *testing.T) {
 		t.Errorf("top-k 8 gave %d results against the engine's %d", len(more.Results), len(base.Results))
 	}
 }
+
+// slowNotes is a notes store a round trip away, as PostgreSQL is: each
+// generation check takes a while.
+type slowNotes struct {
+	assistant.NotesSource
+	delay time.Duration
+}
+
+func (s slowNotes) NotesGeneration(ctx context.Context, workspace string) (int64, error) {
+	time.Sleep(s.delay)
+	return s.NotesSource.NotesGeneration(ctx, workspace)
+}
+
+// A turn fetches a fast store's notes inline and a slow store's beside
+// the docs search; either way it decides the same.
+func TestNotesFetchedInlineOrBesideDecideAlike(t *testing.T) {
+	st := memory.New(memory.Options{})
+	addNote(t, st, ana, knowledge.VisibilityWorkspace, "Workspace in our team", workspaceNote)
+	fast, _ := notesSession(t, st, ana)
+	slow, _ := notesSession(t, slowNotes{st, 2 * time.Millisecond}, ana)
+	ctx := context.Background()
+	// The first turn measures the fetch; the later ones follow it.
+	for i, q := range []string{"workspace tenant contract", "what is a workspace", "workspace tenant contract", "explain quick links"} {
+		a := fast.Retrieve(ctx, assistant.Request{Query: q})
+		b := slow.Retrieve(ctx, assistant.Request{Query: q})
+		if a.Status != b.Status || a.Corpus != b.Corpus || a.Rule != b.Rule || len(a.Results) != len(b.Results) ||
+			len(a.Results) > 0 && a.Results[0].ChunkID != b.Results[0].ChunkID {
+			t.Errorf("turn %d %q: inline %s/%s/%s, beside %s/%s/%s", i, q, a.Status, a.Corpus, a.Rule, b.Status, b.Corpus, b.Rule)
+		}
+	}
+}
