@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/textsafe"
@@ -208,6 +209,11 @@ func parseNoteLine(b []byte) (knowledge.Note, string) {
 		var compact bytes.Buffer
 		if err := json.Compact(&compact, body); err != nil {
 			return n, "body: " + err.Error()
+		}
+		// Compact checks the syntax, not the text: a string may still hold
+		// bytes that are no UTF-8, which no store keeps.
+		if !utf8.Valid(compact.Bytes()) {
+			return n, "body: the TipTap JSON is not valid UTF-8"
 		}
 		n.Body, n.Format = compact.String(), knowledge.FormatTipTap
 	case body[0] == '"':

@@ -115,6 +115,8 @@ func TestReadNotesJSONL(t *testing.T) {
 		`{"body":"no heading"}`,
 		`{"title":"t","body":"x","owner":"a\u0007b"}`,
 		`{"title":"t","body":"   "}`,
+		// A raw byte that is no UTF-8 inside a TipTap string.
+		`{"title":"t","body":` + ttDoc(ttPara(`{"type":"text","text":"`+"\xad"+`"}`)) + `}`,
 	}
 	src := "\uFEFF" + strings.Join(lines, "\n") + "\r\n"
 	notes, warnings, err := ReadNotesJSONL(context.Background(), strings.NewReader(src))
@@ -156,6 +158,7 @@ func TestReadNotesJSONL(t *testing.T) {
 		":18: no title, and no # heading in the body to take one from",
 		`:19: owner "a\ab" holds control characters`,
 		":20: no body",
+		":21: body: the TipTap JSON is not valid UTF-8",
 	}
 	var ws []string
 	for _, w := range warnings {
