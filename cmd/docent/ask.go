@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -124,7 +125,7 @@ func newAskCmd(e *env) *cobra.Command {
 			if asJSON {
 				return writeAskJSON(out, a, res, ans, enhanced, recorded)
 			}
-			writeAskText(out, cmd.ErrOrStderr(), e, res, ans)
+			writeAskText(out, cmd.ErrOrStderr(), e, res, ans, recorded)
 			return nil
 		},
 	}
@@ -227,8 +228,10 @@ func writeAskJSON(w io.Writer, a *app, res retrieval.Result, ans assistant.Answe
 // writeAskText ends a streamed answer with what a person needs next: the
 // options to pick from, or the sources the answer rests on. Notes about
 // the answer (a model that failed, a question cut short) go to errOut, so
-// stdout holds the answer alone.
-func writeAskText(w, errOut io.Writer, e *env, res retrieval.Result, ans assistant.Answer) {
+// stdout holds the answer alone. A recorded turn's picks continue its
+// conversation: the pick is the next turn of the same exchange, which
+// history shows whole and whose later turns read the pick's answer.
+func writeAskText(w, errOut io.Writer, e *env, res retrieval.Result, ans assistant.Answer, recorded *recordedTurn) {
 	fmt.Fprintln(w)
 	if ans.Notice != "" {
 		fmt.Fprintf(errOut, "note: %s\n", textsafe.Line(ans.Notice))
@@ -249,7 +252,12 @@ func writeAskText(w, errOut io.Writer, e *env, res retrieval.Result, ans assista
 			if o.Category != "" {
 				label += " (" + textsafe.Line(o.Category) + ")"
 			}
-			fmt.Fprintf(w, "  %d) %s  → %s\n", i+1, label, e.command("ask", pickArgs(o, res)...))
+			args := pickArgs(o, res)
+			if recorded != nil {
+				// After the doc, which is what a reader scans the line for.
+				args = slices.Insert(args, 2, "--conversation", recorded.conversation)
+			}
+			fmt.Fprintf(w, "  %d) %s  → %s\n", i+1, label, e.command("ask", args...))
 		}
 	}
 	// The sources are the chunks the answer cites, by footnote number.

@@ -222,3 +222,30 @@ func readEvents(t *testing.T, path string) []knowledge.RetrievalEvent {
 	}
 	return out
 }
+
+// TestAskPickContinuesTheConversation: the commands `docent ask` prints
+// for its pills continue the turn's conversation, so history shows one
+// exchange, not a new conversation per pick.
+func TestAskPickContinuesTheConversation(t *testing.T) {
+	c := newCLI(t, "DOCENT_USER", "alice")
+	out, errOut, code := c.run("ask", "workspace")
+	if code != 0 {
+		t.Fatalf("ask: exit %d: %s", code, errOut)
+	}
+	var suggested []string
+	for _, line := range strings.Split(out, "\n") {
+		if _, cmd, ok := strings.Cut(line, "→ docent ask "); ok {
+			suggested = strings.Fields(cmd)
+			break
+		}
+	}
+	if len(suggested) < 5 || suggested[2] != "--conversation" {
+		t.Fatalf("the pick's command %q does not continue the conversation:\n%s", suggested, out)
+	}
+	// The suggestion's words are plain here (a uuid, a slug, one word), so
+	// they need no shell to be split.
+	pick := c.askJSON(suggested...)
+	if pick.Conversation != suggested[3] || pick.Turn == nil || *pick.Turn != 1 {
+		t.Errorf("the pick was recorded as %q turn %v, want turn 1 of %q", pick.Conversation, pick.Turn, suggested[3])
+	}
+}

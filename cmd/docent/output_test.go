@@ -79,8 +79,14 @@ func TestSuggestedCommandIsSafeToPaste(t *testing.T) {
 	if suggested == "" {
 		t.Fatalf("no option for concepts/%s in:\n%s", name, out)
 	}
-	want := []string{"ask", "--docs", docs, "--doc", "concepts/" + name, "workspace"}
-	if got := argsOf(t, suggested); strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+	got := argsOf(t, suggested)
+	// The turn was recorded: the pick continues its conversation.
+	var conversation string
+	if len(got) > 6 && got[5] == "--conversation" {
+		conversation = got[6]
+	}
+	want := []string{"ask", "--docs", docs, "--doc", "concepts/" + name, "--conversation", conversation, "workspace"}
+	if conversation == "" || strings.Join(got, "\x00") != strings.Join(want, "\x00") {
 		t.Errorf("pasting %s passes %q, want %q", suggested, got, want)
 	}
 }
