@@ -846,13 +846,27 @@ func (s *Session) remember(question, answer string) {
 // conversation sends the model the same recent messages as the chat it
 // was recorded in. The chat has only written answers (found, multi)
 // remembered: it shows clarifications without calling Answer, so they
-// are left out here too. The follow-up state (the last chunk, what was
-// shown, the last pill) starts afresh: "tell me more" needs a new answer
-// first. Restore(nil) starts a fresh conversation.
+// are left out here too. The follow-up state comes back from the turns'
+// evidence as the live turns set it: the chunk each found answer was
+// written from (its first evidence), the chunks shown so far and the last
+// pill, so "tell me more" right after a resume goes on where the
+// conversation stopped. Restore(nil) starts a fresh conversation.
 func (s *Session) Restore(turns []knowledge.Turn) {
 	s.mu.Lock()
 	s.history = nil
 	s.lastChunkID, s.lastEvidence, s.shown, s.lastPill, s.crossOffered = "", nil, nil, "", nil
+	for _, t := range turns {
+		if t.Picked != "" {
+			s.lastPill = t.Picked
+		}
+		// The evidence is stored best first, as answeredChunk reads it; a
+		// heading-only first chunk (rare: a lookup of a bare section) is
+		// not marked in a stored turn and counts as answered.
+		if retrieval.Status(t.Status) == retrieval.StatusFound && len(t.Evidence) > 0 {
+			s.lastChunkID = t.Evidence[0]
+			s.shown = append(s.shown, t.Evidence[0])
+		}
+	}
 	s.mu.Unlock()
 	for _, t := range turns {
 		if NeedsModel(retrieval.Result{Status: retrieval.Status(t.Status)}) {

@@ -277,3 +277,45 @@ func TestFileName(t *testing.T) {
 		t.Errorf("FileName of a title without words = %q", got)
 	}
 }
+
+// TestResumeContinuesTheLastAnswer: "tell me more" right after a resume
+// goes on from the chunk the conversation's last answer was written from,
+// as it would have in the session that recorded it.
+func TestResumeContinuesTheLastAnswer(t *testing.T) {
+	st := memory.NewConversationFiles(t.TempDir(), 0)
+	live := newSession(t)
+	rec := conversation.NewRecorder(st, alice)
+	first := ask(t, live, rec, assistant.Request{Query: "what are widgets"})
+	if first.Status != string(retrieval.StatusFound) || len(first.Evidence) == 0 {
+		t.Fatalf("the first turn is %s with evidence %v, want a found answer", first.Status, first.Evidence)
+	}
+	want := live.Retrieve(t.Context(), assistant.Request{Query: "tell me more"})
+	if want.Rule != retrieval.RuleFollowUp || len(want.Results) == 0 {
+		t.Fatalf("live follow-up: rule %q, %d results", want.Rule, len(want.Results))
+	}
+
+	resumed := newSession(t)
+	conv, err := conversation.NewRecorder(st, alice).Resume(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed.Restore(conv.Turns)
+	got := resumed.Retrieve(t.Context(), assistant.Request{Query: "tell me more"})
+	if got.Rule != want.Rule || len(got.Results) == 0 || got.Results[0].ChunkID != want.Results[0].ChunkID {
+		t.Errorf("resumed follow-up: rule %q, first %v; live: rule %q, first %s", got.Rule, chunkIDs(got.Results), want.Rule, want.Results[0].ChunkID)
+	}
+
+	// A fresh start has nothing to continue.
+	resumed.Restore(nil)
+	if fresh := resumed.Retrieve(t.Context(), assistant.Request{Query: "tell me more"}); fresh.Rule == retrieval.RuleFollowUp {
+		t.Errorf("after Restore(nil) a follow-up continued %v", chunkIDs(fresh.Results))
+	}
+}
+
+func chunkIDs(evs []retrieval.Evidence) []string {
+	ids := make([]string, len(evs))
+	for i, ev := range evs {
+		ids[i] = ev.ChunkID
+	}
+	return ids
+}
