@@ -51,6 +51,12 @@ type converter struct {
 	prose     []string // pending prose lines, converted inline on flush
 	proseLine int      // body line of prose[0]
 	skipUntil string   // inside {% comment %} or a --8<-- block: the line that ends it
+	// directives are the closing fences of the MyST directives open
+	// around the line ("```", ":::"), innermost last; see directive.
+	directives []string
+	// skipOptions: the line before opened a MyST directive, whose
+	// option lines (":class: tip") configure it and show no text.
+	skipOptions bool
 	labels    map[string]bool
 }
 
@@ -124,6 +130,11 @@ func (c *converter) line(n int, raw string) {
 	indent := strings.Repeat(" ", leadingColumns(l))
 
 	if f.fence.open() {
+		if c.skipOptions {
+			if c.skipOptions = mystOption.MatchString(trimmed); c.skipOptions {
+				return
+			}
+		}
 		if f.closer != "" && blockTag(trimmed) == f.closer {
 			c.emit(indent + highlightFence)
 			f.fence, f.closer = codeFence{}, ""
@@ -151,6 +162,17 @@ func (c *converter) line(n int, raw string) {
 		}
 		return
 	}
+	if c.skipOptions {
+		c.skipOptions = false
+		switch {
+		case trimmed == "---": // options written as YAML
+			c.skipUntil = "---"
+			return
+		case mystOption.MatchString(trimmed):
+			c.skipOptions = true
+			return
+		}
+	}
 	if blank {
 		f.afterText = false
 		c.addProse(n, "")
@@ -159,6 +181,9 @@ func (c *converter) line(n int, raw string) {
 	if c.indentedCode(f, l, trimmed) {
 		c.flush()
 		c.emit(l)
+		return
+	}
+	if c.directive(n, trimmed, indent) {
 		return
 	}
 	if f.fence.update(l) {
@@ -300,7 +325,14 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 		}
 		return false
 	case isAttributeListLine(trimmed):
+		if isTOCMarker(trimmed) && len(c.prose) > 0 && isListMarker(strings.TrimSpace(c.prose[len(c.prose)-1])) {
+			// kramdown's "* TOC" + "{:toc}": the item is replaced by the
+			// page's table of contents, its word is never shown.
+			c.prose = c.prose[:len(c.prose)-1]
+		}
 		c.flush() // kramdown and attr_list: styling of the block above
+	case trimmed[0] == '(' && mystTarget.MatchString(trimmed):
+		c.flush() // a MyST target, "(label)=": an anchor, no text
 	default:
 		return false
 	}
@@ -336,6 +368,14 @@ func (c *converter) liquidTag(n int, trimmed, indent string) bool {
 		c.emit(indent + highlightFence + lang)
 		f := &c.stack[len(c.stack)-1]
 		f.fence, f.closer = codeFence{char: '`', n: len(highlightFence)}, "endhighlight"
+	case "tab":
+		// GitBook's {% tab title="…" %}: the tab's label, then its text.
+		c.title(n, indent, shortcodeArgs(lang).named["title"])
+	case "content-ref":
+		// GitBook's card linking another page: it shows that page's title,
+		// which the link inside does not hold (it repeats the URL).
+		c.flush()
+		c.skipUntil = "endcontent-ref"
 	case "include", "include_relative", "render", "snippet":
 		c.flush()
 		c.note(n, "Liquid "+name+" left out: docent does not read included files")
@@ -400,6 +440,12 @@ func calloutLine(l string) string {
 	// An empty quoted line after the title makes it a paragraph of its
 	// own, as the callout shows it, not the start of the text.
 	return l[:i] + title + "\n" + strings.TrimRight(l[:i], " \t")
+}
+
+// isTOCMarker reports kramdown's table of contents marker, "{:toc}" or
+// "{: toc}".
+func isTOCMarker(trimmed string) bool {
+	return strings.TrimSpace(strings.Trim(trimmed, "{}:")) == "toc"
 }
 
 func isAttributeListLine(trimmed string) bool {
