@@ -57,7 +57,7 @@ type converter struct {
 	// skipOptions: the line before opened a MyST directive, whose
 	// option lines (":class: tip") configure it and show no text.
 	skipOptions bool
-	labels    map[string]bool
+	labels      map[string]bool
 }
 
 // labelDef matches a link reference definition, "[label]: url".
