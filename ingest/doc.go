@@ -72,6 +72,9 @@ func parseDoc(relPath string, src []byte) (knowledge.Doc, []Warning, error) {
 	if fm.draft {
 		return fail(0, Excluded, "draft: left out, as the site generator leaves it out")
 	}
+	if isNavigationFile(relPath, bodyLines) {
+		return fail(0, Excluded, "navigation: the site's table of contents or sidebar, links to the pages and no text of its own")
+	}
 	bodyStart := len(lines) - len(bodyLines) // lines before the body, for notes' line numbers
 	if line, depth := deepestNesting(bodyLines); depth > maxNesting {
 		return fail(bodyStart+line, Problem, "markdown nested %d levels deep (lists or quotes), over the limit of %d: not read, it would take too long to parse", depth, maxNesting)

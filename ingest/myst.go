@@ -38,6 +38,13 @@ var mystSilent = map[string]bool{
 	"include": true, "bibliography": true,
 }
 
+// mystUntitled are the directives whose argument is not a title: a
+// figure's image path, a div's or grid's classes and sizes.
+var mystUntitled = map[string]bool{
+	"figure": true, "div": true, "container": true, "grid": true, "grid-item": true, "tab-set": true,
+	"only": true, "highlight": true, "cssclass": true, "rst-class": true,
+}
+
 // mystOpener matches a directive's opening fence: "```{note}",
 // "````{admonition} Title", ":::{tip} Title", "~~~{code-block} python".
 var mystOpener = regexp.MustCompile("^(`{3,}|~{3,}|:{3,}) *\\{([A-Za-z][\\w:.-]*)\\} *(.*)$")
@@ -93,6 +100,9 @@ func (c *converter) directive(n int, trimmed, indent string) bool {
 		}
 	default:
 		title := arg
+		if mystUntitled[name] {
+			title = ""
+		}
 		if t, ok := mystAdmonitions[name]; ok && title == "" {
 			title = t
 		}
