@@ -219,6 +219,18 @@ func TestConventions(t *testing.T) {
 	}
 }
 
+// TestListItemsEndingWithComma: items written as one running sentence
+// read as one, without a full stop after each comma.
+func TestListItemsEndingWithComma(t *testing.T) {
+	doc, err := ParseDoc("a.md", []byte("# A\n\nEnter:\n\n- the name,\n- the email,\n- the lead time.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := doc.Chunks[0].Text, "A. Enter: the name, the email, the lead time."; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+}
+
 // TestConvertMarkupKeepsCode checks what must never change: code in
 // fences (Jinja and Liquid included), inline code and indented code.
 func TestConvertMarkupKeepsCode(t *testing.T) {

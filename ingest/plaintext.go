@@ -264,7 +264,9 @@ func (w *plainWriter) endSentence(start int) {
 		}
 		last = last[:len(last)-size]
 	}
-	if r, _ := utf8.DecodeLastRune(last); !strings.ContainsRune(".!?:;…", r) {
+	// A list item ending with a comma runs on into the next one, as
+	// "enter: the name,", "the email,": a full stop after it would read ",.".
+	if r, _ := utf8.DecodeLastRune(last); !strings.ContainsRune(".!?:;…,", r) {
 		w.out = append(w.out, '.')
 	}
 	w.out = append(w.out, ' ')
