@@ -119,7 +119,10 @@ func (x *inlineConverter) brace(i int) (int, string, bool) {
 		if j < 0 {
 			return 0, "", false
 		}
-		if name, _ := liquidHead(s[i : j+2]); name == "include" || name == "include_relative" || name == "render" {
+		if name, arg := liquidHead(s[i : j+2]); name == "include" || name == "include_relative" || name == "render" {
+			if text := includeContent(arg); text != "" {
+				return j + 2, text, true
+			}
 			x.noteAt(i, "Liquid "+name+" left out: docent does not read included files")
 		}
 		return j + 2, "", true

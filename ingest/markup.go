@@ -157,7 +157,7 @@ func (c *converter) line(n int, raw string) {
 		return
 	}
 	if c.skipUntil != "" {
-		if trimmed == c.skipUntil || blockTag(trimmed) == c.skipUntil {
+		if trimmed == c.skipUntil || blockTag(trimmed) == c.skipUntil || strings.HasPrefix(c.skipUntil, "{:/") && trimmed == "{:/}" {
 			c.skipUntil = ""
 		}
 		return
@@ -324,6 +324,17 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 			return true
 		}
 		return false
+	case strings.HasPrefix(trimmed, "{::") || strings.HasPrefix(trimmed, "{:/"):
+		// kramdown's extensions: {::comment} hides its text up to
+		// {:/comment} (or {:/}); {::options … /}, {::nomarkdown} and the
+		// closing tags show nothing themselves.
+		if !strings.HasSuffix(trimmed, "}") {
+			return false
+		}
+		c.flush()
+		if name := strings.TrimSuffix(strings.TrimPrefix(trimmed, "{::"), "}"); name == "comment" {
+			c.skipUntil = "{:/comment}"
+		}
 	case isAttributeListLine(trimmed):
 		if isTOCMarker(trimmed) && len(c.prose) > 0 && isListMarker(strings.TrimSpace(c.prose[len(c.prose)-1])) {
 			// kramdown's "* TOC" + "{:toc}": the item is replaced by the
@@ -377,12 +388,23 @@ func (c *converter) liquidTag(n int, trimmed, indent string) bool {
 		c.flush()
 		c.skipUntil = "endcontent-ref"
 	case "include", "include_relative", "render", "snippet":
+		if text := includeContent(lang); text != "" {
+			c.title(n, indent, text)
+			return true
+		}
 		c.flush()
 		c.note(n, "Liquid "+name+" left out: docent does not read included files")
 	default: // raw, endraw, if, for, assign, capture...: logic, not text
 		c.flush()
 	}
 	return true
+}
+
+// includeContent is the text a Liquid include passes its template,
+// "{% include note.html content="Back up first." %}": documentation
+// themes for Jekyll write their callouts so, and the text is the author's.
+func includeContent(arg string) string {
+	return strings.TrimSpace(shortcodeArgs(arg).named["content"])
 }
 
 // blockTag names the tag a line holding one Liquid tag or one Hugo

@@ -36,6 +36,16 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		{"kramdown toc", "1. TOC\n{:toc}\n\nText.", "\nText."},
 		{"kramdown toc spaced", "* Contents\n{: toc}", ""},
 		{"kramdown class after a list stays", "* Item\n{: .note}", "* Item"},
+		// kramdown extensions: a comment hides its text, the others show none.
+		{"kramdown comment", "{::comment}\nHidden draft.\n{:/comment}\nShown.", "Shown."},
+		{"kramdown comment short close", "{::comment}\nHidden.\n{:/}\nShown.", "Shown."},
+		{"kramdown options", "{::options toc_levels=\"2..3\" /}\nShown.", "Shown."},
+		{"kramdown nomarkdown", "{::nomarkdown}\n<b>x</b>\n{:/nomarkdown}", "<b>x</b>"},
+		// A Jekyll theme's callout include: its content is the author's text.
+		{"liquid include content", "{% include note.html content=\"Back up first.\" %}\n\nText.", "\nBack up first.\n\n\nText."},
+		{"liquid include content inline", "Intro {% include tip.html content=\"Use tags.\" %} more.", "Intro Use tags. more."},
+		// MyST tabs nest colon fences, the outer one longer.
+		{"myst nested colon fences", "::::{tab-set}\n:::{tab-item} Mac\nA.\n:::\n:::{tab-item} Linux\nB.\n:::\n::::", "\n\nMac\n\nA.\n\n\nLinux\n\nB.\n\n"},
 	} {
 		if got, _ := convertMarkup(c.in); got != c.want {
 			t.Errorf("%s:\n  in %q\n got %q\nwant %q", c.name, c.in, got, c.want)
