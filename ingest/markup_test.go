@@ -229,6 +229,14 @@ func TestListItemsEndingWithComma(t *testing.T) {
 	if got, want := doc.Chunks[0].Text, "A. Enter: the name, the email, the lead time."; got != want {
 		t.Errorf("text %q, want %q", got, want)
 	}
+	// A table row whose last cells are empty still ends as a sentence.
+	doc, err = ParseDoc("b.md", []byte("# B\n\n| Size | Before | After |\n|---|---|---|\n| Docs | | |\n| Index | 573 kB | 335 kB |\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := doc.Chunks[0].Text, "B. Size, Before, After. Docs. Index, 573 kB, 335 kB."; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
 }
 
 // TestConvertMarkupKeepsCode checks what must never change: code in

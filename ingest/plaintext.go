@@ -74,6 +74,11 @@ func (w *plainWriter) block(n ast.Node) {
 				w.out = append(w.out, ", "...)
 			}
 		}
+		// Empty last cells leave the separator behind: the row still
+		// ends as a sentence, not a list running into the next row.
+		if bytes.HasSuffix(w.out[start:], []byte(", ")) {
+			w.out = w.out[:len(w.out)-2]
+		}
 		w.endSentence(start)
 	case *extast.FootnoteList:
 		// Footnotes are attached to the block they were written under; see
