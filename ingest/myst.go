@@ -38,6 +38,17 @@ var mystSilent = map[string]bool{
 	"include": true, "bibliography": true,
 }
 
+// mystProse are the other directives whose body is markdown a reader
+// sees. A backtick fence with a name not listed stays code: R Markdown and
+// Quarto write their executable cells as "```{r}" and "```{python}".
+var mystProse = map[string]bool{
+	"admonition": true, "dropdown": true, "card": true, "tab-item": true, "tab-set": true, "grid": true,
+	"grid-item": true, "grid-item-card": true, "figure": true, "margin": true, "sidebar": true, "topic": true,
+	"epigraph": true, "pull-quote": true, "highlights": true, "rubric": true, "div": true, "container": true,
+	"glossary": true, "list-table": true, "table": true, "exercise": true, "solution": true, "aside": true,
+	"only": true, "centered": true, "hlist": true,
+}
+
 // mystUntitled are the directives whose argument is not a title: a
 // figure's image path, a div's or grid's classes and sizes.
 var mystUntitled = map[string]bool{
@@ -77,6 +88,9 @@ func (c *converter) directive(n int, trimmed, indent string) bool {
 	if fence[0] == '`' && strings.Contains(arg, "`") {
 		return false // not a fence: inline code
 	}
+	if fence[0] != ':' && !mystCode[name] && !mystSilent[name] && !mystProse[name] && mystAdmonitions[name] == "" {
+		return false // not MyST's: a code block, as CommonMark reads it
+	}
 	c.flush()
 	switch {
 	case mystCode[name] && fence[0] != ':':
@@ -100,7 +114,7 @@ func (c *converter) directive(n int, trimmed, indent string) bool {
 		}
 	default:
 		title := arg
-		if mystUntitled[name] {
+		if mystUntitled[name] || mystCode[name] {
 			title = ""
 		}
 		if t, ok := mystAdmonitions[name]; ok && title == "" {

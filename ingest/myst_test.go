@@ -24,6 +24,9 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		{"myst toctree", "```{toctree}\n:maxdepth: 1\n\npage\n```\nAfter.", "After."},
 		// A sample of MyST inside a longer fence is code.
 		{"myst in a code sample", "````markdown\n```{note}\nx\n```\n````", "````markdown\n```{note}\nx\n```\n````"},
+		// R Markdown and Quarto cells are code, whatever their language.
+		{"quarto cell", "```{r}\nsummary(cars)\n```", "```{r}\nsummary(cars)\n```"},
+		{"quarto python cell", "```{python}\n:x: y\n```", "```{python}\n:x: y\n```"},
 		{"myst roles", "See {ref}`label`, {doc}`Guide <../guide>`, {doc}`../reference/api-keys` and {kbd}`Ctrl+C`.", "See label, Guide, api keys and `Ctrl+C`."},
 		{"myst menuselection", "Choose {menuselection}`File --> Save` or {guilabel}`&Cancel`.", "Choose File > Save or Cancel."},
 		{"not a role", "An {0}`x` and a {slug} stay.", "An {0}`x` and a {slug} stay."},
