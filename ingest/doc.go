@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -154,6 +155,10 @@ func isIndexPage(relPath string) bool {
 	return slices.ContainsFunc(indexNames, func(n string) bool { return strings.EqualFold(n, name) })
 }
 
+// notionID is the page id Notion's markdown export appends to every file
+// and folder name ("Getting Started 1a2b…6d.md"): not part of the title.
+var notionID = regexp.MustCompile(` [0-9a-f]{32}$`)
+
 // titleFromPath names a doc whose front matter and headings do not: the
 // file name, or for a folder's page the folder's, with dashes and
 // underscores as spaces ("Manage_notes.md" is "Manage notes").
@@ -162,6 +167,7 @@ func titleFromPath(relPath string) string {
 	if dir := path.Dir(relPath); dir != "." && isIndexPage(relPath) {
 		name = path.Base(dir)
 	}
+	name = notionID.ReplaceAllString(name, "")
 	name = strings.Map(func(r rune) rune {
 		if r == '-' || r == '_' {
 			return ' '

@@ -194,7 +194,17 @@ func (c *converter) line(n int, raw string) {
 	if c.blockSyntax(n, l, trimmed, indent, cols) {
 		return
 	}
-	c.addProse(n, calloutLine(l))
+	c.addProse(n, docsifyHelper(calloutLine(l)))
+}
+
+// docsifyHelper drops the marker of docsify's tip and warning paragraphs,
+// "?> text" and "!> text": the page shows the text in a box.
+func docsifyHelper(l string) string {
+	t := strings.TrimLeft(l, " \t")
+	if len(t) > 3 && (t[0] == '?' || t[0] == '!') && t[1] == '>' && t[2] == ' ' {
+		return l[:len(l)-len(t)] + strings.TrimLeft(t[3:], " ")
+	}
+	return l
 }
 
 // indentedCode reports whether a line is part of an indented code block,
@@ -342,6 +352,8 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 			c.prose = c.prose[:len(c.prose)-1]
 		}
 		c.flush() // kramdown and attr_list: styling of the block above
+	case trimmed[0] == '[' && strings.EqualFold(trimmed, "[[toc]]"):
+		c.flush() // VitePress' and VuePress' table of contents marker
 	case trimmed[0] == '(' && mystTarget.MatchString(trimmed):
 		c.flush() // a MyST target, "(label)=": an anchor, no text
 	default:

@@ -47,6 +47,9 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		// A Jekyll theme's callout include: its content is the author's text.
 		{"liquid include content", "{% include note.html content=\"Back up first.\" %}\n\nText.", "\nBack up first.\n\n\nText."},
 		{"liquid include content inline", "Intro {% include tip.html content=\"Use tags.\" %} more.", "Intro Use tags. more."},
+		// VitePress' table of contents marker; docsify's tip and warning.
+		{"vitepress toc", "[[toc]]\n\nText.", "\nText."},
+		{"docsify helpers", "?> Restart first.\n\n!> Careful.", "Restart first.\n\nCareful."},
 		// MyST tabs nest colon fences, the outer one longer.
 		{"myst nested colon fences", "::::{tab-set}\n:::{tab-item} Mac\nA.\n:::\n:::{tab-item} Linux\nB.\n:::\n::::", "\n\nMac\n\nA.\n\n\nLinux\n\nB.\n\n"},
 	} {
@@ -77,5 +80,18 @@ func TestNavigationFiles(t *testing.T) {
 		if excluded != c.excluded {
 			t.Errorf("%s %q: excluded %v (err %v), want %v", c.path, c.src, excluded, err, c.excluded)
 		}
+	}
+}
+
+// TestNotionExportTitle: Notion appends a page id to the file name of
+// every exported page; the title a page without a heading gets from its
+// name leaves it out.
+func TestNotionExportTitle(t *testing.T) {
+	doc, err := ParseDoc("Guides 0123456789abcdef0123456789abcdef/Getting Started 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d.md", []byte("Text only."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Title != "Getting Started" {
+		t.Errorf("title %q, want %q", doc.Title, "Getting Started")
 	}
 }
