@@ -178,6 +178,13 @@ func (c *converter) line(n int, raw string) {
 		c.addProse(n, "")
 		return
 	}
+	if (trimmed == "%" || strings.HasPrefix(trimmed, "% ")) && len(indent) < 4 && !f.afterText {
+		// A MyST comment (and a pandoc title block line): "% text" at the
+		// start of a block. Not within a paragraph, where a wrapped line
+		// may start with "% of".
+		c.flush()
+		return
+	}
 	if c.indentedCode(f, l, trimmed) {
 		c.flush()
 		c.emit(l)

@@ -47,6 +47,8 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		// A Jekyll theme's callout include: its content is the author's text.
 		{"liquid include content", "{% include note.html content=\"Back up first.\" %}\n\nText.", "\nBack up first.\n\n\nText."},
 		{"liquid include content inline", "Intro {% include tip.html content=\"Use tags.\" %} more.", "Intro Use tags. more."},
+		// MyST comments start a block; a wrapped line starting with % is text.
+		{"myst comment", "% A note to editors\n% on two lines\n\nText about 40\n% of users.\n\n%APPDATA% holds it.", "\nText about 40\n% of users.\n\n%APPDATA% holds it."},
 		// VitePress' table of contents marker; docsify's tip and warning.
 		{"vitepress toc", "[[toc]]\n\nText.", "\nText."},
 		{"docsify helpers", "?> Restart first.\n\n!> Careful.", "Restart first.\n\nCareful."},
