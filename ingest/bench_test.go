@@ -163,6 +163,9 @@ var hostileInputs = []struct {
 		}
 		return b.String()
 	}},
+	{"myst-and-gitbook", func(n int) string {
+		return strings.Repeat("{ref}`a {doc}` {x}`` ```{note}\n(x)=\n:::{tip}\n:a: b\n{% tab title=\"t\" %}\n", n/60)
+	}},
 	{"deep-indented-lists", func(n int) string {
 		var b strings.Builder
 		for i := range n / 40 {

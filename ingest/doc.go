@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -71,6 +72,9 @@ func parseDoc(relPath string, src []byte) (knowledge.Doc, []Warning, error) {
 	}
 	if fm.draft {
 		return fail(0, Excluded, "draft: left out, as the site generator leaves it out")
+	}
+	if isNavigationFile(relPath, bodyLines) {
+		return fail(0, Excluded, "navigation: the site's table of contents or sidebar, links to the pages and no text of its own")
 	}
 	bodyStart := len(lines) - len(bodyLines) // lines before the body, for notes' line numbers
 	if line, depth := deepestNesting(bodyLines); depth > maxNesting {
@@ -151,6 +155,10 @@ func isIndexPage(relPath string) bool {
 	return slices.ContainsFunc(indexNames, func(n string) bool { return strings.EqualFold(n, name) })
 }
 
+// notionID is the page id Notion's markdown export appends to every file
+// and folder name ("Getting Started 1a2b…6d.md"): not part of the title.
+var notionID = regexp.MustCompile(` [0-9a-f]{32}$`)
+
 // titleFromPath names a doc whose front matter and headings do not: the
 // file name, or for a folder's page the folder's, with dashes and
 // underscores as spaces ("Manage_notes.md" is "Manage notes").
@@ -159,6 +167,7 @@ func titleFromPath(relPath string) string {
 	if dir := path.Dir(relPath); dir != "." && isIndexPage(relPath) {
 		name = path.Base(dir)
 	}
+	name = notionID.ReplaceAllString(name, "")
 	name = strings.Map(func(r rune) rune {
 		if r == '-' || r == '_' {
 			return ' '

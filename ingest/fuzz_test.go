@@ -28,6 +28,11 @@ func fuzzSeeds(f *testing.F) []string {
 		"<div class=\"grid\" markdown>\n\n**Card**\n\n</div>\n\n<script>alert(1)</script>\n\n&gt; &amp; &#42; \\* <kbd>Ctrl</kbd>",
 		"| a | b |\n|---|---|\n| `x` | &lt;y&gt; |\n\nText[^1].\n\n[^1]: Note.",
 		"import X from './x'\n\n<Tabs>\n  <Tab value=\"a\">\n    Text {/* comment */}\n  </Tab>\n</Tabs>",
+		"(label)=\n# T\n\n```{note}\nSee {ref}`x <y>` and {doc}`../a/b-c`.\n```\n\n````{admonition} T\n:class: tip\n\n```python\nx\n```\n````\n\n:::{warning}\n---\nclass: x\n---\nText {kbd}`C`\n:::\n\n```{toctree}\na\n```\n```{code-block} go\n:linenos:\nx\n```",
+		"{% tabs %}\n{% tab title=\"A\" %}\nText.\n{% endtab %}\n{% endtabs %}\n\n{% content-ref url=\"a.md\" %}\n[a.md](a.md)\n{% endcontent-ref %}\n\n{% hint style=\"info\" %}\nHint.\n{% endhint %}",
+		"[[toc]]\n\n?> Tip.\n\n!> Warn.\n\n<Accordion title=\"Q?\">\nA.\n</Accordion>\n<TabItem label={'L'}>x</TabItem><a title=\"t\">y</a>",
+		"{::comment}\nx\n{:/}\n{::options a=\"b\" /}\n{% include note.html content=\"Text\" %} and {% include a.html content='x' %}\n\n::::{tab-set}\n:::{tab-item} A\nB\n:::\n::::",
+		"Title\n=====\n{: .no_toc }\n\n1. TOC\n{:toc}\n\n<details>\n<summary>Q?</summary>\n\nA.\n\n</details>\n\n[ref][r]\n\n[r]: x.md",
 	}
 	for _, in := range hostileInputs {
 		seeds = append(seeds, in.gen(200))

@@ -119,17 +119,51 @@ func (x *inlineConverter) brace(i int) (int, string, bool) {
 		if j < 0 {
 			return 0, "", false
 		}
-		if name, _ := liquidHead(s[i : j+2]); name == "include" || name == "include_relative" || name == "render" {
+		if name, arg := liquidHead(s[i : j+2]); name == "include" || name == "include_relative" || name == "render" {
+			if text := includeContent(arg); text != "" {
+				return j + 2, text, true
+			}
 			x.noteAt(i, "Liquid "+name+" left out: docent does not read included files")
 		}
 		return j + 2, "", true
 	case len(rest) > 3 && strings.Contains("+-~=>", rest[1:2]) && rest[2] == rest[1]:
 		return x.critic(i)
 	}
+	if end, repl, ok := x.role(i); ok {
+		return end, repl, true
+	}
 	if end, ok := attributeListEnd(s, i, f.lineEnd(i)); ok {
 		return end, "", true
 	}
 	return 0, "", false
+}
+
+// role converts a MyST role, "{ref}`label`" or "{doc}`text <page>`", to
+// what it shows (see mystRole).
+func (x *inlineConverter) role(i int) (int, string, bool) {
+	s := x.s
+	j := i + 1
+	for j < len(s) && j-i <= 40 && (isAlnum(s[j]) || j > i+1 && strings.IndexByte("-_:.+", s[j]) >= 0) {
+		j++
+	}
+	if j == i+1 || j+1 >= len(s) || s[j] != '}' || s[j+1] != '`' || !isASCIILetter(s[i+1]) {
+		return 0, "", false
+	}
+	open := j + 1
+	end := x.spans.end(open, x.f.paragraphEnd(open))
+	run := 0
+	for open+run < len(s) && s[open+run] == '`' {
+		run++
+	}
+	if end-open <= 2*run {
+		return 0, "", false // no closing backticks: literal text
+	}
+	content := strings.TrimSpace(strings.ReplaceAll(s[open+run:end-run], "\n", " "))
+	text, code := mystRole(strings.ToLower(s[i+1:j]), content)
+	if code {
+		return end, s[open:end], true
+	}
+	return end, text, true
 }
 
 // critic handles CriticMarkup: additions and highlights keep their text,

@@ -51,7 +51,13 @@ type converter struct {
 	prose     []string // pending prose lines, converted inline on flush
 	proseLine int      // body line of prose[0]
 	skipUntil string   // inside {% comment %} or a --8<-- block: the line that ends it
-	labels    map[string]bool
+	// directives are the closing fences of the MyST directives open
+	// around the line ("```", ":::"), innermost last; see directive.
+	directives []string
+	// skipOptions: the line before opened a MyST directive, whose
+	// option lines (":class: tip") configure it and show no text.
+	skipOptions bool
+	labels      map[string]bool
 }
 
 // labelDef matches a link reference definition, "[label]: url".
@@ -124,6 +130,11 @@ func (c *converter) line(n int, raw string) {
 	indent := strings.Repeat(" ", leadingColumns(l))
 
 	if f.fence.open() {
+		if c.skipOptions {
+			if c.skipOptions = mystOption.MatchString(trimmed); c.skipOptions {
+				return
+			}
+		}
 		if f.closer != "" && blockTag(trimmed) == f.closer {
 			c.emit(indent + highlightFence)
 			f.fence, f.closer = codeFence{}, ""
@@ -146,19 +157,40 @@ func (c *converter) line(n int, raw string) {
 		return
 	}
 	if c.skipUntil != "" {
-		if trimmed == c.skipUntil || blockTag(trimmed) == c.skipUntil {
+		if trimmed == c.skipUntil || blockTag(trimmed) == c.skipUntil || strings.HasPrefix(c.skipUntil, "{:/") && trimmed == "{:/}" {
 			c.skipUntil = ""
 		}
 		return
+	}
+	if c.skipOptions {
+		c.skipOptions = false
+		switch {
+		case trimmed == "---": // options written as YAML
+			c.skipUntil = "---"
+			return
+		case mystOption.MatchString(trimmed):
+			c.skipOptions = true
+			return
+		}
 	}
 	if blank {
 		f.afterText = false
 		c.addProse(n, "")
 		return
 	}
+	if (trimmed == "%" || strings.HasPrefix(trimmed, "% ")) && len(indent) < 4 && !f.afterText {
+		// A MyST comment (and a pandoc title block line): "% text" at the
+		// start of a block. Not within a paragraph, where a wrapped line
+		// may start with "% of".
+		c.flush()
+		return
+	}
 	if c.indentedCode(f, l, trimmed) {
 		c.flush()
 		c.emit(l)
+		return
+	}
+	if c.directive(n, trimmed, indent) {
 		return
 	}
 	if f.fence.update(l) {
@@ -169,7 +201,17 @@ func (c *converter) line(n int, raw string) {
 	if c.blockSyntax(n, l, trimmed, indent, cols) {
 		return
 	}
-	c.addProse(n, calloutLine(l))
+	c.addProse(n, docsifyHelper(calloutLine(l)))
+}
+
+// docsifyHelper drops the marker of docsify's tip and warning paragraphs,
+// "?> text" and "!> text": the page shows the text in a box.
+func docsifyHelper(l string) string {
+	t := strings.TrimLeft(l, " \t")
+	if len(t) > 3 && (t[0] == '?' || t[0] == '!') && t[1] == '>' && t[2] == ' ' {
+		return l[:len(l)-len(t)] + strings.TrimLeft(t[3:], " ")
+	}
+	return l
 }
 
 // indentedCode reports whether a line is part of an indented code block,
@@ -299,8 +341,28 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 			return true
 		}
 		return false
+	case strings.HasPrefix(trimmed, "{::") || strings.HasPrefix(trimmed, "{:/"):
+		// kramdown's extensions: {::comment} hides its text up to
+		// {:/comment} (or {:/}); {::options … /}, {::nomarkdown} and the
+		// closing tags show nothing themselves.
+		if !strings.HasSuffix(trimmed, "}") {
+			return false
+		}
+		c.flush()
+		if name := strings.TrimSuffix(strings.TrimPrefix(trimmed, "{::"), "}"); name == "comment" {
+			c.skipUntil = "{:/comment}"
+		}
 	case isAttributeListLine(trimmed):
+		if isTOCMarker(trimmed) && len(c.prose) > 0 && isListMarker(strings.TrimSpace(c.prose[len(c.prose)-1])) {
+			// kramdown's "* TOC" + "{:toc}": the item is replaced by the
+			// page's table of contents, its word is never shown.
+			c.prose = c.prose[:len(c.prose)-1]
+		}
 		c.flush() // kramdown and attr_list: styling of the block above
+	case trimmed[0] == '[' && strings.EqualFold(trimmed, "[[toc]]"):
+		c.flush() // VitePress' and VuePress' table of contents marker
+	case trimmed[0] == '(' && mystTarget.MatchString(trimmed):
+		c.flush() // a MyST target, "(label)=": an anchor, no text
 	default:
 		return false
 	}
@@ -336,13 +398,32 @@ func (c *converter) liquidTag(n int, trimmed, indent string) bool {
 		c.emit(indent + highlightFence + lang)
 		f := &c.stack[len(c.stack)-1]
 		f.fence, f.closer = codeFence{char: '`', n: len(highlightFence)}, "endhighlight"
+	case "tab":
+		// GitBook's {% tab title="…" %}: the tab's label, then its text.
+		c.title(n, indent, shortcodeArgs(lang).named["title"])
+	case "content-ref":
+		// GitBook's card linking another page: it shows that page's title,
+		// which the link inside does not hold (it repeats the URL).
+		c.flush()
+		c.skipUntil = "endcontent-ref"
 	case "include", "include_relative", "render", "snippet":
+		if text := includeContent(lang); text != "" {
+			c.title(n, indent, text)
+			return true
+		}
 		c.flush()
 		c.note(n, "Liquid "+name+" left out: docent does not read included files")
 	default: // raw, endraw, if, for, assign, capture...: logic, not text
 		c.flush()
 	}
 	return true
+}
+
+// includeContent is the text a Liquid include passes its template,
+// "{% include note.html content="Back up first." %}": documentation
+// themes for Jekyll write their callouts so, and the text is the author's.
+func includeContent(arg string) string {
+	return strings.TrimSpace(shortcodeArgs(arg).named["content"])
 }
 
 // blockTag names the tag a line holding one Liquid tag or one Hugo
@@ -400,6 +481,12 @@ func calloutLine(l string) string {
 	// An empty quoted line after the title makes it a paragraph of its
 	// own, as the callout shows it, not the start of the text.
 	return l[:i] + title + "\n" + strings.TrimRight(l[:i], " \t")
+}
+
+// isTOCMarker reports kramdown's table of contents marker, "{:toc}" or
+// "{: toc}".
+func isTOCMarker(trimmed string) bool {
+	return strings.TrimSpace(strings.Trim(trimmed, "{}:")) == "toc"
 }
 
 func isAttributeListLine(trimmed string) bool {

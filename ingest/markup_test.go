@@ -98,6 +98,44 @@ func TestConventions(t *testing.T) {
 			absent:   []string{":::", "import", "Tabs", "TabItem", "internal note", "{", "<"},
 		},
 		{
+			// MyST (Sphinx, Jupyter Book): directives hold prose, code or
+			// nothing shown; targets and roles are not text.
+			file:  "myst.md",
+			title: "Installing the agent",
+			text: []string{
+				"The agent runs on every server you monitor. See the requirements and agent options first; run agent --version to check it.",
+				"Note. The agent needs outbound port 443 only.",
+				"Old kernels. Kernels before 4.18 are not supported.",
+				"Upgrading from 1.x. Stop the old service first:",
+				"The status page after the first check.",
+				"Press Ctrl+C to stop, or choose File > Quit.",
+			},
+			absent:  []string{"(install)=", "(requirements)=", "{", "}", ":class:", "dropdown", ":caption:", "linenos", "maxdepth", "install/linux", "images/agent.png", "-->"},
+			content: []string{"```bash\nsystemctl stop agent1\n```", "```yaml\n\ninterval: 30s\n```"},
+		},
+		{
+			// GitBook: hints and tabs keep their text, tabs their labels;
+			// a content-ref card shows a page's title, not its URL.
+			file:  "gitbook.md",
+			title: "Installing the app",
+			text: []string{
+				"The app is free for teams of up to five.",
+				"macOS. Open the .dmg and drag the app to Applications.",
+				"Windows. Run the .msi installer as an administrator.",
+				"A two-minute tour of the app.",
+			},
+			absent:  []string{"{%", "%}", "hint", "configuration.md", "youtube", "install.sh"},
+			content: []string{"```bash\ncurl -fsSL https://example.com/install.sh | sh\n```"},
+		},
+		{
+			// Just the Docs (Jekyll, kramdown): setext title under the
+			// front matter's, the "1. TOC {:toc}" marker and IALs go.
+			file:   "justthedocs.md",
+			title:  "Importing data",
+			text:   []string{"Table of contents.", "Imports read a CSV file (format).", "Large files. Files over 50 MB are split in parts."},
+			absent: []string{"TOC", "{:", "{%", "{{", "no_toc", "text-delta", "fs-6", ".note"},
+		},
+		{
 			file:  "html.md",
 			title: "Keyboard shortcuts",
 			text: []string{
@@ -178,6 +216,26 @@ func TestConventions(t *testing.T) {
 				t.Logf("plain text: %s\nmarkdown:\n%s", text, doc.Content)
 			}
 		})
+	}
+}
+
+// TestListItemsEndingWithComma: items written as one running sentence
+// read as one, without a full stop after each comma.
+func TestListItemsEndingWithComma(t *testing.T) {
+	doc, err := ParseDoc("a.md", []byte("# A\n\nEnter:\n\n- the name,\n- the email,\n- the lead time.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := doc.Chunks[0].Text, "A. Enter: the name, the email, the lead time."; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	// A table row whose last cells are empty still ends as a sentence.
+	doc, err = ParseDoc("b.md", []byte("# B\n\n| Size | Before | After |\n|---|---|---|\n| Docs | | |\n| Index | 573 kB | 335 kB |\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := doc.Chunks[0].Text, "B. Size, Before, After. Docs. Index, 573 kB, 335 kB."; got != want {
+		t.Errorf("text %q, want %q", got, want)
 	}
 }
 

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -227,6 +228,17 @@ func stripJSX(s string) string {
 			i += 2
 		case c == '<':
 			if end, ok := jsxTagEnd(s[:min(len(s), i+maxJSXTag)], i); ok {
+				if text := jsxTitle(s[i:end]); text != "" {
+					b.WriteString(text)
+					switch {
+					case (i == 0 || s[i-1] == '\n') && (end == len(s) || s[end] == '\n'):
+						b.WriteByte('\n') // a tag on its own line: its title is a paragraph
+					case !strings.ContainsAny(text[len(text)-1:], ".!?:"):
+						b.WriteString(". ") // inline: a sentence of its own before the text
+					default:
+						b.WriteByte(' ')
+					}
+				}
 				i = end
 				continue
 			}
@@ -245,6 +257,25 @@ func stripJSX(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// jsxTitleAttr finds the attribute a component shows as its heading or
+// label: Mintlify's <Accordion title="…">, <Card title>, <Step title>,
+// <Tab title>; Docusaurus' and Starlight's <TabItem label="…">.
+var jsxTitleAttr = regexp.MustCompile(`\s(?:title|label)=(?:"([^"]*)"|'([^']*)'|\{\s*["'\x60]([^"'\x60]*)["'\x60]\s*\})`)
+
+// jsxTitle returns the title or label a component's opening tag shows
+// (see jsxTitleAttr), or "". HTML elements (lower-case) are left out:
+// their title attribute is a tooltip, not text on the page.
+func jsxTitle(tag string) string {
+	if len(tag) < 2 || tag[1] < 'A' || tag[1] > 'Z' {
+		return ""
+	}
+	m := jsxTitleAttr.FindStringSubmatch(tag)
+	if m == nil {
+		return ""
+	}
+	return strings.TrimSpace(m[1] + m[2] + m[3])
 }
 
 // maxJSXTag bounds the search for a tag's end: a JSX tag in a doc is a

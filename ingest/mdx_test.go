@@ -18,6 +18,10 @@ func TestStripMDX(t *testing.T) {
 		{"inline code untouched", "Use `<Callout>` or ``<A>`b`</A>`` here.", "Use `<Callout>` or ``<A>`b`</A>`` here."},
 		{"not tags", "3 < 5, a <b and <https://x.io> or <mailto:a@b.c>, \\<Escaped>", "3 < 5, a <b and <https://x.io> or <mailto:a@b.c>, \\<Escaped>"},
 		{"prose word import mid-line", "You can import notes.", "You can import notes."},
+		// Components show their title or label; HTML's title is a tooltip.
+		{"component titles", "<Accordion title=\"How do I reset?\">\nUse the link.\n</Accordion>", "How do I reset?\n\nUse the link.\n"},
+		{"tab labels", "<TabItem value=\"mac\" label=\"macOS\">Run brew.</TabItem> <Card title={'Start'}>Go.</Card>", "macOS. Run brew. Start. Go."},
+		{"html title is a tooltip", "<abbr title=\"Stock keeping unit\">SKU</abbr>", "SKU"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -74,6 +74,11 @@ func (w *plainWriter) block(n ast.Node) {
 				w.out = append(w.out, ", "...)
 			}
 		}
+		// Empty last cells leave the separator behind: the row still
+		// ends as a sentence, not a list running into the next row.
+		if bytes.HasSuffix(w.out[start:], []byte(", ")) {
+			w.out = w.out[:len(w.out)-2]
+		}
 		w.endSentence(start)
 	case *extast.FootnoteList:
 		// Footnotes are attached to the block they were written under; see
@@ -264,7 +269,9 @@ func (w *plainWriter) endSentence(start int) {
 		}
 		last = last[:len(last)-size]
 	}
-	if r, _ := utf8.DecodeLastRune(last); !strings.ContainsRune(".!?:;…", r) {
+	// A list item ending with a comma runs on into the next one, as
+	// "enter: the name,", "the email,": a full stop after it would read ",.".
+	if r, _ := utf8.DecodeLastRune(last); !strings.ContainsRune(".!?:;…,", r) {
 		w.out = append(w.out, '.')
 	}
 	w.out = append(w.out, ' ')

@@ -1,0 +1,99 @@
+package ingest
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestConvertMarkupSiteConventions shows each conversion of MyST,
+// GitBook and kramdown syntax on its own: the body as written, then as
+// the reader of the rendered page sees it.
+func TestConvertMarkupSiteConventions(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		// MyST: a target is an anchor, not text.
+		{"myst target", "(label)=\n# Title", "# Title"},
+		// A prose directive was a code block: its text was lost.
+		{"myst note", "```{note}\nText.\n```", "\nNote\n\nText.\n"},
+		{"myst admonition title and options", "```{admonition} Careful\n:class: tip\n\nText.\n```", "\nCareful\n\n\nText.\n"},
+		{"myst colon fence", ":::{warning}\nText.\n:::", "\nWarning\n\nText.\n"},
+		{"myst code inside a directive", "````{note}\n```python\nx\n```\n````", "\nNote\n\n```python\nx\n```\n"},
+		{"myst figure: the path is no title", "```{figure} a.png\n:alt: x\n\nCaption.\n```", "\n\nCaption.\n"},
+		// Directives holding code stay code, with their language.
+		{"myst code-block", "```{code-block} python\n:linenos:\nprint(1)\n```", "```python\nprint(1)\n```"},
+		// A toctree lists pages: nothing a reader reads.
+		{"myst toctree", "```{toctree}\n:maxdepth: 1\n\npage\n```\nAfter.", "After."},
+		// A sample of MyST inside a longer fence is code.
+		{"myst in a code sample", "````markdown\n```{note}\nx\n```\n````", "````markdown\n```{note}\nx\n```\n````"},
+		// R Markdown and Quarto cells are code, whatever their language.
+		{"quarto cell", "```{r}\nsummary(cars)\n```", "```{r}\nsummary(cars)\n```"},
+		{"quarto python cell", "```{python}\n:x: y\n```", "```{python}\n:x: y\n```"},
+		{"myst roles", "See {ref}`label`, {doc}`Guide <../guide>`, {doc}`../reference/api-keys` and {kbd}`Ctrl+C`.", "See label, Guide, api keys and `Ctrl+C`."},
+		{"myst menuselection", "Choose {menuselection}`File --> Save` or {guilabel}`&Cancel`.", "Choose File > Save or Cancel."},
+		{"not a role", "An {0}`x` and a {slug} stay.", "An {0}`x` and a {slug} stay."},
+		// GitBook: a tab keeps its label; a content-ref card holds the
+		// target's URL as its text, not what the card shows.
+		{"gitbook tabs", "{% tabs %}\n{% tab title=\"Mac\" %}\nText.\n{% endtab %}\n{% endtabs %}", "\nMac\n\nText."},
+		{"gitbook content-ref", "{% content-ref url=\"a.md\" %}\n[a.md](a.md)\n{% endcontent-ref %}\nAfter.", "After."},
+		{"gitbook hint", "{% hint style=\"warning\" %}\nCareful.\n{% endhint %}", "Careful."},
+		// kramdown: the list item before {:toc} is replaced by the TOC.
+		{"kramdown toc", "1. TOC\n{:toc}\n\nText.", "\nText."},
+		{"kramdown toc spaced", "* Contents\n{: toc}", ""},
+		{"kramdown class after a list stays", "* Item\n{: .note}", "* Item"},
+		// kramdown extensions: a comment hides its text, the others show none.
+		{"kramdown comment", "{::comment}\nHidden draft.\n{:/comment}\nShown.", "Shown."},
+		{"kramdown comment short close", "{::comment}\nHidden.\n{:/}\nShown.", "Shown."},
+		{"kramdown options", "{::options toc_levels=\"2..3\" /}\nShown.", "Shown."},
+		{"kramdown nomarkdown", "{::nomarkdown}\n<b>x</b>\n{:/nomarkdown}", "<b>x</b>"},
+		// A Jekyll theme's callout include: its content is the author's text.
+		{"liquid include content", "{% include note.html content=\"Back up first.\" %}\n\nText.", "\nBack up first.\n\n\nText."},
+		{"liquid include content inline", "Intro {% include tip.html content=\"Use tags.\" %} more.", "Intro Use tags. more."},
+		// MyST comments start a block; a wrapped line starting with % is text.
+		{"myst comment", "% A note to editors\n% on two lines\n\nText about 40\n% of users.\n\n%APPDATA% holds it.", "\nText about 40\n% of users.\n\n%APPDATA% holds it."},
+		// VitePress' table of contents marker; docsify's tip and warning.
+		{"vitepress toc", "[[toc]]\n\nText.", "\nText."},
+		{"docsify helpers", "?> Restart first.\n\n!> Careful.", "Restart first.\n\nCareful."},
+		// MyST tabs nest colon fences, the outer one longer.
+		{"myst nested colon fences", "::::{tab-set}\n:::{tab-item} Mac\nA.\n:::\n:::{tab-item} Linux\nB.\n:::\n::::", "\n\nMac\n\nA.\n\n\nLinux\n\nB.\n\n"},
+	} {
+		if got, _ := convertMarkup(c.in); got != c.want {
+			t.Errorf("%s:\n  in %q\n got %q\nwant %q", c.name, c.in, got, c.want)
+		}
+	}
+}
+
+// TestNavigationFiles leaves out the files generators read as navigation
+// when they hold only links, and keeps a page that has their name.
+func TestNavigationFiles(t *testing.T) {
+	for _, c := range []struct {
+		path, src string
+		excluded  bool
+	}{
+		{"SUMMARY.md", "# Table of contents\n\n* [Welcome](README.md)\n\n## Guides\n\n* [Guides](guides/README.md)\n  * [Install](guides/install.md)\n", true},
+		{"src/SUMMARY.md", "# Summary\n\n[Introduction](intro.md)\n\n- [Setup](setup.md)\n- [Draft]()\n\n---\n\n[Contributors](contributors.md)\n", true},
+		{"_Sidebar.md", "**Accounts**\n* [[Password-Reset]]\n* [[Admin-Rights]]\n\n**Devices**\n* [[Laptop]]\n", true},
+		{"_sidebar.md", "* Guides:\n  * [Install](install.md)\n", true},
+		{"reports/summary.md", "# Summary\n\nSales grew 4% in the quarter, see [the figures](figures.md).\n", false},
+		{"SUMMARY.md", "# Summary\n\nNo links at all.\n", false},
+		{"guides/install.md", "* [Install](install.md)\n", false},
+	} {
+		_, _, err := parseDoc(c.path, []byte(c.src))
+		var w Warning
+		excluded := errors.As(err, &w) && w.Kind == Excluded
+		if excluded != c.excluded {
+			t.Errorf("%s %q: excluded %v (err %v), want %v", c.path, c.src, excluded, err, c.excluded)
+		}
+	}
+}
+
+// TestNotionExportTitle: Notion appends a page id to the file name of
+// every exported page; the title a page without a heading gets from its
+// name leaves it out.
+func TestNotionExportTitle(t *testing.T) {
+	doc, err := ParseDoc("Guides 0123456789abcdef0123456789abcdef/Getting Started 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d.md", []byte("Text only."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Title != "Getting Started" {
+		t.Errorf("title %q, want %q", doc.Title, "Getting Started")
+	}
+}
