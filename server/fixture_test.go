@@ -110,13 +110,13 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 			t.Fatal(err)
 		}
 	}
-	writer, err := llm.NewResponder(sel)
-	if err != nil {
-		t.Fatal(err)
-	}
 	logBuf := &syncbuf.Buffer{}
 	// As docent serve's: lines logged with a request's context name it.
 	log := slog.New(requestid.Handler(slog.NewJSONHandler(logBuf, nil)))
+	writer, err := llm.NewResponder(sel, llm.WithLogger(log))
+	if err != nil {
+		t.Fatal(err)
+	}
 	session := assistant.New(engine, writer, assistant.Options{
 		Glossary: b.Glossary, Corpus: "demo", Log: log, Events: st,
 		Refresh: assistant.Refresh{Knowledge: st, Build: build, Generation: gen},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -19,11 +20,14 @@ func (brokenSwitch) RetrievalEnabled(context.Context) (bool, error) {
 
 // A warning the session logs while serving a request names the request
 // as the access log line does, whether the caller gave the id or the
-// server made one.
+// server made one; so does the answer writer's line.
 func TestSessionLogsCarryTheRequestID(t *testing.T) {
 	f := newFixture(t, fixtureOptions{sw: brokenSwitch{}})
-	for _, given := range []string{"trace-42", ""} {
-		req, err := http.NewRequest("POST", f.srv.URL+"/api/retrieve", strings.NewReader(`{"query": "explain workspace"}`))
+	for _, tc := range []struct{ path, given string }{
+		{"/api/retrieve", "trace-42"}, {"/api/retrieve", ""}, {"/api/ask", "trace-ask"},
+	} {
+		given := tc.given
+		req, err := http.NewRequest("POST", f.srv.URL+tc.path, strings.NewReader(`{"query": "explain workspace"}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,6 +39,7 @@ func TestSessionLogsCarryTheRequestID(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		id := resp.Header.Get("X-Request-Id")
 		if id == "" || given != "" && id != given {
@@ -42,9 +47,9 @@ func TestSessionLogsCarryTheRequestID(t *testing.T) {
 		}
 		// The access line is written once the handler returned, which
 		// may be after the client read the response.
-		var access, warning, retrieval int
+		var access, warning, retrieval, writer int
 		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			access, warning, retrieval = countLines(t, f.log.String(), id)
+			access, warning, retrieval, writer = countLines(t, f.log.String(), id)
 			if access > 0 || time.Now().After(deadline) {
 				break
 			}
@@ -53,12 +58,15 @@ func TestSessionLogsCarryTheRequestID(t *testing.T) {
 			t.Errorf("request %s: %d access lines, %d switch warnings and %d retrieval lines with its id, want 1 each:\n%s",
 				id, access, warning, retrieval, f.log.String())
 		}
+		if wantWriter := tc.path == "/api/ask"; (writer == 1) != wantWriter {
+			t.Errorf("request %s to %s: %d answer writer lines with its id", id, tc.path, writer)
+		}
 	}
 }
 
-// countLines counts the access lines, switch warnings and retrieval lines
-// of the log that name request id.
-func countLines(t *testing.T, log, id string) (access, warning, retrieval int) {
+// countLines counts the access lines, switch warnings, retrieval lines
+// and answer writer lines of the log that name request id.
+func countLines(t *testing.T, log, id string) (access, warning, retrieval, writer int) {
 	t.Helper()
 	for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
 		var m map[string]any
@@ -78,7 +86,9 @@ func countLines(t *testing.T, log, id string) (access, warning, retrieval int) {
 			warning++
 		case "retrieval":
 			retrieval++
+		case "llm: answer":
+			writer++
 		}
 	}
-	return access, warning, retrieval
+	return access, warning, retrieval, writer
 }
