@@ -83,10 +83,10 @@ const (
 	// listenerName is the listener's application_name, so an operator (or
 	// a test) can tell its connection in pg_stat_activity.
 	listenerName = "docent listener"
-	// listenIdle bounds one wait for a notification; after a quiet one the
-	// connection is pinged, so a link that died without a word (a
+	// defaultListenIdle bounds one wait for a notification; after a quiet
+	// one the connection is pinged, so a link that died without a word (a
 	// firewall dropping it) is found within this and the ping's timeout.
-	listenIdle = 15 * time.Second
+	defaultListenIdle = 15 * time.Second
 	// Reconnecting waits from reconnectMin, doubling to reconnectMax, so a
 	// database that is down is not hammered by every docent at once.
 	reconnectMin = 250 * time.Millisecond
@@ -176,7 +176,7 @@ func (s *Store) listen(ctx context.Context, send func(store.Change) bool) (liste
 		return true, nil
 	}
 	for {
-		waitCtx, cancel := context.WithTimeout(ctx, listenIdle)
+		waitCtx, cancel := context.WithTimeout(ctx, s.listenIdle)
 		n, err := conn.WaitForNotification(waitCtx)
 		quiet := waitCtx.Err() != nil
 		cancel()

@@ -69,7 +69,7 @@ func FuzzParseChange(f *testing.F) {
 }
 
 // watchTimeout bounds waiting for one change: notifications arrive in
-// milliseconds; a reconnection within reconnectMax.
+// milliseconds, a reconnection within reconnectMax.
 const watchTimeout = reconnectMax + 5*time.Second
 
 func nextChange(t *testing.T, changes <-chan store.Change) store.Change {
@@ -170,6 +170,36 @@ func TestWatchReconnects(t *testing.T) {
 		}
 		expectChange(t, changes, store.Change{Kind: store.ChangeSwitch, Enabled: round%2 == 1})
 	}
+}
+
+// A wait for a notification that times out leaves the connection as it
+// was: the listener pings it and goes on listening, telling no loss.
+func TestWatchQuietWaitsKeepTheConnection(t *testing.T) {
+	t.Parallel()
+	url := newDatabase(t)
+	watcher, writer := openStore(t, url), openStore(t, url)
+	watcher.listenIdle = 20 * time.Millisecond
+	changes := watcher.Watch(t.Context())
+	expectChange(t, changes, store.Change{Kind: store.ChangeListening})
+	// The listener's last statement is its ping once a wait timed out.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var query string
+		if err := writer.pool.QueryRow(t.Context(), `SELECT query FROM pg_stat_activity
+			WHERE datname = current_database() AND application_name = $1`, listenerName).Scan(&query); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(query, "LISTEN") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no ping within 10 s: the quiet waits did not time out")
+		}
+	}
+	time.Sleep(10 * watcher.listenIdle) // more quiet waits and pings
+	if err := writer.SetRetrievalEnabled(t.Context(), false); err != nil {
+		t.Fatal(err)
+	}
+	expectChange(t, changes, store.Change{Kind: store.ChangeSwitch, Enabled: false})
 }
 
 // A listener that cannot connect says so once, and listens as soon as the

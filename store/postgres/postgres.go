@@ -37,9 +37,10 @@ type Store struct {
 	redact   *redact.Redactor
 	lockWait time.Duration
 	// connConfig and timeout are for the change listener's connection of
-	// its own (Watch).
+	// its own (Watch), and listenIdle how long it waits before a ping.
 	connConfig *pgx.ConnConfig
 	timeout    time.Duration
+	listenIdle time.Duration
 }
 
 // Store keeps the contract the commands rely on.
@@ -67,7 +68,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		}
 	}
 	return &Store{pool: pool, where: t.where, redact: t.redact, lockWait: opts.LockWait,
-		connConfig: t.config.ConnConfig, timeout: t.timeout}, nil
+		connConfig: t.config.ConnConfig, timeout: t.timeout, listenIdle: defaultListenIdle}, nil
 }
 
 // Describe names the database for the status bar, e.g.
