@@ -80,6 +80,19 @@ func (g *generationState) learn(epoch uint64, gen int64) {
 	}
 }
 
+func (g *generationState) connected(listening bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.told.connected(listening)
+}
+
+func (g *generationState) tell(gen int64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.generation = gen
+	g.told.tell()
+}
+
 // Follow keeps the session in step with its store's changes as c tells
 // them, until ctx ends and the feed closes: the kill switch flips at once,
 // and a seed rebuilds the engine before the next turn needs it. While the
@@ -113,7 +126,7 @@ func (s *Session) Follow(ctx context.Context, c Changes) {
 	for ch := range c.Watch(ctx) {
 		switch ch.Kind {
 		case store.ChangeListening:
-			s.log.Info("following the store's changes", "store_feed", "listening")
+			s.log.Info("listening for the store's changes")
 			s.switchState.connected(true)
 			s.generationState.connected(true)
 			wake()
@@ -131,17 +144,4 @@ func (s *Session) Follow(ctx context.Context, c Changes) {
 	// The feed is gone for good: the session polls from now on.
 	s.switchState.connected(false)
 	s.generationState.connected(false)
-}
-
-func (g *generationState) connected(listening bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.told.connected(listening)
-}
-
-func (g *generationState) tell(gen int64) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.generation = gen
-	g.told.tell()
 }
