@@ -145,6 +145,9 @@ type Session struct {
 
 	refreshMu        sync.Mutex // one generation check or rebuild at a time
 	failedGeneration int64      // the generation whose rebuild failed, else noGeneration
+	// generationState is the store's generation as the change feed told
+	// it (Follow); only the session that refreshes reads it.
+	generationState generationState
 
 	stats statsKeeper // the last turns' latency and outcomes
 
@@ -270,7 +273,7 @@ func (s *Session) Retrieve(ctx context.Context, req Request) retrieval.Result {
 		}
 		s.shown = append(s.shown, id)
 	}
-	ev := s.event(res, out)
+	ev := s.event(ctx, res, out)
 	ev.ConversationID, ev.TurnIndex = req.ConversationID, req.TurnIndex
 	// A turn the model answers is recorded once its usage is known.
 	unanswered := s.pending
@@ -572,7 +575,7 @@ func answeredChunk(res retrieval.Result) string {
 }
 
 // event is the retrieval event of a turn, without the answer's usage.
-func (s *Session) event(res retrieval.Result, out routed) knowledge.RetrievalEvent {
+func (s *Session) event(ctx context.Context, res retrieval.Result, out routed) knowledge.RetrievalEvent {
 	ev := knowledge.RetrievalEvent{
 		Time:             s.opts.Now(),
 		Query:            res.Query,
@@ -597,7 +600,7 @@ func (s *Session) event(res retrieval.Result, out routed) knowledge.RetrievalEve
 			Slug: r.DocSlug, ChunkIndex: r.ChunkIndex, Score: r.Score, MatchedTerms: r.MatchedTerms,
 		})
 	}
-	s.log.Info("retrieval",
+	s.log.InfoContext(ctx, "retrieval",
 		"query", res.Query, "tokens", res.NormalizedTokens, "action", res.Status, "rule", res.Rule,
 		"confidence", res.Confidence, "latency_ms", res.Metrics.RetrievalMS, "phase", res.Metrics.Phase,
 		"fallback", res.Metrics.Fallback, "results", len(res.Results), "corpus", res.Corpus,
@@ -615,7 +618,7 @@ func (s *Session) record(ctx context.Context, ev knowledge.RetrievalEvent) {
 		return
 	}
 	if err := s.opts.Events.RecordRetrieval(ctx, ev); err != nil {
-		s.log.Warn("record retrieval event", "err", err)
+		s.log.WarnContext(ctx, "record retrieval event", "err", err)
 	}
 }
 
@@ -682,10 +685,10 @@ func (s *Session) Answer(ctx context.Context, res retrieval.Result, emit func(ch
 		return out, err
 	}
 	if out.Notice != "" {
-		s.log.Warn("answer fell back", "notice", out.Notice)
+		s.log.WarnContext(ctx, "answer fell back", "notice", out.Notice)
 	}
 	if unknown := cite.Footnotes(out.Text, out.Sources).Unknown(); len(unknown) > 0 {
-		s.log.Warn("answer "+cite.NotGiven, "ids", unknown, "provider", out.Provider, "model", out.Model)
+		s.log.WarnContext(ctx, "answer "+cite.NotGiven, "ids", unknown, "provider", out.Provider, "model", out.Model)
 	}
 	if res.Status == retrieval.StatusFound {
 		s.stoppedAt(res, out.Text)

@@ -77,7 +77,7 @@ func (s *Session) questionVector(ctx context.Context, req Request, turn turnStat
 	default:
 		return a.vecs[0], ""
 	}
-	s.log.Debug("question not embedded: ranked by keywords alone", "model", emb.Model(), "reason", why)
+	s.log.DebugContext(ctx, "question not embedded: ranked by keywords alone", "model", emb.Model(), "reason", why)
 	return nil, why + ": ranked by keywords alone"
 }
 

@@ -185,7 +185,7 @@ func (s *Session) loadNotes(ctx context.Context) (*notesIndex, error) {
 		if err != nil {
 			return nil, fmt.Errorf("index notes: %w", err)
 		}
-		s.log.Info("notes indexed", "workspace", o.Scope.Workspace, "notes", len(docs), "generation", gen,
+		s.log.InfoContext(ctx, "notes indexed", "workspace", o.Scope.Workspace, "notes", len(docs), "generation", gen,
 			"took_ms", time.Since(began).Milliseconds())
 	}
 	c.cur.Store(ix)
@@ -302,6 +302,6 @@ func (s *Session) auditReads(ctx context.Context, res retrieval.Result, ix *note
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
 	defer cancel()
 	if err := s.opts.Notes.Source.RecordNoteReads(ctx, reads); err != nil {
-		s.log.Warn("record note reads", "notes", len(reads), "err", redact.String(err.Error()))
+		s.log.WarnContext(ctx, "record note reads", "notes", len(reads), "err", redact.String(err.Error()))
 	}
 }

@@ -62,12 +62,21 @@ func (s *Session) currentEngine(ctx context.Context) Engine {
 	defer s.refreshMu.Unlock()
 	cur := s.loaded.Load()
 
-	checkCtx, cancel := context.WithTimeout(ctx, generationCheckTimeout)
-	gen, err := r.Knowledge.Generation(checkCtx)
-	cancel()
+	// While the change feed listens it tells every seed: no need to ask.
+	gen, known := s.generationState.known()
+	var err error
+	if !known {
+		epoch := s.generationState.epoch()
+		checkCtx, cancel := context.WithTimeout(ctx, generationCheckTimeout)
+		gen, err = r.Knowledge.Generation(checkCtx)
+		cancel()
+		if err == nil {
+			s.generationState.learn(epoch, gen)
+		}
+	}
 	switch {
 	case err != nil:
-		s.log.Warn("check knowledge generation; answering from the loaded index", "err", err)
+		s.log.WarnContext(ctx, "check knowledge generation; answering from the loaded index", "err", err)
 		return cur.engine
 	// Any difference counts, not just a higher number: a database that was
 	// dropped and re-seeded starts counting again.
@@ -83,7 +92,7 @@ func (s *Session) currentEngine(ctx context.Context) Engine {
 	}
 	if err != nil {
 		// Possibly transient: the next turn tries again.
-		s.log.Warn("reload knowledge base; answering from the loaded index",
+		s.log.WarnContext(ctx, "reload knowledge base; answering from the loaded index",
 			"generation", gen, "loaded_generation", cur.generation, "err", err)
 		return cur.engine
 	}
@@ -91,7 +100,7 @@ func (s *Session) currentEngine(ctx context.Context) Engine {
 	if err != nil {
 		// The same corpus would fail the same way: wait for the next seed.
 		s.failedGeneration = gen
-		s.log.Warn("rebuild retrieval index; answering from the loaded index",
+		s.log.WarnContext(ctx, "rebuild retrieval index; answering from the loaded index",
 			"generation", gen, "loaded_generation", cur.generation, "err", err)
 		return cur.engine
 	}
@@ -100,7 +109,7 @@ func (s *Session) currentEngine(ctx context.Context) Engine {
 	for _, d := range corpus {
 		chunks += len(d.Chunks)
 	}
-	s.log.Info("retrieval index rebuilt", "generation", gen, "previous_generation", cur.generation,
+	s.log.InfoContext(ctx, "retrieval index rebuilt", "generation", gen, "previous_generation", cur.generation,
 		"docs", len(corpus), "chunks", chunks, "took", time.Since(began))
 	return engine
 }

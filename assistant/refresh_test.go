@@ -28,11 +28,13 @@ type fakeKnowledge struct {
 	genErr      error
 	corpusErr   error
 	corpusReads int
+	genReads    int
 }
 
 func (k *fakeKnowledge) Generation(context.Context) (int64, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
+	k.genReads++
 	return k.generation, k.genErr
 }
 

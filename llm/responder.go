@@ -294,7 +294,7 @@ func (r *Responder) Stream(ctx context.Context, p prompt.Prompt, emit func(chunk
 		ans.Notice = textsafe.Clip(Redact(fail.notice, r.sel.apiKey), 240)
 		ans.Fallback = true
 		ans.Provider, ans.Model = ProviderExtractive, extractive.ModelName
-		r.log.Warn("llm: falling back to the extractive answer", "llm", r.sel, "notice", ans.Notice)
+		r.log.WarnContext(ctx, "llm: falling back to the extractive answer", "llm", r.sel, "notice", ans.Notice)
 		if out.emitted() > 0 {
 			out.write(MidStreamSeparator)
 		}
@@ -302,7 +302,7 @@ func (r *Responder) Stream(ctx context.Context, p prompt.Prompt, emit func(chunk
 	}
 
 	out.finish(&ans)
-	r.log.Info("llm: answer", "llm", r.sel, "provider", ans.Provider, "fallback", ans.Fallback,
+	r.log.InfoContext(ctx, "llm: answer", "llm", r.sel, "provider", ans.Provider, "fallback", ans.Fallback,
 		"stopped", ans.Stopped, "ttft", ans.TTFT, "duration", ans.Duration, "chunks", ans.Chunks,
 		"prompt_tokens", ans.Usage.PromptTokens, "completion_tokens", ans.Usage.CompletionTokens)
 	return ans, nil
@@ -316,7 +316,7 @@ func (r *Responder) streamExtractive(ctx context.Context, p prompt.Prompt, out *
 	_, err := r.extractive.Stream(ctx, p, out.streamingFunc(gen))
 	out.end(gen, err == nil)
 	if err != nil && ctx.Err() == nil {
-		r.log.Error("llm: extractive answer failed", "error", err)
+		r.log.ErrorContext(ctx, "llm: extractive answer failed", "error", err)
 	}
 	return ctx.Err() != nil
 }
@@ -382,7 +382,7 @@ func (r *Responder) streamModel(ctx context.Context, model llms.Model, messages 
 			return nil, false
 		}
 		fail := r.classify(err, res, context.Cause(callCtx))
-		r.log.Warn("llm: call failed", "llm", r.sel, "attempt", try+1, "status", res.status,
+		r.log.WarnContext(ctx, "llm: call failed", "llm", r.sel, "attempt", try+1, "status", res.status,
 			"error", Redact(err.Error(), r.sel.apiKey))
 		if n := out.emitted(); n > 0 {
 			fail.notice = fmt.Sprintf("%s: the answer broke off after %s (%s)", r.sel.Provider, plural(n, "chunk"), fail.detail)

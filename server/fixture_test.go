@@ -15,6 +15,7 @@ import (
 	"github.com/docent-sh/docent/apitoken"
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/ingest"
+	"github.com/docent-sh/docent/internal/requestid"
 	"github.com/docent-sh/docent/internal/syncbuf"
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/knowledge"
@@ -58,6 +59,8 @@ type fixtureOptions struct {
 	// conversations keeps the turns: in PostgreSQL with postgres, else in
 	// conversation files.
 	conversations bool
+	// sw is the session's kill switch; nil: none.
+	sw assistant.Switch
 }
 
 var (
@@ -107,16 +110,18 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 			t.Fatal(err)
 		}
 	}
-	writer, err := llm.NewResponder(sel)
+	logBuf := &syncbuf.Buffer{}
+	// As docent serve's: lines logged with a request's context name it.
+	log := slog.New(requestid.Handler(slog.NewJSONHandler(logBuf, nil)))
+	writer, err := llm.NewResponder(sel, llm.WithLogger(log))
 	if err != nil {
 		t.Fatal(err)
 	}
-	logBuf := &syncbuf.Buffer{}
-	log := slog.New(slog.NewJSONHandler(logBuf, nil))
 	session := assistant.New(engine, writer, assistant.Options{
 		Glossary: b.Glossary, Corpus: "demo", Log: log, Events: st,
 		Refresh: assistant.Refresh{Knowledge: st, Build: build, Generation: gen},
 		Notes:   assistant.NotesOptions{Source: st, Build: build},
+		Switch:  o.sw,
 	})
 	f := &fixture{t: t, store: st, tokens: tokens, log: logBuf}
 	f.alice = f.newToken(acme)

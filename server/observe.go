@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/docent-sh/docent/apitoken"
+	"github.com/docent-sh/docent/internal/requestid"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -49,8 +50,10 @@ func (s *Server) observed(next http.Handler) http.Handler {
 		began := time.Now()
 		id := requestID(r.Header.Get("X-Request-Id"))
 		w.Header().Set("X-Request-Id", id)
-		info := &requestInfo{id: id, log: s.log.With("request_id", id)}
-		r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
+		info := &requestInfo{id: id, log: s.log.With(requestid.Key, id)}
+		// The id in the context reaches the lines that the session and
+		// what it calls log with it (requestid.Handler).
+		r = r.WithContext(requestid.With(context.WithValue(r.Context(), infoKey{}, info), id))
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		defer func() {
 			if p := recover(); p != nil {

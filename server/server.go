@@ -82,8 +82,11 @@ type Config struct {
 	Ready         []Check       // beyond the index being built, which is always checked
 	Selection     llm.Selection // the answer writer, reported as ask --json does
 	Limits        Limits
-	Log           *slog.Logger // nil: discarded
-	Now           func() time.Time
+	// Log is the server's log, nil: discarded. Give the session the same
+	// one, its handler wrapped in requestid.Handler, and the session's
+	// lines name the request they were logged in.
+	Log *slog.Logger
+	Now func() time.Time
 }
 
 // Server is the HTTP API. Build it with New and serve Handler.

@@ -19,5 +19,7 @@ type RetrievalSwitch interface {
 // SwitchPollInterval is how often a session asks the store for the kill
 // switch at most: an admin's flip reaches every running docent within it
 // (and the turn's own time), and a busy server asks once a second, not
-// once a request.
+// once a request. A store that notifies (the PostgreSQL store's Watch)
+// reaches a following session at once, and it polls only while its
+// listener is down.
 const SwitchPollInterval = time.Second

@@ -38,6 +38,9 @@ type app struct {
 	// ones --scope restricts retrieval to (nil: all), checked against them.
 	categories []string
 	scope      []string
+	// unfollow stops following the store's change feed (follow); nil
+	// when not following.
+	unfollow func()
 }
 
 // startApp opens the store, builds the engine from what it holds and
@@ -234,8 +237,34 @@ const countCacheSize = 512
 // as streaming.
 const extractivePace = 15 * time.Millisecond
 
+// follow has the session follow the store's change feed, for a docent
+// that runs for long (the chat, serve): PostgreSQL tells every one of them
+// of a flipped kill switch and of a seed as it commits, and the session
+// stops asking before each turn while it listens. A store without a feed
+// (the embedded one) is polled as before. Close stops it.
+func (a *app) follow() {
+	changes, ok := a.store.(assistant.Changes)
+	if !ok || a.unfollow != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.session.Follow(ctx, changes)
+	}()
+	a.unfollow = func() {
+		cancel()
+		<-done
+	}
+}
+
 // Close records what the session still holds and closes the store.
 func (a *app) Close() {
+	if a.unfollow != nil {
+		// First: the listener's rebuilds read the store.
+		a.unfollow()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
 	defer cancel()
 	a.session.Flush(ctx)

@@ -51,6 +51,7 @@ func (e *env) chatLoader(started **app) tui.Loader {
 			return tui.Ready{}, err
 		}
 		*started = a
+		a.follow()
 		session := tui.NewSessionBackend(a.session)
 		var backend chatBackend = session
 		if a.notes != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/docent-sh/docent/apitoken"
+	"github.com/docent-sh/docent/internal/requestid"
 	"github.com/docent-sh/docent/server"
 	"github.com/docent-sh/docent/store/postgres"
 )
@@ -87,7 +88,8 @@ func runServe(cmd *cobra.Command, e *env, o serveOptions) error {
 	ctx := cmd.Context()
 	// A server's log is its output: JSON lines on stderr, every value
 	// through the redactor, as the log file's are.
-	e.log = slog.New(slog.NewJSONHandler(cmd.ErrOrStderr(), e.logOptions()))
+	// Lines logged with a request's context (the session's) name it.
+	e.log = slog.New(requestid.Handler(slog.NewJSONHandler(cmd.ErrOrStderr(), e.logOptions())))
 	e.serving = true
 
 	a, err := e.startApp(ctx, false, cmd.ErrOrStderr())
@@ -95,6 +97,7 @@ func runServe(cmd *cobra.Command, e *env, o serveOptions) error {
 		return err
 	}
 	defer a.Close()
+	a.follow()
 	tokens, ready := e.serveStores(a)
 	srv := server.New(server.Config{
 		Sessions: a.session, Docs: a.store, Tokens: tokens, Ready: ready,

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/docent-sh/docent/internal/redact"
@@ -35,6 +36,11 @@ type Store struct {
 	where    string
 	redact   *redact.Redactor
 	lockWait time.Duration
+	// connConfig and timeout are for the change listener's connection of
+	// its own (Watch), and listenIdle how long it waits before a ping.
+	connConfig *pgx.ConnConfig
+	timeout    time.Duration
+	listenIdle time.Duration
 }
 
 // Store keeps the contract the commands rely on.
@@ -61,7 +67,8 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 			return nil, t.redact.Error(fmt.Errorf("migrate postgres %s: %w", t.where, err))
 		}
 	}
-	return &Store{pool: pool, where: t.where, redact: t.redact, lockWait: opts.LockWait}, nil
+	return &Store{pool: pool, where: t.where, redact: t.redact, lockWait: opts.LockWait,
+		connConfig: t.config.ConnConfig, timeout: t.timeout, listenIdle: defaultListenIdle}, nil
 }
 
 // Describe names the database for the status bar, e.g.

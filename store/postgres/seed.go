@@ -92,8 +92,13 @@ func (s *Store) seed(ctx context.Context, docs []knowledge.Doc, opts store.SeedO
 	if plan.HasWrites() || vocabularyChanged {
 		// In the same transaction: a reader that sees the new generation
 		// sees the new content, and a failed seed bumps nothing.
-		if _, err := tx.Exec(ctx, bumpGenerationSQL); err != nil {
+		var gen int64
+		if err := tx.QueryRow(ctx, bumpGenerationSQL).Scan(&gen); err != nil {
 			return store.SeedPlan{}, false, fmt.Errorf("bump knowledge generation: %w", err)
+		}
+		// Running docents rebuild their index once this commits (Watch).
+		if err := notify(ctx, tx, store.Change{Kind: store.ChangeGeneration, Generation: gen}); err != nil {
+			return store.SeedPlan{}, false, err
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {
@@ -175,7 +180,8 @@ const (
 	// The migration inserts the row; the upsert only matters if someone
 	// deleted it, and then the knowledge base still registers as changed.
 	bumpGenerationSQL = `INSERT INTO docs_knowledge_generation AS g (id, generation) VALUES (true, 1)
-		ON CONFLICT (id) DO UPDATE SET generation = g.generation + 1, updated_at = now()`
+		ON CONFLICT (id) DO UPDATE SET generation = g.generation + 1, updated_at = now()
+		RETURNING generation`
 	updateDocSQL = `UPDATE docs_knowledge
 		SET category = $2, title = $3, content = $4, content_hash = $5, version = $6, keywords = $7, source_path = $8,
 			description = $9, updated_at = now()

@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/docent-sh/docent/store"
 )
 
 // settingRetrievalEnabled is the kill switch's key in docent_settings.
@@ -31,13 +33,19 @@ func (s *Store) RetrievalEnabled(ctx context.Context) (bool, error) {
 }
 
 // SetRetrievalEnabled turns retrieval on or off for every docent on this
-// database.
+// database, and tells the ones that watch (Watch) as it commits.
 func (s *Store) SetRetrievalEnabled(ctx context.Context, enabled bool) error {
 	value, _ := json.Marshal(enabled)
-	_, err := s.pool.Exec(ctx, `
-		INSERT INTO docent_settings (key, value) VALUES ($1, $2)
-		ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-		settingRetrievalEnabled, value)
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `
+			INSERT INTO docent_settings (key, value) VALUES ($1, $2)
+			ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+			settingRetrievalEnabled, value)
+		if err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Change{Kind: store.ChangeSwitch, Enabled: enabled})
+	})
 	if err != nil {
 		return s.fail(ctx, "set the retrieval switch", err)
 	}
