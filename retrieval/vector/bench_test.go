@@ -113,7 +113,7 @@ func BenchmarkSearchExact(b *testing.B) {
 		n, dim int
 		kind   string
 	}
-	sizes := []size{{20_000, 1536, "gaussian"}, {100_000, 384, "gaussian"}, {100_000, 1536, "gaussian"}, {100_000, 1536, "clustered"}}
+	sizes := []size{{2_000, 1536, "gaussian"}, {5_000, 1536, "gaussian"}, {20_000, 1536, "gaussian"}, {100_000, 384, "gaussian"}, {100_000, 1536, "gaussian"}, {100_000, 1536, "clustered"}}
 	for _, size := range sizes {
 		for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
 			for _, compact := range []bool{false, true} {
@@ -155,7 +155,7 @@ func meanSurvivors(b *testing.B, x *Index, queries [][]float32, k int) float64 {
 		if err != nil {
 			b.Fatal(err)
 		}
-		_, s := x.scanCompact(nq, k)
+		_, s := x.scanCompact(nq, k, nil)
 		sum += s
 	}
 	return float64(sum) / float64(len(queries))
@@ -203,6 +203,22 @@ func BenchmarkDot(b *testing.B) {
 			var s float32
 			for b.Loop() {
 				s += k.f(v[0], v[1])
+			}
+			_ = s
+		})
+	}
+	// The int8 kernel of the compact scan, against the same query.
+	code := make([]int8, len(v[1]))
+	quantize(code, v[1])
+	i8 := map[string]func(q []float32, c []int8) float32{"go-int8": dotI8Go}
+	if useAVX2 {
+		i8["avx2-int8"] = dotI8
+	}
+	for name, f := range i8 {
+		b.Run(name, func(b *testing.B) {
+			var s float32
+			for b.Loop() {
+				s += f(v[0], code)
 			}
 			_ = s
 		})

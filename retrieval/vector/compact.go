@@ -173,12 +173,6 @@ func quantize(code []int8, v []float32) (scale, e float32) {
 	return scale, roundUp32(bound + compactSlackAbs)
 }
 
-// estimate is ŝ_r, row r's compact score against q.
-func (c *compact) estimate(q []float32, r int) float64 {
-	d := c.dim
-	return float64(c.scale[r]) * float64(dotI8(q, c.codes[r*d:(r+1)*d]))
-}
-
 // compactPart is one goroutine's share of a compact scan.
 type compactPart struct {
 	lows  lowHeap // the k largest lower bounds of its rows
@@ -193,23 +187,28 @@ type candidate struct {
 }
 
 // scanCompact is the exact search of normalized q (k ≥ 1) by way of the
-// compact copy, over up to Workers goroutines; it also returns the number
-// of rows scored again in float32.
-func (x *Index) scanCompact(q []float32, k int) ([]Hit, int) {
-	c := x.compact
+// compact copy, over the rows whose id keep accepts (all when keep is
+// nil); it also returns the number of rows scored again in float32. It
+// splits the scan over up to Workers goroutines when keep is nil, and
+// runs on the caller's alone otherwise, since keep need not be safe to
+// call from several at once.
+func (x *Index) scanCompact(q []float32, k int, keep func(id int32) bool) ([]Hit, int) {
 	n := len(x.ids)
 	qn := normUp(q)
 	// Each goroutine reads a quarter of the bytes of a float32 scan, so
 	// it needs four times the rows to be worth its start.
 	workers := max(1, min(x.workers(), n*x.dim/(4*minScanPerWorker)))
+	if keep != nil {
+		workers = 1
+	}
 	parts := make([]compactPart, workers)
 	if workers == 1 {
-		c.scanRows(q, qn, 0, n, k, &parts[0])
+		x.scanCompactRows(q, qn, 0, n, k, keep, &parts[0])
 	} else {
 		var wg sync.WaitGroup
 		for w := range workers {
 			lo, hi := w*n/workers, (w+1)*n/workers
-			wg.Go(func() { c.scanRows(q, qn, lo, hi, k, &parts[w]) })
+			wg.Go(func() { x.scanCompactRows(q, qn, lo, hi, k, nil, &parts[w]) })
 		}
 		wg.Wait()
 	}
@@ -238,14 +237,19 @@ func (x *Index) scanCompact(q []float32, k int) ([]Hit, int) {
 	return t.sorted(), survivors
 }
 
-// scanRows scans rows [lo, hi) of the copy into p.
-func (c *compact) scanRows(q []float32, qn float64, lo, hi, k int, p *compactPart) {
-	d := c.dim
+// scanCompactRows scans rows [lo, hi) of the copy, those keep accepts
+// when it is not nil, into p.
+func (x *Index) scanCompactRows(q []float32, qn float64, lo, hi, k int, keep func(id int32) bool, p *compactPart) {
+	c, d := x.compact, x.dim
 	p.lows = newLowHeap(k)
 	limit := max(256, 4*k) // candidates kept before they are filtered
 	bar := math.Inf(-1)
 	codes, scale, errs := c.codes[lo*d:hi*d], c.scale[lo:hi], c.err[lo:hi]
+	ids := x.ids[lo:hi]
 	for i := range scale {
+		if keep != nil && !keep(ids[i]) {
+			continue
+		}
 		s := float64(scale[i]) * float64(dotI8(q, codes[i*d:(i+1)*d]))
 		b := qn * float64(errs[i])
 		up := s + b

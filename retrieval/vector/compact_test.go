@@ -10,7 +10,7 @@ import (
 
 // TestDotI8MatchesFloat64 checks the Go loop and, where the CPU has it,
 // the AVX2 kernel of the int8 dot product at every length through a few
-// of each loop's strides (32, 8, 1), on slices off any alignment, with
+// of each loop's strides (64, 8, 1), on slices off any alignment, with
 // codes at both ends of the int8 range.
 func TestDotI8MatchesFloat64(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
@@ -25,7 +25,7 @@ func TestDotI8MatchesFloat64(t *testing.T) {
 	} else {
 		t.Log("no AVX2 kernel on this machine or build: the Go loop alone is tested")
 	}
-	for n := range 100 {
+	for n := range 150 {
 		q := gaussians(r, 1, n+1)[0][1:]
 		c := make([]int8, n+5)[5:]
 		for i := range c {
@@ -216,7 +216,8 @@ func compactDatasets(r *rand.Rand, n, dim int) []searchData {
 // TestCompactSearchEqualsScan: the compact search returns exactly the
 // float32 scan's hits (ids, scores and order) on every data family, for
 // k from 1 to past the index, split over several goroutines or not, and
-// SearchExact of an index with the copy equals that of one without.
+// SearchExact and SearchExactFunc of an index with the copy equal those
+// of one without.
 func TestCompactSearchEqualsScan(t *testing.T) {
 	old, oldKernel := minScanPerWorker, compactKernel
 	minScanPerWorker = 1000 // lets the small scans split
@@ -249,7 +250,7 @@ func TestCompactSearchEqualsScan(t *testing.T) {
 					}
 					for _, k := range []int{1, 2, 3, 10, 50, 299, 301, n - 1, n, n + 5} {
 						want := x.scan(nq, min(k, n))
-						got, surv := x.scanCompact(nq, min(k, n))
+						got, surv := x.scanCompact(nq, min(k, n), nil)
 						if !slices.Equal(got, want) {
 							t.Fatalf("%s, query %d, k=%d: compact search\n%v\nfloat32 scan\n%v", name, qi, k, head(got), head(want))
 						}
@@ -270,6 +271,26 @@ func TestCompactSearchEqualsScan(t *testing.T) {
 						}
 						if !slices.Equal(pub, ref) {
 							t.Fatalf("%s, query %d, k=%d: SearchExact with the copy\n%v\nwithout\n%v", name, qi, k, head(pub), head(ref))
+						}
+						// A scope: every third id, or 7 ids (fewer than
+						// most k), through the copy and through the float32
+						// scan of SearchExactFunc.
+						for si, keep := range []func(id int32) bool{
+							func(id int32) bool { return id%3 == 0 },
+							func(id int32) bool { return id >= 0 && id < 35 && id%5 == 0 },
+						} {
+							ref, err := plain.SearchExactFunc(q, k, keep)
+							if err != nil {
+								t.Fatal(err)
+							}
+							got, _ := x.scanCompact(nq, min(k, n), keep)
+							pub, err := x.SearchExactFunc(q, k, keep)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if !slices.Equal(got, ref) || !slices.Equal(pub, ref) {
+								t.Fatalf("%s, query %d, k=%d, scope %d: compact\n%v\nSearchExactFunc with the copy\n%v\nwithout\n%v", name, qi, k, si, head(got), head(pub), head(ref))
+							}
 						}
 					}
 				}

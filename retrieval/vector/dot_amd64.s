@@ -70,8 +70,10 @@ done:
 //
 // dotAVX2's loop with c read as int8: VPMOVSXBD widens eight of them to
 // int32, VCVTDQ2PS makes them float32 (exactly: |c| ≤ 128), and the FMA
-// takes q from memory. 32 components a step in four accumulators, then 8,
-// then one at a time.
+// takes q from memory. 64 components a step in eight accumulators (an
+// FMA's latency is four cycles and two can start a cycle: with four
+// accumulators the loop waited on them, 85 ns at 1536), then 8, then one
+// at a time.
 TEXT ·dotI8AVX2(SB), NOSPLIT, $0-28
 	MOVQ q+0(FP), SI
 	MOVQ c+8(FP), DI
@@ -80,33 +82,49 @@ TEXT ·dotI8AVX2(SB), NOSPLIT, $0-28
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
 	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
 
-i8loop32:
-	CMPQ CX, $32
+i8loop64:
+	CMPQ CX, $64
 	JL   i8loop8
-	VPMOVSXBD   (DI), Y4
-	VPMOVSXBD   8(DI), Y5
-	VPMOVSXBD   16(DI), Y6
-	VPMOVSXBD   24(DI), Y7
-	VCVTDQ2PS   Y4, Y4
-	VCVTDQ2PS   Y5, Y5
-	VCVTDQ2PS   Y6, Y6
-	VCVTDQ2PS   Y7, Y7
-	VFMADD231PS (SI), Y4, Y0
-	VFMADD231PS 32(SI), Y5, Y1
-	VFMADD231PS 64(SI), Y6, Y2
-	VFMADD231PS 96(SI), Y7, Y3
-	ADDQ        $128, SI
-	ADDQ        $32, DI
-	SUBQ        $32, CX
-	JMP         i8loop32
+	VPMOVSXBD   (DI), Y8
+	VPMOVSXBD   8(DI), Y9
+	VPMOVSXBD   16(DI), Y10
+	VPMOVSXBD   24(DI), Y11
+	VPMOVSXBD   32(DI), Y12
+	VPMOVSXBD   40(DI), Y13
+	VPMOVSXBD   48(DI), Y14
+	VPMOVSXBD   56(DI), Y15
+	VCVTDQ2PS   Y8, Y8
+	VCVTDQ2PS   Y9, Y9
+	VCVTDQ2PS   Y10, Y10
+	VCVTDQ2PS   Y11, Y11
+	VCVTDQ2PS   Y12, Y12
+	VCVTDQ2PS   Y13, Y13
+	VCVTDQ2PS   Y14, Y14
+	VCVTDQ2PS   Y15, Y15
+	VFMADD231PS (SI), Y8, Y0
+	VFMADD231PS 32(SI), Y9, Y1
+	VFMADD231PS 64(SI), Y10, Y2
+	VFMADD231PS 96(SI), Y11, Y3
+	VFMADD231PS 128(SI), Y12, Y4
+	VFMADD231PS 160(SI), Y13, Y5
+	VFMADD231PS 192(SI), Y14, Y6
+	VFMADD231PS 224(SI), Y15, Y7
+	ADDQ        $256, SI
+	ADDQ        $64, DI
+	SUBQ        $64, CX
+	JMP         i8loop64
 
 i8loop8:
 	CMPQ CX, $8
 	JL   i8reduce
-	VPMOVSXBD   (DI), Y4
-	VCVTDQ2PS   Y4, Y4
-	VFMADD231PS (SI), Y4, Y0
+	VPMOVSXBD   (DI), Y8
+	VCVTDQ2PS   Y8, Y8
+	VFMADD231PS (SI), Y8, Y0
 	ADDQ        $32, SI
 	ADDQ        $8, DI
 	SUBQ        $8, CX
@@ -115,7 +133,11 @@ i8loop8:
 i8reduce:
 	VADDPS       Y1, Y0, Y0
 	VADDPS       Y3, Y2, Y2
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y7, Y6, Y6
 	VADDPS       Y2, Y0, Y0
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y4, Y0, Y0
 	VEXTRACTF128 $1, Y0, X1
 	VADDPS       X1, X0, X0
 	VHADDPS      X0, X0, X0
