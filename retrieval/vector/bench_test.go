@@ -212,7 +212,10 @@ func BenchmarkDot(b *testing.B) {
 	quantize(code, v[1])
 	i8 := map[string]func(q []float32, c []int8) float32{"go-int8": dotI8Go}
 	if useAVX2 {
-		i8["avx2-int8"] = dotI8
+		i8["avx2-int8"] = func(q []float32, c []int8) float32 { return dotI8AVX2(&q[0], &c[0], len(q)) }
+	}
+	if useAVX512 {
+		i8["avx512-int8"] = func(q []float32, c []int8) float32 { return dotI8AVX512(&q[0], &c[0], len(q)) }
 	}
 	for name, f := range i8 {
 		b.Run(name, func(b *testing.B) {

@@ -3,6 +3,7 @@ package vector
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // The compact copy: exact search that reads a quarter of the bytes.
@@ -177,7 +178,21 @@ func quantize(code []int8, v []float32) (scale, e float32) {
 type compactPart struct {
 	lows  lowHeap // the k largest lower bounds of its rows
 	cands []candidate
+	limit int // len(cands) at which they are filtered again
 }
+
+func newCompactPart(k int) compactPart {
+	return compactPart{lows: newLowHeap(k), limit: max(256, 4*k)}
+}
+
+// compactChunkBytes is the share of the copy a goroutine of a split
+// compact scan takes at a time. Goroutines take chunks until none is
+// left rather than a fixed half each: on a machine shared with other
+// work one of them is often descheduled for a few milliseconds, and with
+// fixed halves the search waited for it (p95 15–22 ms against 8 on one
+// goroutine, 100,000 × 1536 under load); now the other takes over its
+// chunks. A variable so that tests can cut small scans into many.
+var compactChunkBytes = 1 << 20
 
 // candidate is a row whose upper bound was not below the part's k-th
 // largest lower bound when it was scanned.
@@ -202,14 +217,29 @@ func (x *Index) scanCompact(q []float32, k int, keep func(id int32) bool) ([]Hit
 		workers = 1
 	}
 	parts := make([]compactPart, workers)
+	for w := range parts {
+		parts[w] = newCompactPart(k)
+	}
 	if workers == 1 {
-		x.scanCompactRows(q, qn, 0, n, k, keep, &parts[0])
+		x.scanCompactRows(q, qn, 0, n, keep, &parts[0])
 	} else {
-		var wg sync.WaitGroup
-		for w := range workers {
-			lo, hi := w*n/workers, (w+1)*n/workers
-			wg.Go(func() { x.scanCompactRows(q, qn, lo, hi, k, nil, &parts[w]) })
+		chunk := max(1, compactChunkBytes/x.dim)
+		chunks := (n + chunk - 1) / chunk
+		var next atomic.Int64
+		work := func(p *compactPart) {
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= chunks {
+					return
+				}
+				x.scanCompactRows(q, qn, c*chunk, min(n, (c+1)*chunk), nil, p)
+			}
 		}
+		var wg sync.WaitGroup
+		for w := 1; w < workers; w++ {
+			wg.Go(func() { work(&parts[w]) })
+		}
+		work(&parts[0])
 		wg.Wait()
 	}
 	// L over all rows: the k largest lower bounds of all rows are among
@@ -239,11 +269,9 @@ func (x *Index) scanCompact(q []float32, k int, keep func(id int32) bool) ([]Hit
 
 // scanCompactRows scans rows [lo, hi) of the copy, those keep accepts
 // when it is not nil, into p.
-func (x *Index) scanCompactRows(q []float32, qn float64, lo, hi, k int, keep func(id int32) bool, p *compactPart) {
+func (x *Index) scanCompactRows(q []float32, qn float64, lo, hi int, keep func(id int32) bool, p *compactPart) {
 	c, d := x.compact, x.dim
-	p.lows = newLowHeap(k)
-	limit := max(256, 4*k) // candidates kept before they are filtered
-	bar := math.Inf(-1)
+	bar := p.lows.bar()
 	codes, scale, errs := c.codes[lo*d:hi*d], c.scale[lo:hi], c.err[lo:hi]
 	ids := x.ids[lo:hi]
 	for i := range scale {
@@ -263,7 +291,7 @@ func (x *Index) scanCompactRows(q []float32, qn float64, lo, hi, k int, keep fun
 			}
 		}
 		p.cands = append(p.cands, candidate{row: int32(lo + i), up: up})
-		if len(p.cands) >= limit {
+		if len(p.cands) >= p.limit {
 			kept := p.cands[:0]
 			for _, cd := range p.cands {
 				if cd.up >= bar {
@@ -271,8 +299,8 @@ func (x *Index) scanCompactRows(q []float32, qn float64, lo, hi, k int, keep fun
 				}
 			}
 			p.cands = kept
-			if len(kept) >= limit/2 { // many near-equal bounds: filter less often
-				limit *= 2
+			if len(kept) >= p.limit/2 { // many near-equal bounds: filter less often
+				p.limit *= 2
 			}
 		}
 	}

@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// TestDotI8MatchesFloat64 checks the Go loop and, where the CPU has it,
-// the AVX2 kernel of the int8 dot product at every length through a few
-// of each loop's strides (64, 8, 1), on slices off any alignment, with
+// TestDotI8MatchesFloat64 checks the Go loop and, where the CPU has them,
+// the AVX2 and AVX-512 kernels of the int8 dot product at every length
+// through a few of each loop's strides (64 or 128, 8, 1), on slices off any alignment, with
 // codes at both ends of the int8 range.
 func TestDotI8MatchesFloat64(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
@@ -25,7 +25,15 @@ func TestDotI8MatchesFloat64(t *testing.T) {
 	} else {
 		t.Log("no AVX2 kernel on this machine or build: the Go loop alone is tested")
 	}
-	for n := range 150 {
+	if useAVX512 {
+		kernels["avx512"] = func(q []float32, c []int8) float32 {
+			if len(q) == 0 {
+				return 0
+			}
+			return dotI8AVX512(&q[0], &c[0], len(q))
+		}
+	}
+	for n := range 300 {
 		q := gaussians(r, 1, n+1)[0][1:]
 		c := make([]int8, n+5)[5:]
 		for i := range c {
@@ -123,6 +131,15 @@ func TestCompactBoundHolds(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
 	cases := boundCases()
 	var worst float64 // largest |s − ŝ| / (‖q‖e) seen
+	type kernel struct {
+		name string
+		dot  func(a, b []float32) float32
+		dot8 func(q []float32, c []int8) float32
+	}
+	kernels := []kernel{{"go", dotGo, dotI8Go}, {"dispatch", dot, dotI8}}
+	if useAVX2 {
+		kernels = append(kernels, kernel{"avx2", dot, func(q []float32, c []int8) float32 { return dotI8AVX2(&q[0], &c[0], len(q)) }})
+	}
 	for _, dim := range []int{1, 7, 37, 300, 1536} {
 		for _, vc := range cases {
 			for range 30 {
@@ -147,11 +164,7 @@ func TestCompactBoundHolds(t *testing.T) {
 						continue
 					}
 					bound := qn * float64(e)
-					for _, kern := range []struct {
-						name string
-						dot  func(a, b []float32) float32
-						dot8 func(q []float32, c []int8) float32
-					}{{"go", dotGo, dotI8Go}, {"dispatch", dot, dotI8}} {
+					for _, kern := range kernels {
 						s := float64(kern.dot(q, v))
 						est := float64(scale) * float64(kern.dot8(q, code))
 						if d := math.Abs(s - est); !(d <= bound) {
@@ -219,13 +232,18 @@ func compactDatasets(r *rand.Rand, n, dim int) []searchData {
 // SearchExact and SearchExactFunc of an index with the copy equal those
 // of one without.
 func TestCompactSearchEqualsScan(t *testing.T) {
-	old, oldKernel := minScanPerWorker, compactKernel
-	minScanPerWorker = 1000 // lets the small scans split
-	compactKernel = true    // the Go kernel where there is no AVX2 one
-	defer func() { minScanPerWorker, compactKernel = old, oldKernel }()
+	checkCompactEqualsScan(t, []int{37, 256})
+}
+
+func checkCompactEqualsScan(t *testing.T, dims []int) {
+	old, oldKernel, oldChunk := minScanPerWorker, compactKernel, compactChunkBytes
+	minScanPerWorker = 1000  // lets the small scans split
+	compactKernel = true     // the Go kernel where there is no AVX2 one
+	compactChunkBytes = 5000 // 135 rows at dim 37, 19 at 256
+	defer func() { minScanPerWorker, compactKernel, compactChunkBytes = old, oldKernel, oldChunk }()
 	r := rand.New(rand.NewPCG(25, 26))
 	const n = 2400
-	for _, dim := range []int{37, 256} {
+	for _, dim := range dims {
 		for _, d := range compactDatasets(r, n, dim) {
 			ids := make([]int32, n)
 			for i, p := range r.Perm(n) {

@@ -14,3 +14,9 @@ func dotAVX2(a, b *float32, n int) float32 { panic("vector: no AVX2 kernel in th
 func dotI8(q []float32, c []int8) float32 { return dotI8Go(q, c) }
 
 func dotI8AVX2(q *float32, c *int8, n int) float32 { panic("vector: no AVX2 kernel in this build") }
+
+const useAVX512 = false
+
+func dotI8AVX512(q *float32, c *int8, n int) float32 {
+	panic("vector: no AVX-512 kernel in this build")
+}
