@@ -65,8 +65,10 @@ import (
 // The copy is dim + 8 bytes a vector (1,544 at 1536, on top of 6,148:
 // 25 % more memory), built in Build when the index holds at least
 // Config.CompactFrom vectors and the CPU runs the AVX2 kernel (AVX2 and
-// FMA); without the kernel a scan of int8 in Go is no faster than of
-// float32, so no copy is built and SearchExact scans the float32 rows.
+// FMA; the AVX-512 one where there is AVX512F); without a kernel a scan
+// of int8 in Go is no faster than of float32, so no copy is built and
+// SearchExact scans the float32 rows. SearchExact and SearchExactFunc
+// also scan the float32 rows when k > n/8 (compactMaxKShare).
 
 // compactSlackRel raises the float64-computed norms, relative: far above
 // their rounding ((dim+4)·2⁻⁵³ ≈ 2⁻⁴² at 1536), far below anything that
