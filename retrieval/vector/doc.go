@@ -53,7 +53,7 @@
 //	exact 100,000 × 384             5.2      6.6       1            0.14       1,540
 //	exact 100,000 × 384 int8        1.8–4.0  6.0–18.5  1            0.6–0.9    1,932
 //	exact 100,000 × 1536           21.5     28.6       1            0.3–3.8    6,148
-//	exact 100,000 × 1536 int8       3.6      4.0–5.1   1            0.8–1.5    7,692
+//	exact 100,000 × 1536 int8       3.6–4.0  4.0–5.2   1            0.8–1.5    7,692
 //	graph 100,000 × 384 clustered   0.35     0.64      1.000       65          1,685
 //	graph 100,000 × 384 gaussian    0.66     0.88      0.114      125          1,685
 //	graph 20,000 × 1536 clustered   1.7      4.2       0.999       59          6,295
@@ -70,13 +70,13 @@
 // 20 ms on this machine whatever the arithmetic, and a second goroutine
 // barely helps (22.2 → 21.5 ms p50): the 20 ms p95 is not met
 // with float32 vectors. The int8 copy reads 154 MB and about 106 rows
-// again in float32 (gaussian data, k = 10; 42 on clustered): 3.6 ms p50
-// and 4.0–5.1 p95 on a quiet machine, against 14–17 and 18–33 for the
-// float32 scan in the same hour. On a busy one (load 5–8 on the 2 cores)
-// both slow down, the copy to 8.6–9.4 p50 and 19–25 p95 against 27–29
-// and 46–74, and to 13–18 p50 and 59–83 p95 at the busiest, with the
-// float32 scan at 54–65 and 139–219: the target holds only while the
-// search has most of a core. The dot kernel itself is 72 ns at 1536
+// again in float32 (gaussian data, k = 10; 42 on clustered): 3.6–4.0 ms
+// p50 and 4.0–5.2 p95 on a quiet machine, against 13–17 and 18–33 for
+// the float32 scan in the same hour. On a busy one (load 5–8 on the 2
+// cores) both slow down, the copy to 8.6–9.4 p50 and 19–25 p95 against
+// 27–29 and 46–74, and (clustered data, at the busiest) to 13–18 p50 and
+// 59–83 p95, with the float32 scan at 54–65 and 139–219: the target
+// holds only while the search has most of the machine. The dot kernel itself is 72 ns at 1536
 // dimensions against 716 ns for the unrolled Go loop, the int8 kernel
 // 36–39 ns with AVX-512 and 67 with AVX2 (BenchmarkDot).
 //
