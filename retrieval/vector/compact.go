@@ -57,7 +57,7 @@ import (
 // relative. The bound holds for rows and queries of any finite values
 // whose products and sums do not overflow float32; the index's rows and
 // queries are unit length. On unit vectors of 1536 gaussian components
-// e_r is about 0.009 (almost all quantization: the rounding terms are
+// e_r is about 0.008 (almost all quantization: the rounding terms are
 // 9·10⁻⁵ each), against a spread of scores of 0.026.
 //
 // # Cost

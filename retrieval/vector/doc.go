@@ -83,7 +83,9 @@
 // Memory per vector, measured with runtime.MemStats around Add and Build:
 // 4·dim + 4 bytes exact (the row and its id: 6,148 at 1536), dim + 8 more
 // with the int8 copy (its codes, scale and error bound: 7,692 at 1536,
-// 25 % more), plus about
+// 25 % more; the graph rows above were measured before the copy, which
+// DefaultConfig now builds beside the graph too, for SearchExact and
+// SearchExactFunc), plus about
 // 147 bytes of graph at M = 16 (the layer-0 list of 2M+1 int32s and the
 // few upper-layer lists). A search of the graph also holds a visited
 // mark of 4 bytes per vector, pooled, one per concurrent search.
