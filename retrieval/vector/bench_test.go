@@ -104,20 +104,61 @@ func timeSearches(b *testing.B, queries [][]float32, search func(q []float32) ([
 	b.ReportMetric(pct(0.95), "p95-ms")
 }
 
+// BenchmarkSearchExact times exact search with and without the int8
+// copy (compact=on is the default from DefaultCompactFrom vectors), on
+// gaussian data and, at 100,000 × 1536, clustered; with the copy it also
+// reports the mean number of rows scored again in float32 (survivors).
 func BenchmarkSearchExact(b *testing.B) {
-	for _, size := range []struct{ n, dim int }{{20_000, 1536}, {100_000, 384}, {100_000, 1536}} {
+	type size struct {
+		n, dim int
+		kind   string
+	}
+	sizes := []size{{2_000, 1536, "gaussian"}, {5_000, 1536, "gaussian"}, {20_000, 1536, "gaussian"}, {100_000, 384, "gaussian"}, {100_000, 1536, "gaussian"}, {100_000, 1536, "clustered"}}
+	for _, size := range sizes {
 		for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
-			b.Run(fmt.Sprintf("n=%d/dim=%d/workers=%d", size.n, size.dim, workers), func(b *testing.B) {
-				d := benchData("gaussian", size.n, size.dim)
-				cfg := DefaultConfig()
-				cfg.Threshold = size.n + 1 // never a graph
-				cfg.Workers = workers
-				x, report := measureBuild(b, cfg, d)
-				timeSearches(b, d.queries, func(q []float32) ([]Hit, error) { return x.Search(q, 10) })
-				report()
-			})
+			for _, compact := range []bool{false, true} {
+				onOff := map[bool]string{false: "off", true: "on"}[compact]
+				b.Run(fmt.Sprintf("n=%d/dim=%d/%s/workers=%d/compact=%s", size.n, size.dim, size.kind, workers, onOff), func(b *testing.B) {
+					if compact && !compactKernel {
+						b.Skip("no AVX2 kernel: no compact copy")
+					}
+					d := benchData(size.kind, size.n, size.dim)
+					cfg := DefaultConfig()
+					cfg.Threshold = size.n + 1 // never a graph
+					cfg.Workers = workers
+					cfg.CompactFrom = size.n + 1
+					if compact {
+						cfg.CompactFrom = 1
+					}
+					x, report := measureBuild(b, cfg, d)
+					if x.Compact() != compact {
+						b.Fatalf("compact copy %v, want %v", x.Compact(), compact)
+					}
+					timeSearches(b, d.queries, func(q []float32) ([]Hit, error) { return x.Search(q, 10) })
+					report()
+					if compact {
+						b.ReportMetric(meanSurvivors(b, x, d.queries, 10), "survivors")
+					}
+				})
+			}
 		}
 	}
+}
+
+// meanSurvivors is the mean number of rows a compact search of the
+// queries scores again in float32.
+func meanSurvivors(b *testing.B, x *Index, queries [][]float32, k int) float64 {
+	b.Helper()
+	sum := 0
+	for _, q := range queries {
+		nq, err := Normalize(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, s := x.scanCompact(nq, k, nil)
+		sum += s
+	}
+	return float64(sum) / float64(len(queries))
 }
 
 func BenchmarkSearchHNSW(b *testing.B) {
@@ -162,6 +203,25 @@ func BenchmarkDot(b *testing.B) {
 			var s float32
 			for b.Loop() {
 				s += k.f(v[0], v[1])
+			}
+			_ = s
+		})
+	}
+	// The int8 kernel of the compact scan, against the same query.
+	code := make([]int8, len(v[1]))
+	quantize(code, v[1])
+	i8 := map[string]func(q []float32, c []int8) float32{"go-int8": dotI8Go}
+	if useAVX2 {
+		i8["avx2-int8"] = func(q []float32, c []int8) float32 { return dotI8AVX2(&q[0], &c[0], len(q)) }
+	}
+	if useAVX512 {
+		i8["avx512-int8"] = func(q []float32, c []int8) float32 { return dotI8AVX512(&q[0], &c[0], len(q)) }
+	}
+	for name, f := range i8 {
+		b.Run(name, func(b *testing.B) {
+			var s float32
+			for b.Loop() {
+				s += f(v[0], code)
 			}
 			_ = s
 		})

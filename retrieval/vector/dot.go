@@ -70,3 +70,20 @@ func Normalize(v []float32) ([]float32, error) {
 	}
 	return out, nil
 }
+
+// dotI8Go is the inner product of the float32s q and the int8s c, which
+// must be as long as q, in portable Go: dotI8 where no assembly runs,
+// and the tests' reference for the kernel.
+func dotI8Go(q []float32, c []int8) float32 {
+	var s0, s1, s2, s3 float32
+	for ; len(q) >= 4 && len(c) >= 4; q, c = q[4:], c[4:] {
+		s0 += q[0] * float32(c[0])
+		s1 += q[1] * float32(c[1])
+		s2 += q[2] * float32(c[2])
+		s3 += q[3] * float32(c[3])
+	}
+	for i := 0; i < len(q) && i < len(c); i++ {
+		s0 += q[i] * float32(c[i])
+	}
+	return (s0 + s1) + (s2 + s3)
+}

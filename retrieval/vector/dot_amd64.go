@@ -25,3 +25,32 @@ func dot(a, b []float32) float32 {
 	}
 	return dotGo(a, b)
 }
+
+// dotI8AVX2 is the inner product of the n float32s at q and the n int8s
+// at c, each eight int8s widened to int32 and converted to float32
+// (exactly) before a fused multiply-add (dot_amd64.s).
+//
+//go:noescape
+func dotI8AVX2(q *float32, c *int8, n int) float32
+
+// useAVX512 is whether this CPU (and OS) runs dotI8AVX512.
+var useAVX512 = useAVX2 && cpu.X86.HasAVX512F
+
+// dotI8AVX512 is dotI8AVX2 sixteen lanes wide (dot_amd64.s).
+//
+//go:noescape
+func dotI8AVX512(q *float32, c *int8, n int) float32
+
+// dotI8 is the inner product of q and c, which must be as long as q: the
+// AVX-512 or AVX2 kernel where the CPU has it, else dotI8Go.
+func dotI8(q []float32, c []int8) float32 {
+	if useAVX512 && len(q) > 0 {
+		c = c[:len(q)]
+		return dotI8AVX512(&q[0], &c[0], len(q))
+	}
+	if useAVX2 && len(q) > 0 {
+		c = c[:len(q)]
+		return dotI8AVX2(&q[0], &c[0], len(q))
+	}
+	return dotI8Go(q, c)
+}

@@ -331,7 +331,7 @@ func TestRecallOfGraph(t *testing.T) {
 }
 
 // TestConcurrentSearches runs searches from many goroutines at once, on a
-// graph index and a split exact one, under -race in make test, and checks
+// graph index, a split exact one and one with the int8 copy, under -race in make test, and checks
 // each against the same search run alone.
 func TestConcurrentSearches(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
@@ -343,9 +343,12 @@ func TestConcurrentSearches(t *testing.T) {
 	defer func() { minScanPerWorker = old }()
 	exactCfg := DefaultConfig()
 	exactCfg.Workers = 3
+	compactCfg := exactCfg
+	compactCfg.CompactFrom = 1 // the int8 copy, where the CPU runs its kernel
 	for name, x := range map[string]*Index{
-		"exact": build(t, exactCfg, seqIDs(n), vecs),
-		"graph": build(t, graphConfig(), seqIDs(n), vecs),
+		"exact":   build(t, exactCfg, seqIDs(n), vecs),
+		"compact": build(t, compactCfg, seqIDs(n), vecs),
+		"graph":   build(t, graphConfig(), seqIDs(n), vecs),
 	} {
 		alone := make([][]Hit, len(queries))
 		for i, q := range queries {
