@@ -143,8 +143,8 @@ type Session struct {
 	log    *slog.Logger
 	roles  map[string]prompt.Role // fixed at New
 
-	refreshMu        sync.Mutex // one generation check or rebuild at a time
-	failedGeneration int64      // the generation whose rebuild failed, else noGeneration
+	refreshMu        sync.Mutex   // one rebuild at a time
+	failedGeneration atomic.Int64 // the generation whose rebuild failed, else noGeneration
 	// generationState is the store's generation as the change feed told
 	// it (Follow); only the session that refreshes reads it.
 	generationState generationState
@@ -187,8 +187,9 @@ func New(engine Engine, writer Writer, opts Options) *Session {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Session{writer: writer, opts: opts, log: log, app: opts.App, failedGeneration: noGeneration, roles: roleSet(opts.Roles),
+	s := &Session{writer: writer, opts: opts, log: log, app: opts.App, roles: roleSet(opts.Roles),
 		notesCache: &notesCache{}, switchState: &switchState{}}
+	s.failedGeneration.Store(noGeneration)
 	s.loaded.Store(&loadedEngine{engine: engine, generation: opts.Refresh.Generation})
 	return s
 }

@@ -65,6 +65,14 @@ func (g *generationState) known() (int64, bool) {
 	return g.generation, g.told.trusted()
 }
 
+// snapshot is known's answer and whether the feed listens: without it no
+// read of the store is learnt.
+func (g *generationState) snapshot() (gen int64, known, listening bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.generation, g.told.trusted(), g.told.listening
+}
+
 func (g *generationState) epoch() uint64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()

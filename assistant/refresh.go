@@ -56,6 +56,14 @@ func (s *Session) currentEngine(ctx context.Context) Engine {
 	if !r.enabled() {
 		return s.loaded.Load().engine
 	}
+	// Most turns find the generation unchanged, and need no lock to see
+	// it: docent serve checks on every request, and a lock taken by each
+	// made concurrent requests queue behind one another
+	// (BenchmarkRetrieveParallel's p99). The lock is for a rebuild, and for
+	// a read the change feed may learn from (see checkGeneration).
+	if engine, done := s.unchanged(ctx); done {
+		return engine
+	}
 	// One check and rebuild at a time: concurrent turns that all saw the
 	// new generation must not each read the corpus.
 	s.refreshMu.Lock()
@@ -80,7 +88,7 @@ func (s *Session) currentEngine(ctx context.Context) Engine {
 		return cur.engine
 	// Any difference counts, not just a higher number: a database that was
 	// dropped and re-seeded starts counting again.
-	case gen == cur.generation, gen == s.failedGeneration:
+	case gen == cur.generation, gen == s.failedGeneration.Load():
 		return cur.engine
 	}
 
@@ -99,7 +107,7 @@ func (s *Session) currentEngine(ctx context.Context) Engine {
 	engine, err := r.Build(vocabulary.Bundle(corpus))
 	if err != nil {
 		// The same corpus would fail the same way: wait for the next seed.
-		s.failedGeneration = gen
+		s.failedGeneration.Store(gen)
 		s.log.WarnContext(ctx, "rebuild retrieval index; answering from the loaded index",
 			"generation", gen, "loaded_generation", cur.generation, "err", err)
 		return cur.engine
@@ -112,4 +120,34 @@ func (s *Session) currentEngine(ctx context.Context) Engine {
 	s.log.InfoContext(ctx, "retrieval index rebuilt", "generation", gen, "previous_generation", cur.generation,
 		"docs", len(corpus), "chunks", chunks, "took", time.Since(began))
 	return engine
+}
+
+// unchanged reports, without refreshMu, that the loaded engine answers
+// this turn (done): the generation the change feed keeps current, or
+// without a listening feed the store's, has not moved (or its rebuild
+// failed already), or the store's could not be read. It leaves to the
+// locked path a listening feed's generation not yet current: that read
+// is learnt (generationState.learn), and reads learnt out of order could
+// leave an older generation trusted.
+func (s *Session) unchanged(ctx context.Context) (Engine, bool) {
+	cur := s.loaded.Load()
+	gen, known, listening := s.generationState.snapshot()
+	switch {
+	case known:
+	case listening:
+		return nil, false
+	default:
+		checkCtx, cancel := context.WithTimeout(ctx, generationCheckTimeout)
+		g, err := s.opts.Refresh.Knowledge.Generation(checkCtx)
+		cancel()
+		if err != nil {
+			s.log.WarnContext(ctx, "check knowledge generation; answering from the loaded index", "err", err)
+			return cur.engine, true
+		}
+		gen = g
+	}
+	if gen == cur.generation || gen == s.failedGeneration.Load() {
+		return cur.engine, true
+	}
+	return nil, false
 }

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Mark replaces every secret.
@@ -33,18 +34,71 @@ const (
 
 // patterns are credentials an error string can echo: passwords in URLs,
 // auth headers a client or proxy repeats back, provider key formats and
-// key-like parameters.
+// key-like parameters. Each has a cheap test, may, that every text it
+// matches passes: a text that fails it is not run through the expression.
+// docent serve logs a question and a path or two per request, which
+// almost never hold a ':' or an '=' (FuzzPatternFilters keeps the tests
+// honest).
 var patterns = []struct {
 	re   *regexp.Regexp
 	repl string
+	may  func(s string) bool
 }{
-	{regexp.MustCompile(`(://[^/@\s:]*:)[^/@\s]+@`), "${1}" + Mark + "@"},
-	{regexp.MustCompile(`(?i)\b(x-api-key|api-key|proxy-authorization|authorization|openai-organization)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic)\s+)?[^\s"',;]+`), "${1}${2}" + Mark},
-	{regexp.MustCompile(`(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}`), "${1} " + Mark},
-	{regexp.MustCompile(`(?i)\b(basic)\s+[A-Za-z0-9+/]{8,}={0,2}`), "${1} " + Mark},
-	{regexp.MustCompile(`\b(?:sk-|sk_|xoxb-|ghp_|github_pat_|AIza)[A-Za-z0-9_-]{8,}`), Mark},
-	{regexp.MustCompile(`(?i)([?&](?:api[_-]?key|key|token|access_token|auth|password)=)[^&#\s"']+`), "${1}" + Mark},
-	{regexp.MustCompile(`(?i)\b((?:api[_-]?key|token|secret|password|passwd)\s*[=:]\s*)[^\s&,;"']+`), "${1}" + Mark},
+	{regexp.MustCompile(`(://[^/@\s:]*:)[^/@\s]+@`), "${1}" + Mark + "@",
+		func(s string) bool { return strings.Contains(s, "://") && strings.Contains(s, "@") }},
+	{regexp.MustCompile(`(?i)\b(x-api-key|api-key|proxy-authorization|authorization|openai-organization)(["']?\s*[:=]\s*["']?)(?:(?:bearer|basic)\s+)?[^\s"',;]+`), "${1}${2}" + Mark,
+		func(s string) bool {
+			return strings.ContainsAny(s, ":=") && containsFold(s, "api-key", "authorization", "openai-organization")
+		}},
+	{regexp.MustCompile(`(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}`), "${1} " + Mark,
+		func(s string) bool { return containsFold(s, "bearer") }},
+	{regexp.MustCompile(`(?i)\b(basic)\s+[A-Za-z0-9+/]{8,}={0,2}`), "${1} " + Mark,
+		func(s string) bool { return containsFold(s, "basic") }},
+	{regexp.MustCompile(`\b(?:sk-|sk_|xoxb-|ghp_|github_pat_|AIza)[A-Za-z0-9_-]{8,}`), Mark,
+		func(s string) bool {
+			return strings.Contains(s, "sk-") || strings.Contains(s, "sk_") || strings.Contains(s, "xoxb-") ||
+				strings.Contains(s, "ghp_") || strings.Contains(s, "github_pat_") || strings.Contains(s, "AIza")
+		}},
+	{regexp.MustCompile(`(?i)([?&](?:api[_-]?key|key|token|access_token|auth|password)=)[^&#\s"']+`), "${1}" + Mark,
+		func(s string) bool { return strings.Contains(s, "=") && strings.ContainsAny(s, "?&") }},
+	{regexp.MustCompile(`(?i)\b((?:api[_-]?key|token|secret|password|passwd)\s*[=:]\s*)[^\s&,;"']+`), "${1}" + Mark,
+		func(s string) bool {
+			return strings.ContainsAny(s, ":=") && containsFold(s, "key", "token", "secret", "passw")
+		}},
+}
+
+// containsFold reports whether s may contain one of words (lower-case
+// ASCII) under the patterns' (?i): ASCII letters of any case. A text with
+// any other byte is let through, since Unicode folding also matches a few
+// other letters ("K" is the Kelvin sign too).
+func containsFold(s string, words ...string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	for _, w := range words {
+		for i := 0; i+len(w) <= len(s); i++ {
+			if asciiEqualFold(s[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// asciiEqualFold compares ASCII s with the lower-case word w, ignoring case.
+func asciiEqualFold(s, w string) bool {
+	for i := 0; i < len(w); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Redactor masks a set of known secrets plus the credential patterns. Add
@@ -103,7 +157,9 @@ func (r *Redactor) String(s string) string {
 		}
 	}
 	for _, p := range patterns {
-		s = p.re.ReplaceAllString(s, p.repl)
+		if p.may(s) {
+			s = p.re.ReplaceAllString(s, p.repl)
+		}
 	}
 	return s
 }

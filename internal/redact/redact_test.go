@@ -105,3 +105,34 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// Each pattern's cheap test passes every text the pattern matches: with
+// or without the tests, the credential patterns mask the same.
+func FuzzPatternFilters(f *testing.F) {
+	for _, s := range []string{
+		"postgres://u:secret@h/db", "Authorization: Bearer abc.def-ghi", "X-API-KEY=abcdefgh",
+		"proxy-authorization: basic QWxhZGRpbjpvcGVu", "sk-proj-Zq81HxT0aL93mNb7", "github_pat_11ABCDEFG0123",
+		"https://h/x?api_key=abc&token=def", "PASSWD = hunter22", "api_\u212Aey: abcdefgh", "pa\u017F\u017Fword=abcdefgh",
+		"how do I rename a workspace", "POST /api/retrieve", "127.0.0.1:53245", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for i, p := range patterns {
+			if !p.may(s) && p.re.MatchString(s) {
+				t.Errorf("pattern %d matches %q but its test skips it", i, s)
+			}
+		}
+	})
+}
+
+// BenchmarkStringProse is what a server pays per logged value: a question
+// and a path, which no pattern matches.
+func BenchmarkStringProse(b *testing.B) {
+	r := New("hunter22-secret-password")
+	for b.Loop() {
+		r.String("how do I move a note to another workspace")
+		r.String("/api/retrieve")
+		r.String("127.0.0.1:53245")
+	}
+}

@@ -65,7 +65,7 @@ type Store struct {
 	seedMu sync.Mutex
 	state  atomic.Pointer[snapshot]
 
-	eventsMu sync.Mutex // keeps appended lines whole
+	events eventQueue // the events being appended
 
 	notes notesStore
 
@@ -256,8 +256,10 @@ func (s *Store) Corpus(ctx context.Context) ([]knowledge.Doc, error) {
 }
 
 // RecordRetrieval appends ev as one JSON line to the events file, if any.
-// The file is opened for each event: events are rare (one per question)
-// and no handle is left to leak.
+// The file is opened for each write: no handle is left to leak. Under
+// `docent serve` events come from many requests at once, so they are
+// written in groups (see appendEvents): a request never waits for a lock
+// held across another request's file system calls.
 func (s *Store) RecordRetrieval(ctx context.Context, ev knowledge.RetrievalEvent) error {
 	ev, err := store.PrepareEvent(ev, time.Now())
 	if err != nil {
@@ -274,53 +276,151 @@ func (s *Store) RecordRetrieval(ctx context.Context, ev knowledge.RetrievalEvent
 		return fmt.Errorf("record retrieval event: encode: %w", err)
 	}
 	line = append(line, '\n')
-
-	s.eventsMu.Lock()
-	defer s.eventsMu.Unlock()
-	path := s.opts.EventsPath
-	// Queries can carry customer details: keep the log private to the user.
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("record retrieval event: create directory for %s: %w", path, err)
-	}
-	if err := s.rotateEvents(int64(len(line))); err != nil {
+	if err := s.events.append(line, s.writeEvents); err != nil {
 		return fmt.Errorf("record retrieval event: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("record retrieval event: open %s: %w", path, err)
-	}
-	// One write per line: with O_APPEND the line lands whole even when
-	// another docent process appends to the same file.
-	_, werr := f.Write(line)
-	cerr := f.Close()
-	if werr != nil {
-		return fmt.Errorf("record retrieval event: write %s: %w", path, werr)
-	}
-	if cerr != nil {
-		return fmt.Errorf("record retrieval event: close %s: %w", path, cerr)
 	}
 	return nil
 }
 
-// rotateEvents moves the events file aside when adding n bytes would take
-// it past the limit, keeping one previous file. Two processes rotating at
-// once can lose that previous file, never a line of the current one: a
-// rename is atomic and appends go to whichever file has the name.
-func (s *Store) rotateEvents(n int64) error {
+// eventQueue groups the events concurrent callers record (group commit):
+// one caller at a time writes every line queued until then, with one
+// round of file system calls, while the others wait for the outcome.
+// Holding a mutex across those calls instead made every request of a busy
+// server queue behind each other's syscalls; once the mutex turned to
+// handing itself over waiter by waiter, each request also waited for a
+// scheduler round, and the tail grew to seconds.
+type eventQueue struct {
+	mu      sync.Mutex
+	queued  []queuedEvent
+	writing bool // a caller is writing; the next writer is handed the turn
+}
+
+type queuedEvent struct {
+	line []byte
+	done chan eventOutcome // capacity 1
+}
+
+// eventOutcome is a queued event's outcome, or the turn to write (lead).
+type eventOutcome struct {
+	lead bool
+	err  error
+}
+
+// append queues line and returns once it is written (or failed to be), by
+// write itself or by the caller writing at the time. A writer writes one
+// group, its own line in it, then hands the turn to the first caller
+// queued meanwhile, so no caller writes for others indefinitely.
+func (q *eventQueue) append(line []byte, write func(lines [][]byte) error) error {
+	me := queuedEvent{line: line, done: make(chan eventOutcome, 1)}
+	q.mu.Lock()
+	q.queued = append(q.queued, me)
+	lead := !q.writing
+	q.writing = true
+	q.mu.Unlock()
+	if !lead {
+		if out := <-me.done; !out.lead {
+			return out.err
+		}
+	}
+	q.mu.Lock()
+	group := q.queued
+	q.queued = nil
+	q.mu.Unlock()
+	lines := make([][]byte, len(group))
+	for i, e := range group {
+		lines[i] = e.line
+	}
+	err := write(lines)
+	for _, e := range group {
+		e.done <- eventOutcome{err: err}
+	}
+	q.mu.Lock()
+	if len(q.queued) > 0 {
+		next := q.queued[0]
+		q.mu.Unlock()
+		next.done <- eventOutcome{lead: true}
+	} else {
+		q.writing = false
+		q.mu.Unlock()
+	}
+	return (<-me.done).err
+}
+
+// writeEvents appends lines to the events file, rotating it (see
+// rotateEvents) before a line that would take it past the limit, as if
+// each were appended alone. Lines between rotations go in one write: with
+// O_APPEND they land whole even when another docent process appends to
+// the same file.
+func (s *Store) writeEvents(lines [][]byte) error {
+	path := s.opts.EventsPath
+	// Queries can carry customer details: keep the log private to the user.
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("create directory for %s: %w", path, err)
+	}
 	limit := s.opts.EventsMaxBytes
 	if limit <= 0 {
 		limit = DefaultEventsMaxBytes
 	}
-	path := s.opts.EventsPath
+	size, err := fileSize(path)
+	if err != nil {
+		return err
+	}
+	var buf []byte
+	for _, line := range lines {
+		if size > 0 && size+int64(len(line)) > limit {
+			if err := appendFile(path, buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+			if err := rotateEvents(path); err != nil {
+				return err
+			}
+			size = 0
+		}
+		buf = append(buf, line...)
+		size += int64(len(line))
+	}
+	return appendFile(path, buf)
+}
+
+// fileSize is the size of the file at path, 0 when there is none.
+func fileSize(path string) (int64, error) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil
+		return 0, nil
 	case err != nil:
-		return fmt.Errorf("check the size of %s: %w", path, err)
-	case info.Size() == 0 || info.Size()+n <= limit:
+		return 0, fmt.Errorf("check the size of %s: %w", path, err)
+	}
+	return info.Size(), nil
+}
+
+// appendFile appends data to the file at path, creating it private to the
+// user, in one write.
+func appendFile(path string, data []byte) error {
+	if len(data) == 0 {
 		return nil
 	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr != nil {
+		return fmt.Errorf("write %s: %w", path, werr)
+	}
+	if cerr != nil {
+		return fmt.Errorf("close %s: %w", path, cerr)
+	}
+	return nil
+}
+
+// rotateEvents moves the events file aside, keeping one previous file.
+// Two processes rotating at once can lose that previous file, never a
+// line of the current one: a rename is atomic and appends go to whichever
+// file has the name.
+func rotateEvents(path string) error {
 	if err := os.Rename(path, path+".1"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("rotate %s: %w", path, err)
 	}

@@ -98,14 +98,9 @@ func (s *Store) refreshLocked() error {
 		ns.state.loaded = true
 		return nil
 	}
-	var stamp fileStamp
-	info, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
+	stamp, err := statStamp(path)
+	if err != nil {
 		return fmt.Errorf("%w: notes file %s: %w", store.ErrNotesUnavailable, path, err)
-	default:
-		stamp = stampOf(info)
 	}
 	if ns.state.loaded && stamp == ns.state.stamp {
 		return ns.state.err
@@ -182,12 +177,42 @@ func (s *Store) notesSnapshot(ctx context.Context) (*noteState, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// Most reads find the file as it was: its stamp is read before the
+	// lock, which is then held only to compare. A busy server reads the
+	// notes' generation on every request, and a lock held across a stat
+	// made each request queue behind the others' syscalls.
+	if path := s.opts.NotesPath; path != "" {
+		if stamp, err := statStamp(path); err == nil {
+			s.notes.mu.Lock()
+			st := s.notes.state
+			s.notes.mu.Unlock()
+			if st != nil && st.loaded && st.stamp == stamp {
+				if st.err != nil {
+					return nil, st.err
+				}
+				return st, nil
+			}
+		}
+	}
 	s.notes.mu.Lock()
 	defer s.notes.mu.Unlock()
 	if err := s.refreshLocked(); err != nil {
 		return nil, err
 	}
 	return s.notes.state, nil
+}
+
+// statStamp is the stamp of the file at path; the zero stamp when there
+// is none.
+func statStamp(path string) (fileStamp, error) {
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fileStamp{}, nil
+	case err != nil:
+		return fileStamp{}, err
+	}
+	return stampOf(info), nil
 }
 
 // writeNotes runs change on a copy of the freshest state, under this
