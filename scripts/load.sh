@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make load: the real `docent serve` (embedded demo knowledge base, offline
 # extractive writer, a throwaway data directory and token) under docent-load
-# for LOAD_DURATION per attack; prints latency percentiles per endpoint.
+# for LOAD_DURATION per attack; prints latency percentiles per endpoint and
+# the server's RSS before and after (LOAD_WARMUP: an unmeasured attack
+# first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin/docent}
@@ -36,5 +38,21 @@ for _ in $(seq 1 300); do
   sleep 0.1
 done
 [ -n "$addr" ] || { echo "load: docent serve did not start" >&2; cat "$tmp/serve.log" >&2; exit 1; }
+# The server's resident memory, in MB ("" where /proc is not there).
+rss() { [ -r "/proc/$pid/status" ] && awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "/proc/$pid/status"; }
+# A warm-up, unmeasured, first when LOAD_WARMUP is set: a server holding
+# a large index fills its heap to the garbage collector's goal (twice the
+# live heap) over its first collections under load, which is growth of
+# the heap to its size, not a leak; the RSS growth printed below is then
+# that of the steady state.
+if [ -n "${LOAD_WARMUP:-}" ]; then
+  echo "load: warming up for $LOAD_WARMUP"
+  "$LOAD_BIN" --url "$addr" --duration "$LOAD_WARMUP" --rate "$LOAD_RATE" --ask-rate "$LOAD_ASK_RATE" ${LOAD_ARGS:-} >/dev/null
+fi
 echo "load: $addr, $LOAD_DURATION, /api/retrieve at $LOAD_RATE/s and /api/ask at $LOAD_ASK_RATE/s at once"
+before=$(rss || true)
 "$LOAD_BIN" --url "$addr" --duration "$LOAD_DURATION" --rate "$LOAD_RATE" --ask-rate "$LOAD_ASK_RATE" ${LOAD_ARGS:-}
+after=$(rss || true)
+if [ -n "$before" ] && [ -n "$after" ]; then
+  echo "server RSS: $before MB at the start, $after MB at the end ($(awk -v a="$before" -v b="$after" 'BEGIN { printf "%+.1f%%", 100 * (b - a) / a }'))"
+fi
