@@ -155,10 +155,14 @@ func Find(ctx context.Context, st store.Conversations, scope knowledge.Scope, id
 		return knowledge.Conversation{}, err
 	}
 	if id == "" {
-		if len(list) == 0 {
-			return knowledge.Conversation{}, ErrNone
+		// The latest that can be read: a damaged file is for history to
+		// show, not a reason that -c cannot go on.
+		for _, c := range list {
+			if c.Unreadable == "" {
+				return st.GetConversation(ctx, scope, c.ID)
+			}
 		}
-		return st.GetConversation(ctx, scope, list[0].ID)
+		return knowledge.Conversation{}, ErrNone
 	}
 	var matches []string
 	for _, c := range list {

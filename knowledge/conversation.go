@@ -29,6 +29,10 @@ type ConversationSummary struct {
 	Turns     int       `json:"turns"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Unreadable says why a stored conversation could not be read (a
+	// damaged file of the embedded store): it is listed, by ID and when it
+	// was last written, rather than hiding the others, and kept as it is.
+	Unreadable string `json:"unreadable,omitempty"`
 }
 
 // Turn is one question and what docent did with it: how retrieval

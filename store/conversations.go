@@ -36,6 +36,8 @@ type Conversations interface {
 	GetConversation(ctx context.Context, scope knowledge.Scope, id string) (knowledge.Conversation, error)
 	// ListConversations summarizes scope's conversations, most recently
 	// updated first (then by ID), at most limit of them (limit <= 0: all).
+	// One that cannot be read is listed with Unreadable set, not dropped
+	// and not failing the others.
 	ListConversations(ctx context.Context, scope knowledge.Scope, limit int) ([]knowledge.ConversationSummary, error)
 }
 

@@ -141,6 +141,11 @@ func newHistoryCmd(e *env) *cobra.Command {
 // title.
 func writeHistory(w io.Writer, list []knowledge.ConversationSummary) {
 	for _, c := range list {
+		if c.Unreadable != "" {
+			fmt.Fprintf(w, "%s  %s  unreadable: %s\n", c.ID[:8], c.UpdatedAt.Local().Format("2006-01-02 15:04"),
+				textsafe.Clip(textsafe.Line(c.Unreadable), 160))
+			continue
+		}
 		fmt.Fprintf(w, "%s  %s  %3d %-5s  %s\n", c.ID[:8], c.UpdatedAt.Local().Format("2006-01-02 15:04"), c.Turns,
 			map[bool]string{true: "turn", false: "turns"}[c.Turns == 1], textsafe.Clip(textsafe.Line(c.Title), 80))
 	}

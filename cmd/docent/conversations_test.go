@@ -249,3 +249,37 @@ func TestAskPickContinuesTheConversation(t *testing.T) {
 		t.Errorf("the pick was recorded as %q turn %v, want turn 1 of %q", pick.Conversation, pick.Turn, suggested[3])
 	}
 }
+
+// TestHistoryShowsADamagedConversation: one conversation file that cannot
+// be read is listed as such, naming the file, and neither hides the others
+// from history nor stops -c from going on with the latest readable one.
+func TestHistoryShowsADamagedConversation(t *testing.T) {
+	c := newCLI(t, "DOCENT_USER", "alice")
+	older := c.askJSON("how do I invite members")
+	newer := c.askJSON("workspace")
+	path := filepath.Join(c.env["XDG_DATA_HOME"], "docent", "conversations", knowledge.DefaultConversationWorkspace, "alice", newer.Conversation+".jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := append(data, []byte("{\"turn\": {\"index\": 1,\n")...) // cut short
+	if err := os.WriteFile(path, damaged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	out, errOut, code := c.run("history")
+	if code != 0 {
+		t.Fatalf("history: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, newer.Conversation[:8]+"  ") || !strings.Contains(out, "unreadable: conversation file "+path) ||
+		!strings.Contains(out, "how do I invite members") {
+		t.Errorf("history does not list the damaged conversation beside the other:\n%s", out)
+	}
+	next := c.askJSON("-c", "--doc", "actions/workspaces", "how do I invite members")
+	if next.Conversation != older.Conversation || next.Turn == nil || *next.Turn != 1 {
+		t.Errorf("ask -c went to %q turn %v, want turn 1 of the readable %q", next.Conversation, next.Turn, older.Conversation)
+	}
+	if after, err := os.ReadFile(path); err != nil || string(after) != string(damaged) {
+		t.Errorf("the damaged file changed (%v)", err)
+	}
+}

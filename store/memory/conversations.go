@@ -166,10 +166,23 @@ func (c *ConversationFiles) ListConversations(ctx context.Context, scope knowled
 			continue // the lock file, temporary files, anything else
 		}
 		conv, err := c.read(ctx, scope, id)
-		if err != nil {
-			return nil, fmt.Errorf("list conversations: %w", err)
+		switch {
+		case err == nil:
+			out = append(out, conv.Summary())
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("list conversations: %w", ctx.Err())
+		case errors.Is(err, store.ErrConversationNotFound):
+			// Removed since the directory was read.
+		default:
+			// A damaged file must not hide the user's other conversations;
+			// it is listed as it is, when it was last written, and left
+			// alone for the user to mend or remove.
+			s := knowledge.ConversationSummary{ID: id, Unreadable: err.Error()}
+			if info, ierr := e.Info(); ierr == nil {
+				s.UpdatedAt = info.ModTime().UTC()
+			}
+			out = append(out, s)
 		}
-		out = append(out, conv.Summary())
 	}
 	slices.SortFunc(out, func(a, b knowledge.ConversationSummary) int {
 		return cmp.Or(b.UpdatedAt.Compare(a.UpdatedAt), strings.Compare(a.ID, b.ID))

@@ -45,7 +45,8 @@ func TestConversationFileLayout(t *testing.T) {
 
 // TestCorruptConversationLine: a line docent cannot read is an error
 // naming the file and line, for reads and writes alike, and a write never
-// replaces the file.
+// replaces the file; the list shows the file as unreadable beside the
+// others.
 func TestCorruptConversationLine(t *testing.T) {
 	dir := t.TempDir()
 	s := NewConversationFiles(dir, 0)
@@ -79,8 +80,23 @@ func TestCorruptConversationLine(t *testing.T) {
 	if err := s.RateTurn(t.Context(), alice, c.ID, 0, knowledge.TurnFeedback{Rating: knowledge.RatingUp}); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("rate: %v, want it to name %q", err, want)
 	}
-	if _, err := s.ListConversations(t.Context(), alice, 0); err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("list: %v, want it to name %q", err, want)
+	// The list shows it as unreadable, with the reason, and still lists
+	// the others.
+	other, err := s.CreateConversation(t.Context(), alice, "another")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.ListConversations(t.Context(), alice, 0)
+	if err != nil {
+		t.Fatalf("list: %v", err)
+	}
+	byID := map[string]knowledge.ConversationSummary{}
+	for _, c := range list {
+		byID[c.ID] = c
+	}
+	if len(list) != 2 || !strings.Contains(byID[c.ID].Unreadable, want) || byID[c.ID].UpdatedAt.IsZero() ||
+		byID[other.ID].Unreadable != "" || byID[other.ID].Title != "another" {
+		t.Errorf("list %+v: want %s unreadable naming %q, when it was written, and %s readable", list, c.ID, want, other.ID)
 	}
 	after, err := os.ReadFile(path)
 	if err != nil || !bytes.Equal(after, corrupt) {
