@@ -226,7 +226,10 @@ pass "Space leaves a chunk out and r writes the answer again from the rest"
 esc
 esc
 type_line "what is quick links"
-wait_for "answered" "› what is quick links" "${IDLE[@]}"
+# The sources under the answer come with its end: the busy markers alone
+# can be missed when the screen is read before the first of them shows,
+# and the debug pane then grows by the answer's part after End.
+wait_for "answered" "› what is quick links" "Quick Links — widgets/quick-links.md" "${IDLE[@]}"
 key F3
 wait_for "F3 opens the debug pane under the evidence" "─ Evidence · " "─ Debug" "query     what is quick links"
 key Tab
