@@ -203,7 +203,7 @@ pass "2 picks the second pill"
 # An expanded chunk taller than the pane scrolls inside it.
 # The docs answer it plainly (the Create section), so no pills.
 type_line "how do I create a workspace"
-wait_for "the question is answered" "${IDLE[@]}"
+wait_for "the question is answered" "› how do I create a workspace" "— actions/workspaces.md" "${IDLE[@]}"
 key F2
 wait_for "F2 opens the evidence pane" "Evidence · " " by rank" "rank "
 key Tab
