@@ -20,9 +20,7 @@ import (
 	"github.com/docent-sh/docent/kb"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
-	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/server"
-	"github.com/docent-sh/docent/store"
 	"github.com/docent-sh/docent/store/memory"
 )
 
@@ -95,23 +93,8 @@ func serveLikeHandler(b *testing.B) (http.Handler, string) {
 		b.Fatal(err)
 	}
 	st := memory.New(memory.Options{EventsPath: filepath.Join(dir, "events.jsonl"), SettingsPath: filepath.Join(dir, "settings.json")})
-	v := bundle.Vocabulary()
-	if _, err := st.Seed(ctx, bundle.Docs, store.SeedOptions{Vocabulary: &v}); err != nil {
-		b.Fatal(err)
-	}
+	engine, build, gen := seedAndBuild(b, st, bundle)
 	notes, err := memory.Open(ctx, memory.Options{NotesPath: filepath.Join(dir, "notes.jsonl"), NoteReadsPath: filepath.Join(dir, "note-reads.jsonl")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	build := func(b knowledge.Bundle) (assistant.Engine, error) {
-		e, err := retrieval.New(b, retrieval.DefaultConfig())
-		if err != nil {
-			return nil, err
-		}
-		return e, nil
-	}
-	gen, _ := st.Generation(ctx)
-	engine, err := build(bundle)
 	if err != nil {
 		b.Fatal(err)
 	}

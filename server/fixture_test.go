@@ -68,6 +68,34 @@ var (
 	globex = knowledge.Scope{Workspace: "globex", User: "bob"}
 )
 
+// seedAndBuild seeds st with b as `docent seed` does and builds the
+// engine a session starts from, with the builder and generation its
+// Refresh and notes index need.
+func seedAndBuild(tb testing.TB, st store.Store, b knowledge.Bundle) (assistant.Engine, assistant.BuildEngine, int64) {
+	tb.Helper()
+	ctx := context.Background()
+	v := b.Vocabulary()
+	if _, err := st.Seed(ctx, b.Docs, store.SeedOptions{Vocabulary: &v}); err != nil {
+		tb.Fatal(err)
+	}
+	build := func(b knowledge.Bundle) (assistant.Engine, error) {
+		e, err := retrieval.New(b, retrieval.DefaultConfig())
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+	gen, err := st.Generation(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	engine, err := build(b)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return engine, build, gen
+}
+
 func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	t.Helper()
 	ctx := context.Background()
@@ -87,22 +115,7 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 		st, tokens, convs = pg, pg.APITokens(), pg
 		o.ready = append(o.ready, server.Check{Name: "migrations", Check: pg.Ready})
 	}
-	v := b.Vocabulary()
-	if _, err := st.Seed(ctx, b.Docs, store.SeedOptions{Vocabulary: &v}); err != nil {
-		t.Fatal(err)
-	}
-	build := func(b knowledge.Bundle) (assistant.Engine, error) {
-		e, err := retrieval.New(b, retrieval.DefaultConfig())
-		if err != nil {
-			return nil, err
-		}
-		return e, nil
-	}
-	gen, _ := st.Generation(ctx)
-	engine, err := build(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	engine, build, gen := seedAndBuild(t, st, b)
 	sel := o.writer
 	if sel.Provider == "" {
 		sel, err = llm.Resolve(llm.Config{Provider: llm.ProviderExtractive}, func(string) string { return "" })
