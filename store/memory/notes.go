@@ -597,17 +597,8 @@ func (s *Store) RecordNoteReads(ctx context.Context, reads []knowledge.NoteRead)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
+	if err := appendFile(path, buf); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
-	}
-	_, werr := f.Write(buf)
-	cerr := f.Close()
-	if werr != nil {
-		return fmt.Errorf("%s: %w", what, werr)
-	}
-	if cerr != nil {
-		return fmt.Errorf("%s: %w", what, cerr)
 	}
 	return nil
 }
