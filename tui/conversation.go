@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -193,7 +192,7 @@ func (m *Model) rateKey(s string) (tea.Cmd, bool) {
 	}
 	m.dismissPills()
 	if s == "+" {
-		return rateCmd(m.ctx, k, knowledge.TurnFeedback{Rating: knowledge.RatingUp}, target), true
+		return m.rate(k, knowledge.TurnFeedback{Rating: knowledge.RatingUp}, target), true
 	}
 	// A rating down is stored at once; the reason, when one is picked,
 	// replaces it.
@@ -204,10 +203,28 @@ func (m *Model) rateKey(s string) (tea.Cmd, bool) {
 	m.pills = newPills(opts)
 	m.pills.reasons, m.pills.head = true, "Why? (esc skips)"
 	m.pills.asked = slices.Index(m.transcript.msgs, target)
-	return rateCmd(m.ctx, k, knowledge.TurnFeedback{Rating: knowledge.RatingDown}, target), true
+	return m.rate(k, knowledge.TurnFeedback{Rating: knowledge.RatingDown}, target), true
 }
 
-func rateCmd(ctx context.Context, k ConversationKeeper, f knowledge.TurnFeedback, target *message) tea.Cmd {
+// pendingRating is a rating waiting for the one being written.
+type pendingRating struct {
+	k      ConversationKeeper
+	f      knowledge.TurnFeedback
+	target *message
+}
+
+// rate writes a rating of target, one write at a time: commands run
+// concurrently, and a reason picked while the plain "down" is still on
+// its way must not be overwritten by it. A rating made meanwhile waits
+// for the write in flight; only the newest waits, since each replaces
+// the one before.
+func (m *Model) rate(k ConversationKeeper, f knowledge.TurnFeedback, target *message) tea.Cmd {
+	if m.rating {
+		m.nextRating = &pendingRating{k: k, f: f, target: target}
+		return nil
+	}
+	m.rating = true
+	ctx := m.ctx
 	return func() tea.Msg { return ratedMsg{f: f, target: target, err: k.RateLast(ctx, f)} }
 }
 
@@ -225,7 +242,7 @@ func (m *Model) pickReason(o retrieval.Option) tea.Cmd {
 		return nil
 	}
 	reason := knowledge.FeedbackReason(o.DocSlug)
-	cmd := rateCmd(m.ctx, k, knowledge.TurnFeedback{Rating: knowledge.RatingDown, Reason: reason}, target)
+	cmd := m.rate(k, knowledge.TurnFeedback{Rating: knowledge.RatingDown, Reason: reason}, target)
 	res, question := m.lastResult, ""
 	if res == nil && m.resumed != nil {
 		// A resumed conversation's last turn, as far as it was recorded.
@@ -279,10 +296,16 @@ func alternatives(res retrieval.Result, offered []retrieval.Option, picked strin
 	return out
 }
 
-func (m *Model) handleRated(msg ratedMsg) {
+func (m *Model) handleRated(msg ratedMsg) tea.Cmd {
+	m.rating = false
+	var next tea.Cmd
+	if p := m.nextRating; p != nil {
+		m.nextRating = nil
+		next = m.rate(p.k, p.f, p.target)
+	}
 	if msg.err != nil {
 		m.notice = "Rating not saved: " + errorText(msg.err)
-		return
+		return next
 	}
 	// The answer may be gone from the screen (/new, /resume since).
 	if i := slices.Index(m.transcript.msgs, msg.target); i >= 0 {
@@ -297,4 +320,5 @@ func (m *Model) handleRated(msg ratedMsg) {
 	default:
 		m.notice = "Rated not helpful: why? ←/→ and enter, or esc to skip."
 	}
+	return next
 }

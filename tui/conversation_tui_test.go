@@ -1,9 +1,11 @@
 package tui_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -179,8 +181,58 @@ func TestNotWhatIMeantAfterResume(t *testing.T) {
 	if len(turns) != 3 || turns[2].Question != "workspace" || turns[2].Picked != "actions/workspaces" {
 		t.Errorf("recorded %+v, want a third turn answering workspace from actions/workspaces", turns)
 	}
-	if f := turns[1].Feedback; f == nil || f.Reason != knowledge.ReasonNotMeant {
+	// The reason is written after the plain rating, from a tea.Cmd.
+	if f := eventualFeedback(t, st, id, 1, func(f *knowledge.TurnFeedback) bool {
+		return f != nil && f.Reason == knowledge.ReasonNotMeant
+	}); f == nil || f.Reason != knowledge.ReasonNotMeant {
 		t.Errorf("the resumed answer's feedback is %+v", f)
+	}
+}
+
+// slowFirstRating holds its first rating write back until a second one
+// starts (or a while passes), then lets the second finish first: the
+// order in which two concurrent commands could land.
+type slowFirstRating struct {
+	*tui.SessionBackend
+	calls  atomic.Int32
+	done   atomic.Int32 // writes finished
+	second chan struct{}
+}
+
+func (b *slowFirstRating) RateLast(ctx context.Context, f knowledge.TurnFeedback) error {
+	defer b.done.Add(1)
+	if b.calls.Add(1) == 1 {
+		select {
+		case <-b.second:
+		case <-time.After(300 * time.Millisecond):
+		}
+		return b.SessionBackend.RateLast(ctx, f)
+	}
+	err := b.SessionBackend.RateLast(ctx, f)
+	close(b.second)
+	return err
+}
+
+// TestReasonIsNotOverwrittenByTheRatingBeforeIt: - stores "not helpful"
+// at once and the reason picked next replaces it; however slow the first
+// write, the reason is what stays.
+func TestReasonIsNotOverwrittenByTheRatingBeforeIt(t *testing.T) {
+	st := memory.NewConversationFiles(t.TempDir(), 0)
+	rec := conversation.NewRecorder(st, ana)
+	sel := offline(t)
+	inner := tui.NewSessionBackend(newSession(t, sel))
+	inner.RecordTo(rec, conversation.MarkdownOptions{}, quiet)
+	b := &slowFirstRating{SessionBackend: inner, second: make(chan struct{})}
+	s := start(t, b, demoStatus(t, sel), 100, 30)
+	s.say("how do I create a workspace", "Ctrl+Alt+N")
+	s.waitIdle("› how do I create a workspace")
+	s.typeText("-")
+	s.waitText("Why? (esc skips)")
+	s.typeText("2") // wrong
+	// Both writes done, whatever their order, then what is stored.
+	eventualFeedback(t, st, rec.Current().ID, 0, func(*knowledge.TurnFeedback) bool { return b.done.Load() == 2 })
+	if f := storedTurns(t, st, rec.Current().ID)[0].Feedback; f == nil || f.Rating != knowledge.RatingDown || f.Reason != knowledge.ReasonWrong {
+		t.Errorf("stored feedback %+v, want down for %q", f, knowledge.ReasonWrong)
 	}
 }
 

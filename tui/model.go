@@ -110,6 +110,10 @@ type Model struct {
 	// resumed is the last turn of a conversation /resume showed, until the
 	// next question: what "not what I meant" reopens without a result.
 	resumed *knowledge.Turn
+	// rating is whether a rating is being written, nextRating the newest
+	// one made meanwhile (see rate).
+	rating     bool
+	nextRating *pendingRating
 	// listed is the retrieved result the evidence pane lists, which r
 	// answers again from: lastResult becomes the chosen one, yet the
 	// user may change their choice and re-ask.
@@ -278,7 +282,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case exportedMsg:
 		m.handleExported(msg)
 	case ratedMsg:
-		m.handleRated(msg)
+		cmd = m.handleRated(msg)
 	case enhancedMsg:
 		cmd = m.handleEnhanced(msg)
 	case quizMadeMsg:
