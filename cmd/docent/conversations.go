@@ -79,6 +79,17 @@ func (e *env) openConversations(ctx context.Context) (st store.Conversations, wh
 	return memory.NewConversationFiles(dir, e.cfg.lockWait), "conversations in " + dir, func() {}, nil
 }
 
+// yourConversations is the person docent acts as and the store of their
+// conversations, for the history commands: who first, so a missing user
+// is said before any database is opened.
+func (e *env) yourConversations(ctx context.Context) (scope knowledge.Scope, st store.Conversations, where string, close func(), err error) {
+	if scope, err = e.conversationScope(); err != nil {
+		return scope, nil, "", nil, err
+	}
+	st, where, close, err = e.openConversations(ctx)
+	return scope, st, where, close, err
+}
+
 // conversationError words a failure to find a conversation for a person.
 func conversationError(id string, scope knowledge.Scope, where string, err error) error {
 	switch {
@@ -107,11 +118,7 @@ func newHistoryCmd(e *env) *cobra.Command {
 			"start of its id will do), `docent history export ID [FILE]` writes it as markdown.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			scope, err := e.conversationScope()
-			if err != nil {
-				return err
-			}
-			st, where, closeStore, err := e.openConversations(cmd.Context())
+			scope, st, where, closeStore, err := e.yourConversations(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -161,11 +168,7 @@ func newHistoryExportCmd(e *env) *cobra.Command {
 			"stdout. An existing file is not overwritten.",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			scope, err := e.conversationScope()
-			if err != nil {
-				return err
-			}
-			st, where, closeStore, err := e.openConversations(cmd.Context())
+			scope, st, where, closeStore, err := e.yourConversations(cmd.Context())
 			if err != nil {
 				return err
 			}
