@@ -208,6 +208,8 @@ func TestDefinitionalQuestionsLeadWithTheDefinition(t *testing.T) {
 		{"what is quick links", "widgets/quick-links"},
 		{"explain the widget manager", "widgets/widget-manager"},
 		{"meaning of dashboard", "concepts/dashboard"},
+		{"what do panels mean?", "concepts/panels"},
+		{"what does quick links stand for", "widgets/quick-links"},
 	} {
 		res := e.Ask(retrieval.Query{Text: tc.query})
 		lead := e.Lookup(tc.slug) // the doc's first chunk with body text

@@ -43,6 +43,10 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	var q normalizedQuery
 	words := analysis.Tokens(text)
 	q.definitional = analysis.IsDefinitional(words)
+	intent := intentWords
+	if slices.ContainsFunc(splitAtWhat(words), analysis.AsksMeaning) {
+		intent = meaningIntentWords
+	}
 	q.firstPerson = analysis.IsFirstPerson(words)
 	q.identifiers = analysis.AppendIdentifiers(nil, text)
 	words = n.rewritePhrases(words, &q)
@@ -64,7 +68,7 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	for _, t := range q.terms {
 		if k := analysis.StemKey(t); !slices.Contains(q.keys, k) {
 			q.keys = append(q.keys, k)
-			if intentWords[t] {
+			if intent[t] {
 				q.intent |= 1 << (len(q.keys) - 1)
 			}
 		}
@@ -77,6 +81,23 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 // they are nouns a passage may use to define something, so they rank like
 // any word, but the question's coverage and naming leave them out.
 var intentWords = analysis.WordSet("meaning definition")
+
+// meaningIntentWords are the intent words of a question asking what
+// something means ("what does X mean", "what does X stand for"): there
+// the verb asks for a definition, while "mean" elsewhere may well be the
+// topic ("mean response time").
+var meaningIntentWords = analysis.WordSet("meaning definition mean stand")
+
+// splitAtWhat returns the tails of words that start at each "what".
+func splitAtWhat(words []string) [][]string {
+	var out [][]string
+	for i, w := range words {
+		if w == "what" {
+			out = append(out, words[i:])
+		}
+	}
+	return out
+}
 
 // rewritePhrases applies multi-word rules on the raw word sequence, longest
 // rule first, never rewriting a phrase that is itself a known term.

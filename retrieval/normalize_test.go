@@ -160,3 +160,29 @@ func TestAbbreviationsNameNothing(t *testing.T) {
 		}
 	}
 }
+
+// The verb of "what does X mean / stand for" asks for a definition: it
+// weighs nothing in coverage, like "meaning". Elsewhere it is a word of
+// the question like any other.
+func TestNormalizeMeaningVerbsAreIntent(t *testing.T) {
+	e, err := New(testBundle(testDocs()), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	intentOf := func(query string) []string {
+		q := e.norm.normalize(query)
+		var out []string
+		for i, k := range q.keys {
+			if q.intent&(1<<i) != 0 {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	if got := intentOf("what does the widget stand for"); len(got) != 1 || !strings.HasSuffix(got[0], "stand") {
+		t.Errorf("intent keys of a meaning question = %q, want [stand]", got)
+	}
+	if got := intentOf("stand up meeting widget"); len(got) != 0 {
+		t.Errorf("intent keys of a plain question = %q, want none", got)
+	}
+}

@@ -96,6 +96,13 @@ func TestDefinitionalIntent(t *testing.T) {
 		{"explain notes", true},
 		{"define entry", true},
 		{"tell me about quick links", true},
+		{"what does 2FA mean?", true},
+		{"What do the icons in the sidebar mean", true},
+		{"what does SSO stand for", true},
+		{"so what does the experimental marker mean", true},
+		{"what does archiving a workspace do", false},
+		{"what does it mean to create a workspace", false}, // action word
+		{"what does mean", false},
 		{"what are workspace actions", false}, // action word
 		{"explain how to create a workspace", false},
 		{"how do I open notes", false},

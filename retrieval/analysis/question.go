@@ -67,7 +67,7 @@ func asksToDo(w string) bool {
 
 // IsDefinitional reports a request for a definition ("what is X", "what are
 // X", "what's X", "explain X", "define X", "meaning of X", "definition of
-// X", "tell me about X") that is not about an action.
+// X", "tell me about X", "what does X mean") that is not about an action.
 func IsDefinitional(words []string) bool {
 	def := false
 	for i, w := range words {
@@ -76,6 +76,9 @@ func IsDefinitional(words []string) bool {
 			def = true
 		case "what":
 			if i+1 < len(words) && (words[i+1] == "is" || words[i+1] == "are") {
+				def = true
+			}
+			if AsksMeaning(words[i:]) {
 				def = true
 			}
 		case "tell":
@@ -93,6 +96,18 @@ func IsDefinitional(words []string) bool {
 		}
 	}
 	return true
+}
+
+// AsksMeaning reports the question form "what does X mean" ("what do the
+// icons mean", "what does 2FA stand for"): words begins with "what", then
+// "does" or "do", and ends with "mean" or "stand for". Its verb asks for a
+// definition and is no word of the topic.
+func AsksMeaning(words []string) bool {
+	if len(words) < 4 || words[0] != "what" || words[1] != "does" && words[1] != "do" {
+		return false
+	}
+	n := len(words)
+	return words[n-1] == "mean" || n >= 5 && words[n-2] == "stand" && words[n-1] == "for"
 }
 
 // followUpPhrases continue the last resource instead of starting a search.
