@@ -352,6 +352,35 @@ type routed struct {
 	choice  knowledge.Corpus // the corpus picked from Docs and Notes pills
 }
 
+// searchText is the corpus a request asks and the words its engine is
+// asked: the question without the words that said where to look
+// (analysis.CorpusIntent) when they name that corpus, which they choose
+// when the request leaves it to the question. Without notes the docs
+// answer every question, and only words naming the docs are left out.
+func (s *Session) searchText(req Request) (knowledge.Corpus, string) {
+	named, rest := analysis.CorpusIntent(req.Query)
+	corpus := req.Corpus
+	switch {
+	case !s.opts.Notes.enabled():
+		corpus = knowledge.CorpusDocs
+	case corpus == "" || corpus == knowledge.CorpusAuto:
+		corpus = named
+	}
+	if named != corpus {
+		return corpus, req.Query
+	}
+	return corpus, rest
+}
+
+// asAsked gives a result the question as asked when the engine read it
+// without some of its words (see searchText): the turn is the question.
+func asAsked(res retrieval.Result, question, searched string) retrieval.Result {
+	if searched != question {
+		res.Query = textsafe.Clip(textsafe.Line(question), retrieval.MaxQueryChars)
+	}
+	return res
+}
+
 // route answers one turn from the docs, the notes or both:
 //   - a picked option or a continuation goes to the corpus of its doc or
 //     note, and so does "tell me more" after an answer from a note;
@@ -365,7 +394,9 @@ type routed struct {
 // not be read.
 func (s *Session) route(ctx context.Context, docs Engine, req Request, turn turnState) routed {
 	if !s.opts.Notes.enabled() {
-		return routed{res: stamp(s.askDocs(docs, req, turn), knowledge.CorpusDocs)}
+		question := req.Query
+		_, req.Query = s.searchText(req)
+		return routed{res: stamp(asAsked(s.askDocs(docs, req, turn), question, req.Query), knowledge.CorpusDocs)}
 	}
 	if req.NoteID != "" {
 		req.DocSlug = knowledge.NoteSlug(strings.TrimSpace(req.NoteID))
@@ -397,18 +428,8 @@ func (s *Session) route(ctx context.Context, docs Engine, req Request, turn turn
 			choice: pickedFrom(turn.offered, req.DocSlug, knowledge.CorpusNotes)}
 	}
 
-	corpus, text := req.Corpus, req.Query
-	if corpus == "" || corpus == knowledge.CorpusAuto {
-		corpus, text = analysis.CorpusIntent(req.Query)
-	}
-	// The engine reads the question without its "search my notes for";
-	// the turn is still the question as asked.
-	asked := func(res retrieval.Result) retrieval.Result {
-		if text != req.Query {
-			res.Query = textsafe.Clip(textsafe.Line(req.Query), retrieval.MaxQueryChars)
-		}
-		return res
-	}
+	corpus, text := s.searchText(req)
+	asked := func(res retrieval.Result) retrieval.Result { return asAsked(res, req.Query, text) }
 	ask := func(e Engine) retrieval.Result { // the notes: never embedded
 		return asked(e.Ask(retrieval.Query{Text: text, LastChunkID: turn.lastChunkID, Shown: turn.shown}))
 	}

@@ -353,3 +353,17 @@ func TestStatsCountEveryTurn(t *testing.T) {
 		t.Errorf("stats after a found, an ambiguous, a pick and a continuation: %+v", st)
 	}
 }
+
+// "According to the docs" says where to look: asked of the docs, whether
+// by the question alone or by the corpus chosen too, it is no word of the
+// question, and the turn keeps the question as asked.
+func TestTheWordsNamingTheDocsAreNotSearched(t *testing.T) {
+	const q = "explain workspace according to the docs"
+	for _, corpus := range []knowledge.Corpus{"", knowledge.CorpusAuto, knowledge.CorpusDocs} {
+		s, _ := newSession(t, &recordingWriter{})
+		res := s.Retrieve(t.Context(), assistant.Request{Query: q, Corpus: corpus})
+		if !slices.Equal(res.NormalizedTokens, []string{"workspace"}) || res.Query != q {
+			t.Errorf("corpus %q: searched %q for %q, want [workspace] for the question as asked", corpus, res.NormalizedTokens, res.Query)
+		}
+	}
+}

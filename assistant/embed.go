@@ -7,7 +7,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/retrieval/analysis"
 	"github.com/docent-sh/docent/textsafe"
@@ -38,10 +37,7 @@ func (s *Session) questionVector(ctx context.Context, req Request, turn turnStat
 		(analysis.IsFollowUp(req.Query) && turn.lastChunkID != "") {
 		return nil, ""
 	}
-	text := req.Query
-	if s.opts.Notes.enabled() && (req.Corpus == "" || req.Corpus == knowledge.CorpusAuto) {
-		_, text = analysis.CorpusIntent(req.Query) // the words the docs are asked
-	}
+	_, text := s.searchText(req) // the words the docs are asked
 	text, _ = truncated(text)
 	timeout := s.opts.EmbedTimeout
 	if timeout <= 0 {

@@ -13,7 +13,6 @@ import (
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/llm"
 	"github.com/docent-sh/docent/retrieval"
-	"github.com/docent-sh/docent/retrieval/analysis"
 )
 
 // Reranker scores how well each passage answers a question, 0 to 1, by
@@ -79,10 +78,7 @@ func (s *Session) refine(ctx context.Context, engine Engine, req Request, turn t
 		res.Rule == retrieval.RuleFollowUp || res.Rule == retrieval.RuleCrossCorpus || len(res.Results) == 0 {
 		return res
 	}
-	text := req.Query
-	if s.opts.Notes.enabled() && (req.Corpus == "" || req.Corpus == knowledge.CorpusAuto) {
-		_, text = analysis.CorpusIntent(req.Query) // as route asked the engine
-	}
+	_, text := s.searchText(req) // as route asked the engine
 	if s.opts.Reranker != nil {
 		switch res.Status {
 		case retrieval.StatusFound, retrieval.StatusAmbiguous, retrieval.StatusWeak:
