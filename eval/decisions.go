@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/retrieval/analysis"
 )
 
 // ExpectClarify accepts either way of asking the user to clarify: weak
@@ -236,7 +238,14 @@ func Decide(d Decider, c Case) retrieval.Result {
 	case c.After != "":
 		return d.Continue(c.After, nil)
 	}
-	return d.Ask(retrieval.Query{Text: c.Query})
+	// docent ask reads "in the docs" and the like as where to look, not as
+	// words of the question (analysis.CorpusIntent): asked of the docs,
+	// it searches without them.
+	text := c.Query
+	if corpus, rest := analysis.CorpusIntent(text); corpus == knowledge.CorpusDocs {
+		text = rest
+	}
+	return d.Ask(retrieval.Query{Text: text})
 }
 
 // DecisionReport is the outcome of a cases file; it marshals to the JSON

@@ -244,3 +244,16 @@ func TestRunDecisionsRankingAndStatusFigures(t *testing.T) {
 		t.Errorf("without explain, no rules are printed:\n%s", plain.String())
 	}
 }
+
+// A case is asked as docent ask asks it: "in the docs" says where to
+// look, and is no word of the question.
+func TestDecideAsksWithoutTheWordsThatNameTheDocs(t *testing.T) {
+	want := retrieval.Result{Status: retrieval.StatusFound}
+	d := fakeDecider{"what does the beta marker mean?": want}
+	if got := Decide(d, Case{Query: "what does the beta marker in the docs mean?"}); got.Status != want.Status {
+		t.Errorf("status %q: the engine was asked with the corpus's words left in", got.Status)
+	}
+	if got := Decide(d, Case{Query: "what does the beta marker mean?"}); got.Status != want.Status {
+		t.Errorf("status %q for a question that names no corpus", got.Status)
+	}
+}
