@@ -418,3 +418,21 @@ func TestKnows(t *testing.T) {
 		}
 	}
 }
+
+// "repo" is the docs' "repository": the question is covered, and found.
+func TestClippedWordsFindTheFullWord(t *testing.T) {
+	docs := append(testDocs(), makeDoc("setup/git", "Adding a git repository", nil,
+		"Connect the site to its source repository.",
+		section{"Repository stars", "The header shows the number of stars and forks of the repository."}))
+	e, err := New(testBundle(docs), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := e.Ask(Query{Text: "show the repo stars"})
+	if res.Status != StatusFound || len(res.Results) == 0 || res.Results[0].DocSlug != "setup/git" {
+		t.Fatalf("status %s (%s), results %v, want setup/git found", res.Status, res.Rule, docsOf(res))
+	}
+	if c := res.Candidates[0]; c.Coverage < 1 {
+		t.Errorf("coverage %v: the docs' repository does not cover the question's repo", c.Coverage)
+	}
+}
