@@ -180,17 +180,24 @@ func linksOnly(md string) bool {
 	return links > 0
 }
 
-// innerHeadings returns the ATX headings of a markdown chunk, outside code
+// innerHeadings returns the headings of a markdown chunk, outside code
 // fences, joined by " ; ": a short section merged into its parent's chunk
 // keeps its heading only in the text, and a heading names what its
 // section is about wherever it ends up. Trailing attribute blocks
-// ("{#anchor}") are dropped.
+// ("{#anchor}") are dropped. The title of a disclosure, HTML's
+// <summary> or MkDocs' collapsible `??? kind "Title"`, counts as a
+// heading: it names the text it folds, as a FAQ's question names its
+// answer.
 func innerHeadings(md string) string {
-	if !strings.Contains(md, "#") {
+	if !strings.Contains(md, "#") && !strings.Contains(md, "<") && !strings.Contains(md, "???") {
 		return ""
 	}
 	var out []string
 	for _, t := range linesOutsideFences(md) {
+		if h := disclosureTitle(t); h != "" {
+			out = append(out, h)
+			continue
+		}
 		if !strings.HasPrefix(t, "#") {
 			continue
 		}
@@ -207,6 +214,35 @@ func innerHeadings(md string) string {
 		}
 	}
 	return strings.Join(out, " ; ")
+}
+
+// htmlTag matches one HTML tag, for the plain text of a summary.
+var htmlTag = regexp.MustCompile(`<[^>]*>`)
+
+// disclosureTitle returns the title a trimmed markdown line gives a
+// disclosure: the text of a <summary> element written on the line, or the
+// quoted title of a collapsible admonition (`??? question "Title"`); ""
+// for any other line.
+func disclosureTitle(t string) string {
+	if strings.HasPrefix(t, "???") {
+		if _, quoted, ok := strings.Cut(t, `"`); ok {
+			if title, _, ok := strings.Cut(quoted, `"`); ok {
+				return strings.TrimSpace(title)
+			}
+		}
+		return ""
+	}
+	lower := strings.ToLower(t)
+	open := strings.Index(lower, "<summary")
+	if open < 0 {
+		return ""
+	}
+	gt := strings.IndexByte(lower[open:], '>')
+	end := strings.Index(lower[open:], "</summary")
+	if gt < 0 || end < gt {
+		return "" // a summary written over several lines, or no element
+	}
+	return strings.TrimSpace(htmlTag.ReplaceAllString(t[open+gt+1:open+end], ""))
 }
 
 // linesOutsideFences returns the lines of markdown outside code fences,
