@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"html"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -51,6 +53,10 @@ type converter struct {
 	prose     []string // pending prose lines, converted inline on flush
 	proseLine int      // body line of prose[0]
 	skipUntil string   // inside {% comment %} or a --8<-- block: the line that ends it
+	// rawHTML is the end tag of an HTML element whose content is code,
+	// not prose (<pre>, <script>, <style>, <textarea>), open around the
+	// line: no heading is read inside it.
+	rawHTML string
 	// directives are the closing fences of the MyST directives open
 	// around the line ("```", ":::"), innermost last; see directive.
 	directives []string
@@ -201,7 +207,74 @@ func (c *converter) line(n int, raw string) {
 	if c.blockSyntax(n, l, trimmed, indent, cols) {
 		return
 	}
+	if len(c.stack) == 1 && len(indent) < 4 && c.htmlHeadings(n, l) {
+		return
+	}
 	c.addProse(n, docsifyHelper(calloutLine(l)))
+}
+
+var (
+	// htmlHeadingRe matches an HTML heading element written on one line,
+	// "<h2 id="x">Invite <b>someone</b></h2>"; the levels are compared
+	// by the caller (RE2 has no back-references).
+	htmlHeadingRe = regexp.MustCompile(`(?i)<h([1-6])(?:\s[^>]*)?>(.*?)</h([1-6])\s*>`)
+	// rawHTMLRe matches the start or end tag of an element whose content
+	// is code.
+	rawHTMLRe = regexp.MustCompile(`(?i)<(/?)(pre|script|style|textarea)\b`)
+	anyTagRe  = regexp.MustCompile(`<[^>]*>`)
+)
+
+// htmlHeadings writes the HTML headings of a line as ATX headings on
+// lines of their own, its other text as prose around them, and reports
+// whether the line had any. Help centres exported as HTML (Zendesk,
+// Intercom, Help Scout) mark their sections with <h2> and <h3>: as
+// headings they split the doc into sections and name them, as markdown
+// headings do. A heading inside an inline code span or in an element
+// whose content is code is left as written.
+func (c *converter) htmlHeadings(n int, l string) bool {
+	if !strings.Contains(l, "<") {
+		return false
+	}
+	found, from := false, 0
+	for _, m := range htmlHeadingRe.FindAllStringSubmatchIndex(l, -1) {
+		if c.followRawHTML(l[from:m[0]]) != "" || l[m[2]:m[3]] != l[m[6]:m[7]] || strings.Count(l[:m[0]], "`")%2 == 1 {
+			continue
+		}
+		text := strings.Join(strings.Fields(html.UnescapeString(anyTagRe.ReplaceAllString(l[m[4]:m[5]], " "))), " ")
+		if text == "" {
+			continue
+		}
+		if before := l[from:m[0]]; strings.TrimSpace(before) != "" {
+			c.addProse(n, before)
+		}
+		c.flush()
+		level, _ := strconv.Atoi(l[m[2]:m[3]])
+		c.emit("", strings.Repeat("#", level)+" "+text, "")
+		found, from = true, m[1]
+	}
+	rest := l[from:]
+	c.followRawHTML(rest)
+	if !found {
+		return false
+	}
+	if strings.TrimSpace(rest) != "" {
+		c.addProse(n, rest)
+	}
+	return true
+}
+
+// followRawHTML moves c.rawHTML past the start and end tags of code
+// elements in s and returns it: the end tag still awaited, or "".
+func (c *converter) followRawHTML(s string) string {
+	for _, m := range rawHTMLRe.FindAllStringSubmatch(s, -1) {
+		switch name := strings.ToLower(m[2]); {
+		case c.rawHTML == "" && m[1] == "":
+			c.rawHTML = name
+		case c.rawHTML == name && m[1] == "/":
+			c.rawHTML = ""
+		}
+	}
+	return c.rawHTML
 }
 
 // docsifyHelper drops the marker of docsify's tip and warning paragraphs,

@@ -271,3 +271,40 @@ func TestRemoveColumns(t *testing.T) {
 		}
 	}
 }
+
+// A help centre exported as HTML marks its sections with <h2> and <h3>:
+// they split and name the doc's chunks as markdown headings do, and a
+// heading in code stays code.
+func TestHTMLHeadingsAreHeadings(t *testing.T) {
+	src := "---\ntitle: Managing your team\n---\n" +
+		"<p>Your team shares monitors.</p>\n" +
+		"<h2 id=\"invite\">Invite <b>someone</b></h2>\n" +
+		"<p>Open <strong>Settings &gt; Team</strong> and click Invite.</p>\n" +
+		"<p>Pick a role.</p><h2>Remove a member</h2><p>Click the trash icon.</p><h3>Transfer &amp; ownership</h3><p>Make them an owner.</p>\n" +
+		"<h2>Mismatched</h3>\n" +
+		"<p>Write `<h2>Code</h2>` for a heading.</p>\n" +
+		"<pre>\n<h2>Pre</h2>\n</pre>\n" +
+		"```html\n<h2>Fenced</h2>\n```\n" +
+		"    <h2>Indented code</h2>\n"
+	d, err := ParseDoc("account/team.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, c := range d.Chunks {
+		paths = append(paths, c.HeaderPath)
+	}
+	want := []string{"Managing your team", "Managing your team > Invite someone", "Managing your team > Remove a member"}
+	if strings.Join(paths, "|") != strings.Join(want, "|") {
+		t.Fatalf("header paths %q, want %q", paths, want)
+	}
+	last := d.Chunks[len(d.Chunks)-1]
+	for _, s := range []string{"### Transfer & ownership", "<h2>Mismatched</h3>", "`<h2>Code</h2>`", "<pre>\n<h2>Pre</h2>\n</pre>", "```html\n<h2>Fenced</h2>\n```", "    <h2>Indented code</h2>"} {
+		if !strings.Contains(last.Content, s) {
+			t.Errorf("the last chunk lacks %q:\n%s", s, last.Content)
+		}
+	}
+	if !strings.Contains(last.Text, "Click the trash icon.") || strings.Contains(d.Chunks[1].Text, "trash") {
+		t.Errorf("a heading's text is not its own section's: %q / %q", d.Chunks[1].Text, last.Text)
+	}
+}
