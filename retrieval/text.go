@@ -185,11 +185,11 @@ func linksOnly(md string) bool {
 // keeps its heading only in the text, and a heading names what its
 // section is about wherever it ends up. Trailing attribute blocks
 // ("{#anchor}") are dropped. The title of a disclosure, HTML's
-// <summary> or MkDocs' collapsible `??? kind "Title"`, counts as a
-// heading: it names the text it folds, as a FAQ's question names its
-// answer.
+// <summary>, counts as a heading: it names the text it folds, as a FAQ's
+// question names its answer. (MkDocs' collapsible `??? kind "Title"` is
+// a paragraph by now: ingestion writes admonition titles as text.)
 func innerHeadings(md string) string {
-	if !strings.Contains(md, "#") && !strings.Contains(md, "<") && !strings.Contains(md, "???") {
+	if !strings.Contains(md, "#") && !strings.Contains(md, "<") {
 		return ""
 	}
 	var out []string
@@ -219,19 +219,9 @@ func innerHeadings(md string) string {
 // htmlTag matches one HTML tag, for the plain text of a summary.
 var htmlTag = regexp.MustCompile(`<[^>]*>`)
 
-// disclosureTitle returns the title a trimmed markdown line gives a
-// disclosure: the text of a <summary> element written on the line, or the
-// quoted title of a collapsible admonition (`??? question "Title"`); ""
-// for any other line.
+// disclosureTitle returns the text of a <summary> element written on a
+// trimmed markdown line, "" for any other line.
 func disclosureTitle(t string) string {
-	if strings.HasPrefix(t, "???") {
-		if _, quoted, ok := strings.Cut(t, `"`); ok {
-			if title, _, ok := strings.Cut(quoted, `"`); ok {
-				return strings.TrimSpace(title)
-			}
-		}
-		return ""
-	}
 	lower := strings.ToLower(t)
 	open := strings.Index(lower, "<summary")
 	if open < 0 {
