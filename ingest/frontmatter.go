@@ -285,7 +285,9 @@ func tomlValue(v any) fmValue {
 	return fmValue{nested: true, kind: "date"}
 }
 
-var knownKeys = []string{"title", "linktitle", "description", "keywords", "tags", "aliases", "weight", "draft", "published"}
+// knownKeys are the front matter keys docent reads. "labels" and
+// "label_names" are tags as help desks (Zendesk, Freshdesk) export them.
+var knownKeys = []string{"title", "linktitle", "description", "keywords", "tags", "labels", "label_names", "aliases", "weight", "draft", "published"}
 
 func isKnownKey(key string) bool {
 	for _, k := range knownKeys {
@@ -316,10 +318,10 @@ func (fm *frontMatter) set(key, name string, v fmValue) string {
 		fm.linkTitle, msg = scalar()
 	case "description":
 		fm.description, msg = scalar()
-	case "keywords", "tags":
-		list := &fm.keywords
-		if key == "tags" {
-			list = &fm.tags
+	case "keywords", "tags", "labels", "label_names":
+		list := &fm.tags
+		if key == "keywords" {
+			list = &fm.keywords
 		}
 		switch {
 		case v.nested:

@@ -37,6 +37,7 @@ func TestFrontMatterAccepts(t *testing.T) {
 		},
 		{"null title", "---\ntitle: ~\n---\n", frontMatter{}},
 		{"number title", "---\ntitle: 2024\n---\n", frontMatter{title: "2024"}},
+		{"help desk labels are tags", "---\nlabels: [macros, canned]\nlabel_names: refunds\n---\n", frontMatter{tags: []string{"macros", "canned", "refunds"}}},
 		{"keys are case-insensitive", "---\nTitle: Home\nTags: [x]\n---\n", frontMatter{title: "Home", tags: []string{"x"}}},
 		{"hugo fields", "---\nlinkTitle: Short\nweight: 30\ndraft: false\n---\n", frontMatter{linkTitle: "Short", weight: 30}},
 		{"draft", "---\ntitle: WIP\ndraft: true\n---\n", frontMatter{title: "WIP", draft: true}},
