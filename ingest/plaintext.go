@@ -227,6 +227,9 @@ func (w *plainWriter) htmlBlock(n *ast.HTMLBlock) {
 	}
 	z := nethtml.NewTokenizer(bytes.NewReader(raw))
 	skip := 0 // depth inside elements whose content is not prose
+	// Where the sentence being written, and the table cell, began.
+	sentence, cell := len(w.out), len(w.out)
+	sep := -1 // where the text ends after a cell's separator, -1 for none
 	for {
 		switch z.Next() {
 		case nethtml.ErrorToken:
@@ -245,8 +248,25 @@ func (w *plainWriter) htmlBlock(n *ast.HTMLBlock) {
 					skip--
 				}
 			}
-			if breakingTags[string(name)] {
+			switch tag := string(name); {
+			case tag == "td" || tag == "th":
+				// Cells of a row are listed, as a markdown table's are.
+				if z.Token().Type == nethtml.EndTagToken && len(bytes.TrimSpace(w.out[cell:])) > 0 {
+					w.out = append(bytes.TrimRight(w.out, " \t\n"), ", "...)
+					sep = len(w.out)
+				}
+				cell = len(w.out)
+			case tag == "br":
 				w.out = append(w.out, ' ')
+			case breakingTags[tag]:
+				// A paragraph, list item, row or heading is a sentence of
+				// its own, as in markdown, not a run into the next one;
+				// the separator after a row's last cell goes.
+				if len(w.out) == sep {
+					w.out = w.out[:sep-2]
+				}
+				w.endSentence(sentence)
+				sentence, cell, sep = len(w.out), len(w.out), -1
 			}
 		}
 	}

@@ -1,0 +1,29 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+)
+
+// HTML's list items, table rows and paragraphs are sentences of their own
+// in the plain text, as markdown's are: "A conversation is created. A
+// customer replies." rather than one run of words.
+func TestHTMLBlocksEndSentences(t *testing.T) {
+	for _, tc := range []struct{ md, want string }{
+		{"<ul>\n<li>A conversation is created</li>\n<li>A customer replies</li>\n</ul>", "A conversation is created. A customer replies."},
+		{"<p>Events:</p><ol><li>first</li><li>second,</li></ol>", "Events: first. second,"},
+		{"<table><tr><th>Role</th><th>Can bill</th></tr><tr><td>Owner</td><td>Yes</td></tr><tr><td>Agent</td><td></td></tr></table>",
+			"Role, Can bill. Owner, Yes. Agent."},
+		{"<div class=\"note\">Keep the tab open.<br>It saves as you type.</div>", "Keep the tab open. It saves as you type."},
+		{"<p>Use <strong>Settings &gt; Team</strong>.</p>", "Use Settings > Team."},
+	} {
+		d, err := ParseDoc("a.md", []byte("# T\n\n"+tc.md+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.TrimSpace(strings.TrimPrefix(d.Chunks[0].Text, "T. "))
+		if got != tc.want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.md, got, tc.want)
+		}
+	}
+}
