@@ -374,13 +374,23 @@ func TestChunkSplitsParagraphFromAdjacentTable(t *testing.T) {
 }
 
 // fenceLines counts the lines of content that open or close a backtick
-// fence as CommonMark reads them: at the margin, three or more backticks
-// and no backtick after them ("```0`" is a paragraph holding code, not a
-// fence).
+// fence as CommonMark reads them: at the margin, three or more backticks;
+// an opening fence has no backtick after them ("```0`" is a paragraph
+// holding code, not a fence), and a closing one is at least as long as
+// its opener with nothing after it (inside a fence, "```0" is code).
 func fenceLines(content string) int {
-	n := 0
+	n, open := 0, 0 // open: the backticks of the open fence, 0 for none
 	for _, line := range strings.Split(content, "\n") {
-		if rest, ok := strings.CutPrefix(line, "```"); ok && !strings.Contains(strings.TrimLeft(rest, "`"), "`") {
+		run := len(line) - len(strings.TrimLeft(line, "`"))
+		if run < 3 {
+			continue
+		}
+		switch rest := line[run:]; {
+		case open == 0 && !strings.Contains(rest, "`"):
+			open = run
+			n++
+		case open > 0 && run >= open && strings.TrimSpace(rest) == "":
+			open = 0
 			n++
 		}
 	}
