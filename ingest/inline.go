@@ -52,6 +52,12 @@ func (x *inlineConverter) run() {
 			x.out.WriteString(s[i:end])
 			i = end
 			continue
+		case '<':
+			if end, ok = x.htmlCode(i); ok {
+				x.out.WriteString(s[i:end])
+				i = end
+				continue
+			}
 		case '\\':
 			end = min(i+2, len(s))
 			x.out.WriteString(s[i:end])
@@ -85,6 +91,34 @@ func (x *inlineConverter) run() {
 		x.out.WriteString(repl)
 		i = end
 	}
+}
+
+// htmlCodeTags are the HTML elements whose text is code or keys, copied
+// as written like a code span: `<code>{{customer.name}}</code>` is a help
+// desk's placeholder, not a template's output.
+var htmlCodeTags = []string{"code", "kbd", "samp", "pre"}
+
+// htmlCode returns the end of an HTML code element opening at i, within
+// its paragraph (a <pre> may hold blank lines: within the run), and
+// whether one opens there. Tags are matched as exporters write them, in
+// lower case.
+func (x *inlineConverter) htmlCode(i int) (int, bool) {
+	rest := x.s[i+1:]
+	for _, tag := range htmlCodeTags {
+		if !strings.HasPrefix(rest, tag) || len(rest) == len(tag) || rest[len(tag)] != '>' && rest[len(tag)] != ' ' {
+			continue
+		}
+		limit := x.f.paragraphEnd(i)
+		if tag == "pre" {
+			limit = len(x.s)
+		}
+		closer := "</" + tag + ">"
+		if j := x.f.within(closer, i+len(tag)+1, limit); j >= 0 {
+			return j + len(closer), true
+		}
+		return 0, false
+	}
+	return 0, false
 }
 
 // brace handles what starts with "{": Hugo shortcodes, mdBook directives,

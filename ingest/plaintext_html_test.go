@@ -27,3 +27,25 @@ func TestHTMLBlocksEndSentences(t *testing.T) {
 		}
 	}
 }
+
+// A placeholder in an HTML code element is text the author wrote, kept as
+// a markdown code span keeps it; outside code it is a template's output.
+func TestHTMLCodeKeepsPlaceholders(t *testing.T) {
+	src := "# T\n\n<p>Write <code>{{customer.first_name | \"there\"}}</code> or <kbd>{{x}}</kbd>; {{ site.url }} goes.</p>\n"
+	d, err := ParseDoc("a.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := d.Chunks[0]
+	for _, want := range []string{"<code>{{customer.first_name | \"there\"}}</code>", "<kbd>{{x}}</kbd>"} {
+		if !strings.Contains(c.Content, want) {
+			t.Errorf("content lost %q:\n%s", want, c.Content)
+		}
+	}
+	if strings.Contains(c.Content, "site.url") {
+		t.Errorf("a template's output outside code was kept:\n%s", c.Content)
+	}
+	if !strings.Contains(c.Text, "{{customer.first_name") {
+		t.Errorf("text lost the placeholder: %q", c.Text)
+	}
+}
