@@ -10,6 +10,7 @@ const (
 	RuleMentioned         = "only mentioned, in part"
 	RuleContender         = "a close doc names it as well"
 	RuleFound             = "found"
+	RuleStandsOut         = "covered, no close doc"
 	RuleUnknownIdentifier = "an identifier the docs never write"
 	RuleMulti             = "multi-intent"
 	RuleLookup            = "lookup"
@@ -77,7 +78,13 @@ const scoreEpsilon = 1e-9
 //   - the top doc does not name the question (no word of it in its title,
 //     keywords or headings; for a bare topic, less than MIN_COVERAGE of it)
 //     → weak when its text covers every informative word ("are you asking
-//     about X?"), no_match when it only mentions some of them;
+//     about X?"), no_match when it only mentions some of them. Except: a
+//     longer question whose every informative word the top's text covers,
+//     with no other doc within MIN_MARGIN of it, is found: its headings
+//     put the answer in other words ("Maintenance windows" for "silence
+//     alerts during a planned deployment"), and no other doc comes close
+//     to saying it. A bare topic names only what it is about, and a doc
+//     that does not name it is not about it;
 //   - a doc within MIN_MARGIN names the question as strongly, though it
 //     covers less (or, naming other words of a longer question than the
 //     top, covers less by more than MIN_MARGIN): the top is not clearly
@@ -116,6 +123,8 @@ func decide(cands []candidate, bare bool, th thresholds) decision {
 		d.status, d.rule = StatusNoMatch, RuleCoverage
 	case d.rival >= 0:
 		d.status, d.rule = StatusAmbiguous, RuleSecondMeaning
+	case !bare && !named && top.coverage >= 1-scoreEpsilon && len(cands) > 1 && !within(cands[1].rank, top.rank, th.minMargin):
+		d.status, d.rule = StatusFound, RuleStandsOut
 	case !named && top.coverage >= 1-scoreEpsilon:
 		d.status, d.rule = StatusWeak, RuleNotNamed
 	case !named:
