@@ -77,6 +77,12 @@ func parseDoc(relPath string, src []byte) (knowledge.Doc, []Warning, error) {
 		return fail(0, Excluded, "navigation: the site's table of contents or sidebar, links to the pages and no text of its own")
 	}
 	bodyStart := len(lines) - len(bodyLines) // lines before the body, for notes' line numbers
+	if bodyStart == 0 {
+		var tags []string
+		if bodyLines, tags = notionProperties(bodyLines); len(tags) > 0 {
+			fm.tags = append(fm.tags, tags...)
+		}
+	}
 	if line, depth := deepestNesting(bodyLines); depth > maxNesting {
 		return fail(bodyStart+line, Problem, "markdown nested %d levels deep (lists or quotes), over the limit of %d: not read, it would take too long to parse", depth, maxNesting)
 	}

@@ -10,11 +10,12 @@ import (
 
 // mdParser is shared: goldmark keeps per-parse state in a fresh context,
 // so one parser serves concurrent loads. Tables need the GFM extension, or
-// a table would be a paragraph the chunker could split; footnotes and
-// strikethrough are there so their markers are not taken for text, and
+// a table would be a paragraph the chunker could split; footnotes,
+// strikethrough and task lists ("- [ ] step", as Notion and GitHub write
+// checklists) are there so their markers are not taken for text, and
 // heading attributes ("## Title {#id}") so the id is not in the title.
 var mdParser parser.Parser = goldmark.New(
-	goldmark.WithExtensions(extension.Table, extension.Footnote, extension.Strikethrough),
+	goldmark.WithExtensions(extension.Table, extension.Footnote, extension.Strikethrough, extension.TaskList),
 	goldmark.WithParserOptions(parser.WithAttribute()),
 ).Parser()
 

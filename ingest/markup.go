@@ -207,6 +207,14 @@ func (c *converter) line(n int, raw string) {
 	if c.blockSyntax(n, l, trimmed, indent, cols) {
 		return
 	}
+	if len(c.stack) == 1 && len(indent) < 4 && (strings.EqualFold(trimmed, "<aside>") || strings.EqualFold(trimmed, "</aside>")) {
+		// Notion exports a callout as an <aside> around markdown: a box,
+		// whose text is read like any paragraph's (an HTML block would
+		// keep its ** and backticks as text).
+		c.flush()
+		c.emit("")
+		return
+	}
 	if len(c.stack) == 1 && len(indent) < 4 && c.htmlHeadings(n, l) {
 		return
 	}
