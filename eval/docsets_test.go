@@ -92,7 +92,7 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		{"testdata/itwiki", floor{passed: 33, hitAt1Found: 25, maxWrongConfident: 2}},
 		{"testdata/shelfwise", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 5}},
 		{"testdata/deskly", floor{passed: 36, hitAt1Found: 22, maxWrongConfident: 1}},
-		{"testdata/tallyroom", floor{passed: 24, hitAt1Found: 21, maxWrongConfident: 1}},
+		{"testdata/tallyroom", floor{passed: 27, hitAt1Found: 20, maxWrongConfident: 1}},
 	} {
 		t.Run(filepath.Base(tc.dir), func(t *testing.T) { checkFloor(t, runDocSet(t, tc.dir), tc.f) })
 	}
