@@ -79,6 +79,7 @@ func convertMarkup(body string) (string, []markupNote) {
 			}
 		}
 	}
+	joinHTMLHeadings(lines)
 	for i, raw := range lines {
 		c.line(i+1, raw)
 	}
@@ -269,6 +270,59 @@ func (c *converter) htmlHeadings(n int, l string) bool {
 		c.addProse(n, rest)
 	}
 	return true
+}
+
+// htmlHeadingOpen matches a line that opens an HTML heading element and
+// does not close it: pretty-printed exports write "<h2 id=…>", the title
+// and "</h2>" on lines of their own.
+var (
+	htmlHeadingOpen  = regexp.MustCompile(`(?i)^ {0,3}<h([1-6])(?:\s[^>]*)?>`)
+	htmlHeadingClose = regexp.MustCompile(`(?i)</h([1-6])\s*>`)
+)
+
+// maxHeadingLines is the most lines one heading element may span to be
+// read as a heading.
+const maxHeadingLines = 5
+
+// joinHTMLHeadings puts a heading element written over several lines
+// onto its first line, and blanks the others (so line numbers stay), for
+// htmlHeadings to read. Lines in code fences are left alone, and so is
+// an element that a blank line interrupts, that runs past
+// maxHeadingLines, or that closes with another level.
+func joinHTMLHeadings(lines []string) {
+	var fence codeFence
+	for i := 0; i < len(lines); i++ {
+		if fence.open() {
+			fence.update(lines[i]) // closes it, or is code
+			continue
+		}
+		if fence.update(lines[i]) {
+			continue
+		}
+		m := htmlHeadingOpen.FindStringSubmatch(lines[i])
+		if m == nil || htmlHeadingClose.MatchString(lines[i]) {
+			continue
+		}
+		for j := i + 1; j < len(lines) && j < i+maxHeadingLines; j++ {
+			if strings.TrimSpace(lines[j]) == "" {
+				break
+			}
+			if c := htmlHeadingClose.FindStringSubmatch(lines[j]); c != nil {
+				if c[1] == m[1] {
+					parts := make([]string, 0, j-i+1)
+					for _, l := range lines[i : j+1] {
+						parts = append(parts, strings.TrimSpace(l))
+					}
+					lines[i] = strings.Join(parts, " ")
+					for k := i + 1; k <= j; k++ {
+						lines[k] = ""
+					}
+					i = j
+				}
+				break
+			}
+		}
+	}
 }
 
 // followRawHTML moves c.rawHTML past the start and end tags of code

@@ -308,3 +308,24 @@ func TestHTMLHeadingsAreHeadings(t *testing.T) {
 		t.Errorf("a heading's text is not its own section's: %q / %q", d.Chunks[1].Text, last.Text)
 	}
 }
+
+// A pretty-printed export writes a heading element over several lines.
+func TestHTMLHeadingOverSeveralLines(t *testing.T) {
+	src := "# Team\n\n<p>Intro.</p>\n<h2 id=\"remove\">\n  Remove a\n  member\n</h2>\n<p>Click the trash icon.</p>\n" +
+		"<h2>\nNot closed\n\n<p>Text.</p>\n" +
+		"```html\n<h2>\nFenced\n</h2>\n```\n"
+	d, err := ParseDoc("team.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, c := range d.Chunks {
+		paths = append(paths, c.HeaderPath)
+	}
+	if want := []string{"Team", "Team > Remove a member"}; strings.Join(paths, "|") != strings.Join(want, "|") {
+		t.Fatalf("header paths %q, want %q", paths, want)
+	}
+	if last := d.Chunks[1].Content; !strings.Contains(last, "<h2>\nNot closed") || !strings.Contains(last, "```html\n<h2>\nFenced\n</h2>\n```") {
+		t.Errorf("an unclosed or fenced heading changed:\n%s", last)
+	}
+}
