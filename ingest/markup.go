@@ -244,9 +244,13 @@ func (c *converter) htmlHeadings(n int, l string) bool {
 	if !strings.Contains(l, "<") {
 		return false
 	}
-	found, from := false, 0
+	// from: where the prose not yet written starts; scanned: how far the
+	// code elements have been followed (each stretch once).
+	found, from, scanned := false, 0, 0
 	for _, m := range htmlHeadingRe.FindAllStringSubmatchIndex(l, -1) {
-		if c.followRawHTML(l[from:m[0]]) != "" || l[m[2]:m[3]] != l[m[6]:m[7]] || strings.Count(l[:m[0]], "`")%2 == 1 {
+		inCode := c.followRawHTML(l[scanned:m[0]]) != ""
+		scanned = m[0]
+		if inCode || l[m[2]:m[3]] != l[m[6]:m[7]] || strings.Count(l[:m[0]], "`")%2 == 1 {
 			continue
 		}
 		text := strings.Join(strings.Fields(html.UnescapeString(anyTagRe.ReplaceAllString(l[m[4]:m[5]], " "))), " ")
@@ -259,10 +263,10 @@ func (c *converter) htmlHeadings(n int, l string) bool {
 		c.flush()
 		level, _ := strconv.Atoi(l[m[2]:m[3]])
 		c.emit("", strings.Repeat("#", level)+" "+text, "")
-		found, from = true, m[1]
+		found, from, scanned = true, m[1], m[1]
 	}
+	c.followRawHTML(l[scanned:])
 	rest := l[from:]
-	c.followRawHTML(rest)
 	if !found {
 		return false
 	}

@@ -329,3 +329,17 @@ func TestHTMLHeadingOverSeveralLines(t *testing.T) {
 		t.Errorf("an unclosed or fenced heading changed:\n%s", last)
 	}
 }
+
+// Code elements are followed across a line once: a heading after a closed
+// <pre> on the same line is a heading, one inside an open <pre> is not.
+func TestHTMLHeadingsAfterCodeOnOneLine(t *testing.T) {
+	out, _ := convertMarkup("<pre><h2>A</h2></pre><h2>B</h2>\n<pre>\n<h2>C</h2></pre><h2>D</h2>\n")
+	for _, want := range []string{"<pre><h2>A</h2></pre>", "## B", "<h2>C</h2></pre>", "## D"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "## A") || strings.Contains(out, "## C") {
+		t.Errorf("a heading in code was converted:\n%s", out)
+	}
+}
