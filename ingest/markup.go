@@ -64,6 +64,10 @@ type converter struct {
 	// option lines (":class: tip") configure it and show no text.
 	skipOptions bool
 	labels      map[string]bool
+	// readme is the ReadMe magic block being collected, if one is open;
+	// readmeLiteral: the line being read may not open one (see readme.go).
+	readme        *readmePending
+	readmeLiteral bool
 }
 
 // labelDef matches a link reference definition, "[label]: url".
@@ -83,6 +87,7 @@ func convertMarkup(body string) (string, []markupNote) {
 	for i, raw := range lines {
 		c.line(i+1, raw)
 	}
+	c.readmeUnclosed()
 	c.flush()
 	for len(c.stack) > 1 {
 		c.pop()
@@ -124,6 +129,9 @@ func (c *converter) pop() {
 }
 
 func (c *converter) line(n int, raw string) {
+	if c.readmeLine(n, raw) {
+		return
+	}
 	cols := leadingColumns(raw)
 	blank := strings.TrimSpace(raw) == ""
 	if !blank {
@@ -203,6 +211,9 @@ func (c *converter) line(n int, raw string) {
 	if f.fence.update(l) {
 		c.flush()
 		c.emit(l)
+		return
+	}
+	if c.readmeOpen(n, raw, trimmed) {
 		return
 	}
 	if c.blockSyntax(n, l, trimmed, indent, cols) {
