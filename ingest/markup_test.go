@@ -146,6 +146,35 @@ func TestConventions(t *testing.T) {
 			absent: []string{"<kbd>", "<br>", "generated", "analytics", "border", "<div", "&amp;", "&rsquo;", "&#", "keyboard.png"},
 		},
 		{
+			// ReadMe's legacy magic blocks: JSON between "[block:type]" and
+			// "[/block]" lines, read as the page renders them.
+			file:  "readme.md",
+			title: "Managing users",
+			text: []string{
+				"Admins manage them from the API or from the dashboard.",
+				"Rate limits. You can make 100 requests a minute. Past that, the API answers 429 Too Many Requests.", // a callout
+				"Create a user. Send the new user's email and role.",                                                 // an API header
+				"Name, Type, Description. email, string, The address the invitation goes to. role, string, One of admin, member or viewer.",
+				"The invitation email a new user receives.", // an image's caption
+				"Remove a user. Removing a user signs them out everywhere.",
+				"Removed users can be invited again at any time.", // HTML
+				"Managing users in two minutes.",                  // an embed's title
+				"To list users, see the users endpoint.",
+			},
+			absent: []string{
+				"[block:", "[/block]", "{", "}", `"`, "callout", "api-header", "codes", "cols", "h-0", "0-0", "files.readme.io",
+				"youtube", "iframe", "cURL", "curl", "Invite a whole team", "tutorial", "#018FF4", "note-box",
+			},
+			content: []string{
+				"## Create a user", "## Remove a user",
+				"```curl\ncurl -X POST https://api.example.com/v1/users \\\n  -H \"Authorization: Bearer $TOKEN\" \\\n",
+				"```javascript\nconst user = await client.users.create({ email: 'ana@example.com', role: 'admin' });\n```",
+				"| Name | Type | Description |\n| --- | --- | --- |\n| email | string | The address the invitation goes to. |",
+				"<div class=\"note-box\">\n<p>Removed users can be invited again at any time.</p>\n</div>",
+			},
+			notes: []string{"105: ReadMe [block:tutorial-tile] left out"},
+		},
+		{
 			file:  "basics.md",
 			title: "Exporting notes",
 			text: []string{
