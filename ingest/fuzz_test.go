@@ -34,6 +34,7 @@ func fuzzSeeds(f *testing.F) []string {
 		"{::comment}\nx\n{:/}\n{::options a=\"b\" /}\n{% include note.html content=\"Text\" %} and {% include a.html content='x' %}\n\n::::{tab-set}\n:::{tab-item} A\nB\n:::\n::::",
 		"<p>a</p><h2 id=\"x\">B <b>c</b></h2><p>d</p>\n<h3>E &amp; F</h3>\n<pre>\n<h2>G</h2>\n</pre>\n`<h4>h</h4>` <h5>i</h6>",
 		"<h2 id=\"a\">\n  B\n</h2>\n<h3>\nC\n\n</h3>\n```\n<h2>\nD\n</h2>\n```\n<h4>\nE\n</h5>",
+		"[block:callout]\n{\"type\": \"warning\", \"title\": \"T\", \"body\": \"**B**\\n[/block]\"}\n[/block]\n[block:code]\n{\"codes\": [{\"code\": \"```\\nx\", \"language\": \"sh\"}]}\n[/block]\n[block:parameters]\n{\"data\": {\"h-0\": \"A\", \"0-0\": \"a|b\"}, \"cols\": 1, \"rows\": 1}\n[/block]\n[block:x]\n{bad\n\n```\n[block:image]\n```\n[block:html]\n{\"html\": \"<p>\\n\\n    y</p>\"}",
 		"Title\n=====\n{: .no_toc }\n\n1. TOC\n{:toc}\n\n<details>\n<summary>Q?</summary>\n\nA.\n\n</details>\n\n[ref][r]\n\n[r]: x.md",
 	}
 	for _, in := range hostileInputs {
