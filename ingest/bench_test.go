@@ -166,6 +166,18 @@ var hostileInputs = []struct {
 	{"myst-and-gitbook", func(n int) string {
 		return strings.Repeat("{ref}`a {doc}` {x}`` ```{note}\n(x)=\n:::{tip}\n:a: b\n{% tab title=\"t\" %}\n", n/60)
 	}},
+	{"readme-blocks", func(n int) string {
+		// Magic blocks that never close, then a parameters table whose keys
+		// ask for as many rows and columns as there are keys.
+		var b strings.Builder
+		b.WriteString(strings.Repeat("[block:callout]\n{\"title\": \"x\"\n", n/60))
+		b.WriteString("[block:parameters]\n{\"data\": {")
+		for i := range n / 40 {
+			fmt.Fprintf(&b, "\"%d-0\": \"a\", \"0-%d\": \"b\", ", i, i)
+		}
+		b.WriteString("\"h-0\": \"c\"}}\n[/block]\n")
+		return b.String()
+	}},
 	{"deep-indented-lists", func(n int) string {
 		var b strings.Builder
 		for i := range n / 40 {
