@@ -170,7 +170,7 @@ func TestConventions(t *testing.T) {
 				"```curl\ncurl -X POST https://api.example.com/v1/users \\\n  -H \"Authorization: Bearer $TOKEN\" \\\n",
 				"```javascript\nconst user = await client.users.create({ email: 'ana@example.com', role: 'admin' });\n```",
 				"| Name | Type | Description |\n| --- | --- | --- |\n| email | string | The address the invitation goes to. |",
-				"<div class=\"note-box\">\n<p>Removed users can be invited again at any time.</p>\n</div>",
+				"<div class=\"note-box\">\n  <p>Removed users can be invited again at any time.</p>\n</div>",
 			},
 			notes: []string{"105: ReadMe [block:tutorial-tile] left out"},
 		},

@@ -199,12 +199,17 @@ func readmeBlock(name, body string) (md, note string, ok bool) {
 	case "html":
 		// The HTML is the page's, read as any HTML block. Its blank lines
 		// go: one would end the HTML block, and an indented line after it
-		// would be read as code.
+		// would be read as code. So does the first line's indentation, for
+		// the same reason; the others keep theirs (a <pre> inside).
 		var lines []string
 		for _, l := range strings.Split(cleanControls(readmeString(v["html"])), "\n") {
-			if strings.TrimSpace(l) != "" {
-				lines = append(lines, strings.TrimLeft(l, " \t"))
+			if strings.TrimSpace(l) == "" {
+				continue
 			}
+			if len(lines) == 0 {
+				l = strings.TrimLeft(l, " \t")
+			}
+			lines = append(lines, l)
 		}
 		add(strings.Join(lines, "\n"))
 	case "embed":

@@ -133,6 +133,11 @@ func TestReadMeBlockEdges(t *testing.T) {
 			want: []string{"Heads up", "Inner\n\nInner text.", "Still in the note.", "Outside."},
 		},
 		{
+			name: "HTML keeps its lines but blank ones",
+			in:   "[block:html]\n{\"html\": \"    <div>\\n\\n      <pre>\\n  x = 1\\n</pre>\\n</div>\"}\n[/block]",
+			want: []string{"\n<div>\n      <pre>\n  x = 1\n</pre>\n</div>"},
+		},
+		{
 			name:   "tutorial tile and an empty image",
 			in:     "[block:tutorial-tile]\n{\"title\": \"Recipe\"}\n[/block]\n[block:image]\n{\"images\": [{\"image\": [\"a.png\"]}]}\n[/block]",
 			absent: []string{"Recipe", "a.png"},
@@ -181,11 +186,12 @@ func TestReadMeBlockEdges(t *testing.T) {
 func TestReadMeBlockPlainText(t *testing.T) {
 	src := "# Limits\n\n[block:callout]\n{\"type\": \"warning\", \"title\": \"Quota\", \"body\": \"At most **5** exports\\na day.\"}\n[/block]\n\n" +
 		"[block:parameters]\n{\"data\": {\"h-0\": \"Plan\", \"h-1\": \"Exports\", \"0-0\": \"Free\", \"0-1\": \"\", \"1-0\": \"Pro\", \"1-1\": \"50\"}, \"cols\": 2, \"rows\": 2}\n[/block]\n"
+	src += "\n[block:html]\n{\"html\": \"  <div>\\n\\n      <p>Ask <b>support</b>.</p>\\n</div>\"}\n[/block]\n"
 	doc, err := ParseDoc("limits.md", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := doc.Chunks[0].Text, "Limits. Quota. At most 5 exports a day. Plan, Exports. Free. Pro, 50."; got != want {
+	if got, want := doc.Chunks[0].Text, "Limits. Quota. At most 5 exports a day. Plan, Exports. Free. Pro, 50. Ask support."; got != want {
 		t.Errorf("text %q, want %q", got, want)
 	}
 }
