@@ -20,7 +20,7 @@ import (
 // caption, a parameters table a table, HTML an HTML block, an embed its
 // title. A block that shows no text docent can read goes, with a note.
 //
-// A block's lines are collected until "[/block]" (see readmeBlock on
+// A block's lines are collected until "[/block]" (see readmeLine on
 // converter) and converted once: each line is read once, or twice when
 // the block turns out unreadable and its lines are read again as text,
 // so the conversion stays linear.
