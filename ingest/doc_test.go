@@ -8,15 +8,24 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/docent-sh/docent/knowledge"
 )
 
 func mustParse(t *testing.T, path, src string) (doc docView) {
+	t.Helper()
+	d := parsed(t, path, src)
+	return docView{Slug: d.Slug, Category: d.Category, Title: d.Title, Content: d.Content, Hash: d.ContentHash, Keywords: d.Keywords, Source: d.SourcePath}
+}
+
+// parsed is the doc ParseDoc makes of src, failing the test on an error.
+func parsed(t *testing.T, path, src string) knowledge.Doc {
 	t.Helper()
 	d, err := ParseDoc(path, []byte(src))
 	if err != nil {
 		t.Fatalf("ParseDoc(%q): %v", path, err)
 	}
-	return docView{Slug: d.Slug, Category: d.Category, Title: d.Title, Content: d.Content, Hash: d.ContentHash, Keywords: d.Keywords, Source: d.SourcePath}
+	return d
 }
 
 // docView is the part of a Doc these tests compare.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/docent-sh/docent/knowledge"
 )
 
 // TestConventions ingests one small page per documentation convention
@@ -207,20 +209,7 @@ func TestConventions(t *testing.T) {
 				texts = append(texts, c.Text)
 			}
 			text := strings.Join(texts, " ")
-			at := 0
-			for _, want := range tt.text {
-				i := strings.Index(text[at:], want)
-				if i < 0 {
-					t.Errorf("plain text lacks %q after %q", want, text[:at])
-					continue
-				}
-				at += i + len(want)
-			}
-			for _, bad := range tt.absent {
-				if strings.Contains(text, bad) {
-					t.Errorf("plain text holds %q", bad)
-				}
-			}
+			checkInOrder(t, "plain text", text, tt.text, tt.absent)
 			for _, want := range tt.content {
 				if !strings.Contains(doc.Content, want) {
 					t.Errorf("markdown lacks %q", want)
@@ -233,14 +222,7 @@ func TestConventions(t *testing.T) {
 				}
 				got = append(got, fmt.Sprintf("%d: %s", n.Line, n.Msg))
 			}
-			if len(got) != len(tt.notes) {
-				t.Errorf("notes %q, want %q", got, tt.notes)
-			}
-			for i := range min(len(got), len(tt.notes)) {
-				if !strings.HasPrefix(got[i], tt.notes[i]) {
-					t.Errorf("note %q, want %q", got[i], tt.notes[i])
-				}
-			}
+			checkNotes(t, got, tt.notes)
 			if t.Failed() {
 				t.Logf("plain text: %s\nmarkdown:\n%s", text, doc.Content)
 			}
@@ -251,18 +233,12 @@ func TestConventions(t *testing.T) {
 // TestListItemsEndingWithComma: items written as one running sentence
 // read as one, without a full stop after each comma.
 func TestListItemsEndingWithComma(t *testing.T) {
-	doc, err := ParseDoc("a.md", []byte("# A\n\nEnter:\n\n- the name,\n- the email,\n- the lead time.\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := parsed(t, "a.md", "# A\n\nEnter:\n\n- the name,\n- the email,\n- the lead time.\n")
 	if got, want := doc.Chunks[0].Text, "A. Enter: the name, the email, the lead time."; got != want {
 		t.Errorf("text %q, want %q", got, want)
 	}
 	// A table row whose last cells are empty still ends as a sentence.
-	doc, err = ParseDoc("b.md", []byte("# B\n\n| Size | Before | After |\n|---|---|---|\n| Docs | | |\n| Index | 573 kB | 335 kB |\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc = parsed(t, "b.md", "# B\n\n| Size | Before | After |\n|---|---|---|\n| Docs | | |\n| Index | 573 kB | 335 kB |\n")
 	if got, want := doc.Chunks[0].Text, "B. Size, Before, After. Docs. Index, 573 kB, 335 kB."; got != want {
 		t.Errorf("text %q, want %q", got, want)
 	}
@@ -315,14 +291,8 @@ func TestHTMLHeadingsAreHeadings(t *testing.T) {
 		"<pre>\n<h2>Pre</h2>\n</pre>\n" +
 		"```html\n<h2>Fenced</h2>\n```\n" +
 		"    <h2>Indented code</h2>\n"
-	d, err := ParseDoc("account/team.md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var paths []string
-	for _, c := range d.Chunks {
-		paths = append(paths, c.HeaderPath)
-	}
+	d := parsed(t, "account/team.md", src)
+	paths := headerPaths(d)
 	want := []string{"Managing your team", "Managing your team > Invite someone", "Managing your team > Remove a member"}
 	if strings.Join(paths, "|") != strings.Join(want, "|") {
 		t.Fatalf("header paths %q, want %q", paths, want)
@@ -343,14 +313,8 @@ func TestHTMLHeadingOverSeveralLines(t *testing.T) {
 	src := "# Team\n\n<p>Intro.</p>\n<h2 id=\"remove\">\n  Remove a\n  member\n</h2>\n<p>Click the trash icon.</p>\n" +
 		"<h2>\nNot closed\n\n<p>Text.</p>\n" +
 		"```html\n<h2>\nFenced\n</h2>\n```\n"
-	d, err := ParseDoc("team.md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var paths []string
-	for _, c := range d.Chunks {
-		paths = append(paths, c.HeaderPath)
-	}
+	d := parsed(t, "team.md", src)
+	paths := headerPaths(d)
 	if want := []string{"Team", "Team > Remove a member"}; strings.Join(paths, "|") != strings.Join(want, "|") {
 		t.Fatalf("header paths %q, want %q", paths, want)
 	}
@@ -371,4 +335,46 @@ func TestHTMLHeadingsAfterCodeOnOneLine(t *testing.T) {
 	if strings.Contains(out, "## A") || strings.Contains(out, "## C") {
 		t.Errorf("a heading in code was converted:\n%s", out)
 	}
+}
+
+// checkInOrder fails t unless s holds every want, in order, and no absent.
+func checkInOrder(t *testing.T, what, s string, want, absent []string) {
+	t.Helper()
+	at := 0
+	for _, w := range want {
+		i := strings.Index(s[at:], w)
+		if i < 0 {
+			t.Errorf("%s lacks %q after %q", what, w, s[:at])
+			continue
+		}
+		at += i + len(w)
+	}
+	for _, bad := range absent {
+		if strings.Contains(s, bad) {
+			t.Errorf("%s holds %q", what, bad)
+		}
+	}
+}
+
+// checkNotes fails t unless got holds one note per want, each starting
+// with it ("12: Liquid include").
+func checkNotes(t *testing.T, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("notes %q, want %q", got, want)
+	}
+	for i := range min(len(got), len(want)) {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("note %q, want %q", got[i], want[i])
+		}
+	}
+}
+
+// headerPaths lists the header paths of a doc's chunks.
+func headerPaths(d knowledge.Doc) []string {
+	var paths []string
+	for _, c := range d.Chunks {
+		paths = append(paths, c.HeaderPath)
+	}
+	return paths
 }

@@ -15,10 +15,7 @@ func TestNotionExport(t *testing.T) {
 		"Refunds go back to the card the buyer paid with.\n\n" +
 		"<aside>\n💡 Put your policy under **Event settings → Policies** with `tr_test_` keys.\n</aside>\n\n" +
 		"- [ ] Search **Orders** for the buyer.\n- [x] Check the address.\n"
-	d, err := ParseDoc("Help 62295a/Refunds and cancellations a96dccf0bc7b47c844ef58a6ce222f0c.md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := parsed(t, "Help 62295a/Refunds and cancellations a96dccf0bc7b47c844ef58a6ce222f0c.md", src)
 	if !slices.Equal(d.Keywords, []string{"payments", "refunds"}) {
 		t.Errorf("keywords %q, want the Tags property's", d.Keywords)
 	}

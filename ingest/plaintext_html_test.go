@@ -17,10 +17,7 @@ func TestHTMLBlocksEndSentences(t *testing.T) {
 		{"<div class=\"note\">Keep the tab open.<br>It saves as you type.</div>", "Keep the tab open. It saves as you type."},
 		{"<p>Use <strong>Settings &gt; Team</strong>.</p>", "Use Settings > Team."},
 	} {
-		d, err := ParseDoc("a.md", []byte("# T\n\n"+tc.md+"\n"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := parsed(t, "a.md", "# T\n\n"+tc.md+"\n")
 		got := strings.TrimSpace(strings.TrimPrefix(d.Chunks[0].Text, "T. "))
 		if got != tc.want {
 			t.Errorf("%q:\n got %q\nwant %q", tc.md, got, tc.want)
@@ -32,10 +29,7 @@ func TestHTMLBlocksEndSentences(t *testing.T) {
 // a markdown code span keeps it; outside code it is a template's output.
 func TestHTMLCodeKeepsPlaceholders(t *testing.T) {
 	src := "# T\n\n<p>Write <code>{{customer.first_name | \"there\"}}</code> or <kbd>{{x}}</kbd>; {{ site.url }} goes.</p>\n"
-	d, err := ParseDoc("a.md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := parsed(t, "a.md", src)
 	c := d.Chunks[0]
 	for _, want := range []string{"<code>{{customer.first_name | \"there\"}}</code>", "<kbd>{{x}}</kbd>"} {
 		if !strings.Contains(c.Content, want) {

@@ -151,29 +151,8 @@ func TestReadMeBlockEdges(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out, notes := convertMarkup(tt.in)
-			at := 0
-			for _, w := range tt.want {
-				i := strings.Index(out[at:], w)
-				if i < 0 {
-					t.Errorf("output lacks %q after %q", w, out[:at])
-					continue
-				}
-				at += i + len(w)
-			}
-			for _, bad := range tt.absent {
-				if strings.Contains(out, bad) {
-					t.Errorf("output holds %q", bad)
-				}
-			}
-			got := noteStrings(notes)
-			if len(got) != len(tt.notes) {
-				t.Errorf("notes %q, want %q", got, tt.notes)
-			}
-			for i := range min(len(got), len(tt.notes)) {
-				if !strings.HasPrefix(got[i], tt.notes[i]) {
-					t.Errorf("note %q, want %q", got[i], tt.notes[i])
-				}
-			}
+			checkInOrder(t, "output", out, tt.want, tt.absent)
+			checkNotes(t, noteStrings(notes), tt.notes)
 			if t.Failed() {
 				t.Logf("output:\n%s", out)
 			}
@@ -187,10 +166,7 @@ func TestReadMeBlockPlainText(t *testing.T) {
 	src := "# Limits\n\n[block:callout]\n{\"type\": \"warning\", \"title\": \"Quota\", \"body\": \"At most **5** exports\\na day.\"}\n[/block]\n\n" +
 		"[block:parameters]\n{\"data\": {\"h-0\": \"Plan\", \"h-1\": \"Exports\", \"0-0\": \"Free\", \"0-1\": \"\", \"1-0\": \"Pro\", \"1-1\": \"50\"}, \"cols\": 2, \"rows\": 2}\n[/block]\n"
 	src += "\n[block:html]\n{\"html\": \"  <div>\\n\\n      <p>Ask <b>support</b>.</p>\\n</div>\"}\n[/block]\n"
-	doc, err := ParseDoc("limits.md", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := parsed(t, "limits.md", src)
 	if got, want := doc.Chunks[0].Text, "Limits. Quota. At most 5 exports a day. Plan, Exports. Free. Pro, 50. Ask support."; got != want {
 		t.Errorf("text %q, want %q", got, want)
 	}
