@@ -402,6 +402,20 @@ func (c *converter) addProse(n int, l string) {
 	c.prose = append(c.prose, l)
 }
 
+// colonAdmonitions are the boxes Docusaurus, VitePress, Starlight and
+// Azure DevOps open with ":::name" and title with their name when the
+// author gives none: MyST's admonitions and the few names those add.
+// Another name is a class or a widget ("::: code-group"), which shows no
+// title of its own.
+var colonAdmonitions = func() map[string]string {
+	m := map[string]string{"info": "Info", "details": "Details", "success": "Success", "question": "Question",
+		"example": "Example", "abstract": "Abstract", "quote": "Quote", "bug": "Bug", "failure": "Failure"}
+	for k, v := range mystAdmonitions {
+		m[k] = v
+	}
+	return m
+}()
+
 var (
 	// !!! note "Title", ??? question, ???+ warning inline end "Title"
 	admonitionRe = regexp.MustCompile(`^(?:!!!|\?\?\?\+?) *([A-Za-z][\w-]*(?: +[\w-]+)*)? *(?:"(.*)")? *$`)
@@ -451,12 +465,20 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 		if m == nil {
 			return false
 		}
+		name := strings.ToLower(m[1])
+		if name == "mermaid" || name == "plantuml" || name == "graphviz" {
+			// Azure DevOps' "::: mermaid": a diagram's source, code the
+			// page draws, not words it shows.
+			c.flush()
+			c.skipUntil = trimmed[:len(trimmed)-len(strings.TrimLeft(trimmed, ":"))]
+			return true
+		}
 		title := strings.TrimSpace(m[2])
 		if rest := strings.TrimSpace(m[3]); title == "" && !strings.HasPrefix(rest, "{") {
 			title = rest
 		}
 		if title == "" {
-			title = capitalize(m[1])
+			title = colonAdmonitions[name] // "::: code-group", "::: v-pre" show no title
 		}
 		c.title(n, indent, title)
 	case trimmed[0] == ':' && len(indent) < 4:

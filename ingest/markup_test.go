@@ -100,6 +100,20 @@ func TestConventions(t *testing.T) {
 			absent:   []string{":::", "import", "Tabs", "TabItem", "internal note", "{", "<"},
 		},
 		{
+			// VitePress (and Azure DevOps' diagrams): a box without a title
+			// shows its type's name, a code group none; a diagram's source
+			// is not text; GitHub's alerts read as their type and text.
+			file:  "vitepress.md",
+			title: "Webhooks",
+			text: []string{
+				"Webhooks send an HTTP POST to your URL when an event fires. Retry policy. Failed deliveries are retried five times. Details. The payload is JSON.",
+				"Create a webhook. Open Settings → Webhooks. Click Add endpoint. Warning. Endpoints must use HTTPS.",
+				"Verify signatures. Each request carries an X-Signature header. Important. Reject requests older than five minutes. The delivery log keeps 30 days.",
+			},
+			absent:  []string{":::", "[[toc]]", "Badge", "v2.1", "{#", "script", "count", "Code-group", "code-group", "Mermaid", "Queue", "[!"},
+			content: []string{"```sh [npm]\nnpm i acme\n```"},
+		},
+		{
 			// MyST (Sphinx, Jupyter Book): directives hold prose, code or
 			// nothing shown; targets and roles are not text.
 			file:  "myst.md",
