@@ -531,8 +531,10 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 			c.prose = c.prose[:len(c.prose)-1]
 		}
 		c.flush() // kramdown and attr_list: styling of the block above
-	case trimmed[0] == '[' && strings.EqualFold(trimmed, "[[toc]]"):
-		c.flush() // VitePress' and VuePress' table of contents marker
+	case trimmed[0] == '[' && (strings.EqualFold(trimmed, "[[toc]]") || strings.EqualFold(trimmed, "[[_toc_]]") || strings.EqualFold(trimmed, "[[_tosp_]]")):
+		// VitePress' and VuePress' table of contents marker, and Azure
+		// DevOps wiki's (of the page, and of its sub-pages).
+		c.flush()
 	case trimmed[0] == '(' && mystTarget.MatchString(trimmed):
 		c.flush() // a MyST target, "(label)=": an anchor, no text
 	default:
