@@ -100,10 +100,10 @@ func TestConventions(t *testing.T) {
 			absent:   []string{":::", "import", "Tabs", "TabItem", "internal note", "{", "<"},
 		},
 		{
-			// VitePress (and Azure DevOps wiki's table of contents and diagrams):
-			// a box without a title
-			// shows its type's name, a code group none; a diagram's source
-			// is not text; GitHub's alerts read as their type and text.
+			// VitePress (and Azure DevOps wiki's table of contents and
+			// diagrams): a box without a title shows its type's name, a
+			// code group none; a diagram's source is not text; GitHub's
+			// alerts read as their type and text.
 			file:  "vitepress.md",
 			title: "Webhooks",
 			text: []string{
