@@ -9,7 +9,7 @@ import (
 // (see convertMarkup); firstLine is the body line of its first line, for
 // notes. Inline code spans are copied as they are.
 func (c *converter) inline(s string, firstLine int) string {
-	if !strings.ContainsAny(s, "{[!+=^:") {
+	if !strings.ContainsAny(s, "{[!+=^:%") {
 		return s
 	}
 	x := inlineConverter{s: s, f: newFinder(s), spans: newCodeSpans(s), line: firstLine, note: c.note, labels: c.labels}
@@ -74,6 +74,14 @@ func (x *inlineConverter) run() {
 			if strings.HasPrefix(s[i:], "![[") {
 				if j := x.f.within("]]", i+3, x.f.lineEnd(i)); j >= 0 {
 					end, ok = j+2, true // an embedded file or image: nothing to read
+				}
+			}
+		case '%':
+			// Obsidian's comment, "%%…%%", shows nowhere in the note; it
+			// may span lines, not paragraphs.
+			if strings.HasPrefix(s[i:], "%%") {
+				if j := x.f.within("%%", i+2, x.f.paragraphEnd(i)); j >= 0 {
+					end, ok = j+2, true
 				}
 			}
 		case '+':

@@ -66,7 +66,7 @@ func TestConventions(t *testing.T) {
 				"Tip. Pause sync before moving large folders.",
 				"Note. GitHub writes its alerts the same way.",
 			},
-			absent: []string{"[[", "]]", "[!", "sync-diagram", "Vault|", "Syncing"},
+			absent: []string{"[[", "]]", "[!", "sync-diagram", "Vault|", "Syncing", "%%", "TODO", "Draft"},
 		},
 		{
 			file:  "mkdocs.md",
