@@ -21,7 +21,7 @@ func fuzzSeeds(f *testing.F) []string {
 		"+++\ntitle = \"T\"\n+++\n{{< hint style=\"info\" >}}\nHint **text**.\n{{< /hint >}}\n\n{{< figure src=\"a.png\" caption=\"A caption\" >}}\n\nSee [x]({{< relref \"x.md\" >}}).",
 		"{% raw %}{{ site.baseurl }}{% endraw %}\n\n{% highlight go %}\nfunc main() {}\n{% endhighlight %}\n\n{% include note.html %}",
 		"```rust\n{{#include ../listings/main.rs:2:5}}\n```\n\n{{#playground example.rs}}",
-		"[[Page|label]] and [[Other#Section]] and ![[image.png]].\n\n> [!warning] Careful\n> Text.",
+		"[[Page|label]] and [[Other#Section]] and ![[image.png]]. %% a comment %% 100%\n\n> [!warning] Careful\n> Text.",
 		"!!! note \"Title\"\n\n    Body with ++ctrl+alt+del++ and :material-home: and ==mark==.\n\n    === \"Tab\"\n\n        ```yaml\n        a: b\n        ```\n\n???+ question\n    Why?",
 		"Term\n:   Definition\n\n    * nested\n\n<!-- md:option x -->\n\n:   !!! abstract\n\n        Body.\n\n[`site_url`][mkdocs.site_url] {++add++}{--del--}{~~a~>b~~}{>>c<<}",
 		"--8<--\nfile.md\n--8<--\n\n--8<-- \"other.md\"\n\n/// caption\nCaption\n///\n\n:::note Title\nText\n:::",
