@@ -179,7 +179,15 @@ func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vector
 		}
 		return res
 	}
-	d := decide(cands, len(q.keys) <= bareTopicKeys && !q.definitional, e.th)
+	f := formQuestion
+	switch {
+	case len(q.keys) > bareTopicKeys || q.definitional:
+	case len(q.identifiers) > 0:
+		f = formName
+	default:
+		f = formTopic
+	}
+	d := decide(cands, f, e.th)
 	// An identifier ("Next.js", "max_id") is an exact name, and docs that
 	// never write it do not document its thing, however well they cover
 	// its parts ("next", "js"): not found, with the near docs offered,

@@ -60,11 +60,36 @@ type thresholds struct {
 // definition, not a knob: it counts words, the same on any corpus.
 const bareTopicKeys = 2
 
+// form is what shape of question the policy decides for.
+type form uint8
+
+const (
+	// formQuestion is a longer question: it says what it asks about its
+	// topic, and only a close doc is a real alternative.
+	formQuestion form = iota
+	// formTopic is a bare topic (see bareTopicKeys).
+	formTopic
+	// formName is a bare topic that is an exact name, an identifier
+	// ("AUTHORIZED_FETCH", "mkdocs.yml"): it names one thing, and a doc
+	// that mentions it refers to that thing, whatever else it is about.
+	formName
+)
+
+// bareRivalShare is how close to the top doc's rank, as a share of it,
+// another doc that covers a bare topic must come to be a second meaning
+// of it when its title and headings do not name it: "password" is the
+// account security page's, and a status page guide that says as much
+// about password-protected pages (half the top's rank or more) is another
+// reading of it; one that mentions passwords in passing ranks far lower.
+// Part of the definition, not a knob: a ratio of ranks, the same on any
+// corpus.
+const bareRivalShare = 0.5
+
 // scoreEpsilon absorbs floating-point noise in threshold comparisons.
 const scoreEpsilon = 1e-9
 
-// decide applies the policy to the candidate docs in rank order. bare says
-// the question is a bare topic (see bareTopicKeys).
+// decide applies the policy to the candidate docs in rank order. f says
+// whether the question is a bare topic (see bareTopicKeys) or a name.
 //
 // Rules, in order:
 //   - no candidate → no_match;
@@ -73,8 +98,10 @@ const scoreEpsilon = 1e-9
 //   - another doc is a second meaning: it covers the question and names it
 //     in its title or headings about as well as the top, by the words the
 //     top names (any words, for a bare topic), and ranks within MIN_MARGIN
-//     of it (any rank, for a bare topic) → ambiguous. Checked before the
-//     weak rules: a close call between two docs is a question to ask;
+//     of it (any rank, for a bare topic) → ambiguous. For a bare topic that
+//     is no name, so is a doc covering it whose rank is at least
+//     bareRivalShare of the top's, named or not. Checked before the weak
+//     rules: a close call between two docs is a question to ask;
 //   - the top doc does not name the question (no word of it in its title,
 //     keywords or headings; for a bare topic, less than MIN_COVERAGE of it)
 //     → weak when its text covers every informative word ("are you asking
@@ -90,8 +117,9 @@ const scoreEpsilon = 1e-9
 //     top, covers less by more than MIN_MARGIN): the top is not clearly
 //     the answer → weak;
 //   - else found.
-func decide(cands []candidate, bare bool, th thresholds) decision {
+func decide(cands []candidate, f form, th thresholds) decision {
 	d := decision{rival: -1}
+	bare := f != formQuestion
 	if len(cands) == 0 || !(cands[0].rank > 0) {
 		d.status, d.rule = StatusNoMatch, RuleTopZero
 		return d
@@ -107,7 +135,7 @@ func decide(cands []candidate, bare bool, th thresholds) decision {
 		if !bare && !near {
 			break // candidates are in rank order: none after this is close
 		}
-		if top.secondMeaning(cands[i], bare, th) {
+		if top.secondMeaning(cands[i], f, th) {
 			d.rival = i
 			break
 		}
@@ -163,7 +191,11 @@ func within(v, ref, margin float64) bool {
 // nor is anything a second meaning of a doc that names none of the
 // question itself: that doc is no meaning of it, and the not-named rules
 // decide.
-func (c candidate) secondMeaning(other candidate, bare bool, th thresholds) bool {
+func (c candidate) secondMeaning(other candidate, f form, th thresholds) bool {
+	if c.naming > 0 && f == formTopic && other.coverage >= c.coverage-scoreEpsilon && within(other.rank, c.rank, 1-bareRivalShare) {
+		return true
+	}
+	bare := f != formQuestion
 	return c.sameWords(other, bare) && c.naming > 0 && other.naming > 0 &&
 		within(other.coverage, c.coverage, th.minMargin) &&
 		within(other.naming, c.naming, th.minMargin)

@@ -19,43 +19,49 @@ func TestDecide(t *testing.T) {
 	tests := []struct {
 		name     string
 		ranked   []candidate
-		bare     bool
+		form     form
 		status   Status
 		rule     string
 		rival    int
 		wantConf float64
 	}{
-		{"nothing retrieved", nil, false, StatusNoMatch, RuleTopZero, -1, 0},
-		{"top is zero", []candidate{c(0, 0, 1, 1)}, false, StatusNoMatch, RuleTopZero, -1, 0},
-		{"less than half the question covered", []candidate{c(0, 9, 0.49, 0.49)}, false, StatusNoMatch, RuleCoverage, -1, 1},
-		{"half is enough", []candidate{c(0, 9, 0.5, 0.2)}, false, StatusFound, RuleFound, -1, 1},
-		{"found with a clear lead", []candidate{c(0, 10, 1, 1), c(1, 5, 1, 1)}, false, StatusFound, RuleFound, -1, 0.5},
-		{"a close doc named as strongly is a second meaning", []candidate{c(0, 10, 1, 1), c(1, 8, 1, 0.8)}, false, StatusAmbiguous, RuleSecondMeaning, 1, 0.2},
-		{"a close doc that covers less is no second meaning", []candidate{c(0, 10, 1, 1), c(1, 9, 0.7, 1)}, false, StatusWeak, RuleContender, -1, 0.1},
-		{"a close doc named less is no second meaning", []candidate{c(0, 10, 1, 1), c(1, 9, 1, 0.7)}, false, StatusFound, RuleFound, -1, 0.1},
-		{"a close doc only mentioning the words is no second meaning", []candidate{c(0, 10, 1, 0.5), c(1, 9.9, 1, 0)}, false, StatusFound, RuleFound, -1, 0.01},
-		{"a far doc is no second meaning for a question", []candidate{c(0, 10, 1, 1), c(1, 7, 1, 1)}, false, StatusFound, RuleFound, -1, 0.3},
-		{"a far doc is one for a bare topic", []candidate{c(0, 10, 1, 1), c(1, 2, 1, 1)}, true, StatusAmbiguous, RuleSecondMeaning, 1, 0.8},
-		{"the first second meaning is the rival", []candidate{c(0, 10, 1, 1), c(1, 9, 0.5, 0), c(2, 8.5, 1, 1)}, false, StatusAmbiguous, RuleSecondMeaning, 2, 0.1},
-		{"ambiguity wins over not named", []candidate{c(0, 10, 1, 0.1), c(1, 9, 1, 0.1)}, true, StatusAmbiguous, RuleSecondMeaning, 1, 0.1},
-		{"a top naming nothing has no second meaning", []candidate{c(0, 10, 0.8, 0), c(1, 9.9, 0.8, 0.2)}, false, StatusNoMatch, RuleMentioned, -1, 0.01},
-		{"a close doc naming another part of a question is no second meaning", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 1, 0.75), 0b101)}, false, StatusFound, RuleFound, -1, 0.05},
-		{"… nor a contender when it covers as much", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 0.9, 0.75), 0b101)}, false, StatusFound, RuleFound, -1, 0.05},
-		{"… but a contender when it covers less", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 0.6, 0.75), 0b101)}, false, StatusWeak, RuleContender, -1, 0.05},
-		{"a close doc naming the same words and more is a second meaning", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 1, 0.9), 0b111)}, false, StatusAmbiguous, RuleSecondMeaning, 1, 0.05},
-		{"any doc naming a bare topic is a reading of it", []candidate{named(c(0, 10, 1, 0.6), 0b01), named(c(1, 5, 1, 0.6), 0b10)}, true, StatusAmbiguous, RuleSecondMeaning, 1, 0.5},
-		{"body covers all, nothing named: weak", []candidate{c(0, 10, 1, 0)}, false, StatusWeak, RuleNotNamed, -1, 1},
-		{"body covers all of a question, nothing named, no close doc: found", []candidate{c(0, 10, 1, 0), c(1, 7, 1, 0.5)}, false, StatusFound, RuleStandsOut, -1, 0.3},
-		{"… weak with a close doc", []candidate{c(0, 10, 1, 0), c(1, 8, 1, 0)}, false, StatusWeak, RuleNotNamed, -1, 0.2},
-		{"… weak for a bare topic, which must be named", []candidate{c(0, 10, 1, 0), c(1, 2, 1, 0)}, true, StatusWeak, RuleNotNamed, -1, 0.8},
-		{"… and no match when it covers part of it", []candidate{c(0, 10, 0.9, 0), c(1, 2, 0.5, 0)}, false, StatusNoMatch, RuleMentioned, -1, 0.8},
-		{"body covers part, nothing named: no match", []candidate{c(0, 10, 0.8, 0)}, false, StatusNoMatch, RuleMentioned, -1, 1},
-		{"a bare topic must be named for most of its weight", []candidate{c(0, 10, 1, 0.1)}, true, StatusWeak, RuleNotNamed, -1, 1},
-		{"a longer question needs only part named", []candidate{c(0, 10, 1, 0.1)}, false, StatusFound, RuleFound, -1, 1},
+		{"nothing retrieved", nil, formQuestion, StatusNoMatch, RuleTopZero, -1, 0},
+		{"top is zero", []candidate{c(0, 0, 1, 1)}, formQuestion, StatusNoMatch, RuleTopZero, -1, 0},
+		{"less than half the question covered", []candidate{c(0, 9, 0.49, 0.49)}, formQuestion, StatusNoMatch, RuleCoverage, -1, 1},
+		{"half is enough", []candidate{c(0, 9, 0.5, 0.2)}, formQuestion, StatusFound, RuleFound, -1, 1},
+		{"found with a clear lead", []candidate{c(0, 10, 1, 1), c(1, 5, 1, 1)}, formQuestion, StatusFound, RuleFound, -1, 0.5},
+		{"a close doc named as strongly is a second meaning", []candidate{c(0, 10, 1, 1), c(1, 8, 1, 0.8)}, formQuestion, StatusAmbiguous, RuleSecondMeaning, 1, 0.2},
+		{"a close doc that covers less is no second meaning", []candidate{c(0, 10, 1, 1), c(1, 9, 0.7, 1)}, formQuestion, StatusWeak, RuleContender, -1, 0.1},
+		{"a close doc named less is no second meaning", []candidate{c(0, 10, 1, 1), c(1, 9, 1, 0.7)}, formQuestion, StatusFound, RuleFound, -1, 0.1},
+		{"a close doc only mentioning the words is no second meaning", []candidate{c(0, 10, 1, 0.5), c(1, 9.9, 1, 0)}, formQuestion, StatusFound, RuleFound, -1, 0.01},
+		{"a far doc is no second meaning for a question", []candidate{c(0, 10, 1, 1), c(1, 7, 1, 1)}, formQuestion, StatusFound, RuleFound, -1, 0.3},
+		{"a far doc is one for a bare topic", []candidate{c(0, 10, 1, 1), c(1, 2, 1, 1)}, formTopic, StatusAmbiguous, RuleSecondMeaning, 1, 0.8},
+		{"the first second meaning is the rival", []candidate{c(0, 10, 1, 1), c(1, 9, 0.5, 0), c(2, 8.5, 1, 1)}, formQuestion, StatusAmbiguous, RuleSecondMeaning, 2, 0.1},
+		{"ambiguity wins over not named", []candidate{c(0, 10, 1, 0.1), c(1, 9, 1, 0.1)}, formTopic, StatusAmbiguous, RuleSecondMeaning, 1, 0.1},
+		{"a top naming nothing has no second meaning", []candidate{c(0, 10, 0.8, 0), c(1, 9.9, 0.8, 0.2)}, formQuestion, StatusNoMatch, RuleMentioned, -1, 0.01},
+		{"a close doc naming another part of a question is no second meaning", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 1, 0.75), 0b101)}, formQuestion, StatusFound, RuleFound, -1, 0.05},
+		{"… nor a contender when it covers as much", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 0.9, 0.75), 0b101)}, formQuestion, StatusFound, RuleFound, -1, 0.05},
+		{"… but a contender when it covers less", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 0.6, 0.75), 0b101)}, formQuestion, StatusWeak, RuleContender, -1, 0.05},
+		{"a close doc naming the same words and more is a second meaning", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 1, 0.9), 0b111)}, formQuestion, StatusAmbiguous, RuleSecondMeaning, 1, 0.05},
+		{"any doc naming a bare topic is a reading of it", []candidate{named(c(0, 10, 1, 0.6), 0b01), named(c(1, 5, 1, 0.6), 0b10)}, formTopic, StatusAmbiguous, RuleSecondMeaning, 1, 0.5},
+		{"body covers all, nothing named: weak", []candidate{c(0, 10, 1, 0)}, formQuestion, StatusWeak, RuleNotNamed, -1, 1},
+		{"body covers all of a question, nothing named, no close doc: found", []candidate{c(0, 10, 1, 0), c(1, 7, 1, 0.5)}, formQuestion, StatusFound, RuleStandsOut, -1, 0.3},
+		{"… weak with a close doc", []candidate{c(0, 10, 1, 0), c(1, 8, 1, 0)}, formQuestion, StatusWeak, RuleNotNamed, -1, 0.2},
+		{"… weak for a bare topic, which must be named", []candidate{c(0, 10, 1, 0), c(1, 2, 1, 0)}, formTopic, StatusWeak, RuleNotNamed, -1, 0.8},
+		{"… and no match when it covers part of it", []candidate{c(0, 10, 0.9, 0), c(1, 2, 0.5, 0)}, formQuestion, StatusNoMatch, RuleMentioned, -1, 0.8},
+		{"body covers part, nothing named: no match", []candidate{c(0, 10, 0.8, 0)}, formQuestion, StatusNoMatch, RuleMentioned, -1, 1},
+		{"a doc covering a bare topic within half the top's rank is a second meaning, named or not", []candidate{c(0, 10, 1, 1), c(1, 5, 1, 0)}, formTopic, StatusAmbiguous, RuleSecondMeaning, 1, 0.5},
+		{"… not one ranking below half", []candidate{c(0, 10, 1, 1), c(1, 4.9, 1, 0)}, formTopic, StatusFound, RuleFound, -1, 0.51},
+		{"… nor one covering part of it", []candidate{c(0, 10, 1, 1), c(1, 8, 0.5, 0)}, formTopic, StatusFound, RuleFound, -1, 0.2},
+		{"… nor one mentioning a name, which names one thing", []candidate{c(0, 10, 1, 1), c(1, 8, 1, 0)}, formName, StatusFound, RuleFound, -1, 0.2},
+		{"… nor of a longer question", []candidate{c(0, 10, 1, 1), c(1, 7, 1, 0)}, formQuestion, StatusFound, RuleFound, -1, 0.3},
+		{"a doc naming a name is a reading of it", []candidate{c(0, 10, 1, 1), c(1, 2, 1, 1)}, formName, StatusAmbiguous, RuleSecondMeaning, 1, 0.8},
+		{"a bare topic must be named for most of its weight", []candidate{c(0, 10, 1, 0.1)}, formTopic, StatusWeak, RuleNotNamed, -1, 1},
+		{"a longer question needs only part named", []candidate{c(0, 10, 1, 0.1)}, formQuestion, StatusFound, RuleFound, -1, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := decide(tt.ranked, tt.bare, th)
+			d := decide(tt.ranked, tt.form, th)
 			if d.status != tt.status || d.rule != tt.rule {
 				t.Errorf("decide = %s (%s), want %s (%s)", d.status, d.rule, tt.status, tt.rule)
 			}
@@ -72,13 +78,13 @@ func TestDecide(t *testing.T) {
 // Each limit moves the decision it is named for.
 func TestDecideThresholdsAreConfigurable(t *testing.T) {
 	ranked := []candidate{{doc: 0, rank: 10, coverage: 0.6, naming: 1}, {doc: 1, rank: 7, coverage: 0.6, naming: 1}}
-	if d := decide(ranked, false, thresholds{minCoverage: 0.5, minMargin: 0.25}); d.status != StatusFound {
+	if d := decide(ranked, formQuestion, thresholds{minCoverage: 0.5, minMargin: 0.25}); d.status != StatusFound {
 		t.Fatalf("defaults: %s (%s)", d.status, d.rule)
 	}
-	if d := decide(ranked, false, thresholds{minCoverage: 0.7, minMargin: 0.25}); d.rule != RuleCoverage {
+	if d := decide(ranked, formQuestion, thresholds{minCoverage: 0.7, minMargin: 0.25}); d.rule != RuleCoverage {
 		t.Errorf("MIN_COVERAGE 0.7: rule %s", d.rule)
 	}
-	if d := decide(ranked, false, thresholds{minCoverage: 0.5, minMargin: 0.35}); d.rule != RuleSecondMeaning {
+	if d := decide(ranked, formQuestion, thresholds{minCoverage: 0.5, minMargin: 0.35}); d.rule != RuleSecondMeaning {
 		t.Errorf("MIN_MARGIN 0.35: rule %s", d.rule)
 	}
 }
@@ -93,14 +99,14 @@ func TestDecideIsScaleFree(t *testing.T) {
 		{{doc: 0, rank: 10, coverage: 1, naming: 0}},
 		{{doc: 0, rank: 10, coverage: 0.7, naming: 0.4}, {doc: 1, rank: 9, coverage: 0.4, naming: 0.4}},
 	} {
-		want := decide(ranked, false, th)
+		want := decide(ranked, formQuestion, th)
 		for _, scale := range []float64{0.001, 0.3, 7, 1e6} {
 			scaled := make([]candidate, len(ranked))
 			for i, c := range ranked {
 				c.rank *= scale
 				scaled[i] = c
 			}
-			if got := decide(scaled, false, th); got.status != want.status || got.rule != want.rule || got.rival != want.rival || math.Abs(got.confidence-want.confidence) > 1e-9 {
+			if got := decide(scaled, formQuestion, th); got.status != want.status || got.rule != want.rule || got.rival != want.rival || math.Abs(got.confidence-want.confidence) > 1e-9 {
 				t.Errorf("ranks ×%v: %+v, unscaled %+v", scale, got, want)
 			}
 		}

@@ -39,7 +39,11 @@ func FuzzDecide(f *testing.F) {
 			{doc: 1, rank: b, coverage: 1 - cov, naming: float64(shape&3) / 3, named: uint64(shape>>2) & 3},
 			{doc: 2, rank: c, coverage: 1, naming: 1, named: 3},
 		}[:1+int(shape>>6)%3]
-		d := decide(ranked, bare, thresholds{minCoverage: 0.5, minMargin: 0.25})
+		f := formQuestion
+		if bare {
+			f = formTopic + form(shape>>5&1) // a topic or a name
+		}
+		d := decide(ranked, f, thresholds{minCoverage: 0.5, minMargin: 0.25})
 		switch d.status {
 		case StatusNoMatch, StatusWeak, StatusFound:
 		case StatusAmbiguous:
