@@ -271,6 +271,9 @@ func jsxTitle(tag string) string {
 	if len(tag) < 2 || tag[1] < 'A' || tag[1] > 'Z' {
 		return ""
 	}
+	if f := jsxField(tag); f != "" {
+		return f
+	}
 	m := jsxTitleAttr.FindStringSubmatch(tag)
 	if m == nil {
 		return ""
@@ -363,3 +366,56 @@ func braceEnd(s string, i int) int {
 func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// jsxFieldAttr finds one attribute of an API field component (see
+// jsxField): its name and its quoted or braced string value.
+var jsxFieldAttr = regexp.MustCompile(`\s(body|path|query|header|name|type|default)=(?:"([^"]*)"|'([^']*)'|\{\s*["'\x60]([^"'\x60]*)["'\x60]\s*\})`)
+
+// jsxRequired finds a field's required flag, "required" or
+// "required={true}".
+var jsxRequired = regexp.MustCompile(`\srequired(?:=\{\s*true\s*\})?(?:[\s/>]|$)`)
+
+// jsxField returns what Mintlify's API field components show above their
+// description: <ParamField body="to" type="string" required> reads "to
+// (string, required)", <ResponseField name="id" type="string"> "id
+// (string)". The field's name is in an attribute, and it is the word a
+// developer asks about ("the validity_period of an SMS"). "" for any
+// other tag.
+func jsxField(tag string) string {
+	name := tag[1:]
+	if i := strings.IndexFunc(name, func(r rune) bool { return !isASCIILetter(byte(r)) }); i >= 0 {
+		name = name[:i]
+	}
+	if name != "ParamField" && name != "ResponseField" {
+		return ""
+	}
+	var field, typ, def string
+	for _, m := range jsxFieldAttr.FindAllStringSubmatch(tag, -1) {
+		v := strings.TrimSpace(m[2] + m[3] + m[4])
+		switch m[1] {
+		case "type":
+			typ = v
+		case "default":
+			def = v
+		default:
+			field = v
+		}
+	}
+	if field == "" {
+		return ""
+	}
+	var about []string
+	if typ != "" {
+		about = append(about, typ)
+	}
+	if def != "" {
+		about = append(about, "default "+def)
+	}
+	if jsxRequired.MatchString(tag) {
+		about = append(about, "required")
+	}
+	if len(about) == 0 {
+		return field
+	}
+	return field + " (" + strings.Join(about, ", ") + ")"
+}

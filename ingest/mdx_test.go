@@ -21,6 +21,11 @@ func TestStripMDX(t *testing.T) {
 		// Components show their title or label; HTML's title is a tooltip.
 		{"component titles", "<Accordion title=\"How do I reset?\">\nUse the link.\n</Accordion>", "How do I reset?\n\nUse the link.\n"},
 		{"tab labels", "<TabItem value=\"mac\" label=\"macOS\">Run brew.</TabItem> <Card title={'Start'}>Go.</Card>", "macOS. Run brew. Start. Go."},
+		// Mintlify's API fields show their name, type, default and
+		// whether they are required, all in attributes.
+		{"api fields", "<ParamField body=\"validity_period\" type=\"integer\" default=\"14400\">\n  Seconds to retry.\n</ParamField>", "validity_period (integer, default 14400)\n\nSeconds to retry.\n"},
+		{"response fields", "<ResponseField name=\"id\" type=\"string\" required /> <ParamField path='id' required={true}>The id.</ParamField> <ResponseField name={\"ok\"}>Yes.</ResponseField>", "id (string, required).  id (required). The id. ok. Yes."},
+		{"a field without a name shows nothing", "<ParamField type=\"string\" requiredness=\"x\">Text.</ParamField> <Param body=\"x\">y</Param>", "Text. y"},
 		{"html title is a tooltip", "<abbr title=\"Stock keeping unit\">SKU</abbr>", "SKU"},
 	}
 	for _, tt := range tests {
