@@ -33,9 +33,10 @@ var (
 	thanksWords   = analysis.WordSet(`thanks thank thx ty cheers appreciate appreciated grateful`)
 	goodbyeWords  = analysis.WordSet(`bye goodbye later`)
 	// ackWords acknowledge, or fill out a greeting or a thanks ("good
-	// morning", "thanks a lot", "hi all").
+	// morning", "thanks a lot", "hi all", "that's all I needed", "that
+	// helped", "makes sense").
 	ackWords = analysis.WordSet(`ok okay good great cool nice perfect awesome excellent fine alright sorry
-		lot all everyone everybody folks see`)
+		lot all everyone everybody folks see now needed wanted helped helpful worked makes sense`)
 )
 
 // smallTalk is the kind of conversation a question is when it is only

@@ -22,6 +22,8 @@ func TestSmallTalk(t *testing.T) {
 		{"thanks a lot, bye", TalkThanks},
 		{"bye", TalkGoodbye},
 		{"ok great", TalkAck},
+		{"thanks, that's all I needed", TalkThanks},
+		{"ok that helped, makes sense now", TalkAck},
 	} {
 		res := e.Ask(Query{Text: tc.text})
 		if res.Status != StatusNoMatch || res.Rule != RuleSmallTalk || res.Talk != tc.talk {
@@ -33,7 +35,7 @@ func TestSmallTalk(t *testing.T) {
 	}
 	// A topic word makes it a question; words of nothing in particular
 	// stay a request to say which part.
-	for _, text := range []string{"hello, how do I delete a workspace", "thanks, and what is a workspace", "workspace thanks"} {
+	for _, text := range []string{"hello, how do I delete a workspace", "thanks, and what is a workspace", "workspace thanks", "that helped, now how do I share a workspace"} {
 		if res := e.Ask(Query{Text: text}); res.Rule == RuleSmallTalk {
 			t.Errorf("%q taken for small talk", text)
 		}
