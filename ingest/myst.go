@@ -60,6 +60,34 @@ var mystUntitled = map[string]bool{
 // "````{admonition} Title", ":::{tip} Title", "~~~{code-block} python".
 var mystOpener = regexp.MustCompile("^(`{3,}|~{3,}|:{3,}) *\\{([A-Za-z][\\w:.-]*)\\} *(.*)$")
 
+// admonishOpener matches an mdbook-admonish block's opening fence:
+// "```admonish", then maybe a kind, a quoted title and options.
+var admonishOpener = regexp.MustCompile("^(`{3,}|~{3,}) *admonish(?:[ \t]+(.*))?$")
+
+// admonishTitleOption finds a title given as an option, title="…".
+var admonishTitleOption = regexp.MustCompile(`\btitle="([^"]*)"`)
+
+// admonishTitle is the title an mdbook-admonish block shows, given what
+// follows "admonish": "warning "Data loss"", "info title="Read me"
+// collapsible=true", "tip" or nothing.
+func admonishTitle(rest string) string {
+	kind, args, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	if strings.ContainsAny(kind, "=\"") {
+		kind, args = "", rest
+	}
+	args = strings.TrimSpace(args)
+	if t, _, ok := strings.Cut(strings.TrimPrefix(args, `"`), `"`); ok && strings.HasPrefix(args, `"`) {
+		return t
+	}
+	if m := admonishTitleOption.FindStringSubmatch(args); m != nil {
+		return m[1]
+	}
+	if t := colonAdmonitions[strings.ToLower(kind)]; t != "" {
+		return t
+	}
+	return "Note"
+}
+
 // mystTarget matches a MyST target line, "(label)=": an anchor for
 // cross-references, nothing a reader sees.
 var mystTarget = regexp.MustCompile(`^\([^()\s]+\)=$`)
@@ -79,6 +107,14 @@ func (c *converter) directive(n int, trimmed, indent string) bool {
 			c.directives = c.directives[:len(c.directives)-1]
 			return true
 		}
+	}
+	if m := admonishOpener.FindStringSubmatch(trimmed); m != nil && !strings.Contains(m[2], "`") {
+		// mdbook-admonish: "```admonish warning "Title"" is a box of prose
+		// titled with its title, else its kind (a note by default).
+		c.flush()
+		c.title(n, indent, admonishTitle(m[2]))
+		c.directives = append(c.directives, m[1])
+		return true
 	}
 	m := mystOpener.FindStringSubmatch(trimmed)
 	if m == nil {

@@ -10,6 +10,12 @@ import (
 // the reader of the rendered page sees it.
 func TestConvertMarkupSiteConventions(t *testing.T) {
 	for _, c := range []struct{ name, in, want string }{
+		// mdbook-admonish: a fence of prose in a titled box.
+		{"admonish with a title", "```admonish warning \"Data loss\"\nBack up first.\n```", "\nData loss\n\nBack up first.\n"},
+		{"admonish kind", "```admonish tip\nText.\n```", "\nTip\n\nText.\n"},
+		{"admonish default", "~~~admonish\nText.\n~~~", "\nNote\n\nText.\n"},
+		{"admonish title option", "```admonish info title=\"Read me\" collapsible=true\nText.\n```", "\nRead me\n\nText.\n"},
+		{"admonish is no word prefix", "```admonishment\nx\n```", "```admonishment\nx\n```"},
 		// MyST: a target is an anchor, not text.
 		{"myst target", "(label)=\n# Title", "# Title"},
 		// A prose directive was a code block: its text was lost.
