@@ -15,7 +15,7 @@ import (
 
 // The decision policy is measured on documentation it was not written
 // for: the real sets in shared/eval beside the repository (Mastodon's Hugo
-// docs, Material for MkDocs; see evaldata.Dir), and seven sets in other
+// docs, Material for MkDocs; see evaldata.Dir), and eight sets in other
 // conventions written for this repository (testdata/README.md). Each run
 // here fails below its floor, so a change that makes docent decide worse
 // on any of them fails make test.
@@ -82,7 +82,8 @@ func TestDecisionsMkDocsMaterial(t *testing.T) {
 // not have: a Docusaurus-style site, a flat wiki export, a site in GitBook,
 // Just the Docs and MyST syntax, a hosted help desk's help centre
 // exported as markdown files with HTML bodies, a Notion wiki exported as
-// Markdown & CSV, a Mintlify site (MDX components) and a VitePress site.
+// Markdown & CSV, a Mintlify site (MDX components), a VitePress site and
+// an mdBook book.
 func TestDecisionsOwnDocSets(t *testing.T) {
 	for _, tc := range []struct {
 		dir string
@@ -95,6 +96,7 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		{"testdata/tallyroom", floor{passed: 27, hitAt1Found: 20, maxWrongConfident: 1}},
 		{"testdata/relaykit", floor{passed: 30, hitAt1Found: 21, maxWrongConfident: 3}},
 		{"testdata/quillpad", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 3}},
+		{"testdata/ferrydock", floor{passed: 27, hitAt1Found: 16, maxWrongConfident: 2}},
 	} {
 		t.Run(filepath.Base(tc.dir), func(t *testing.T) { checkFloor(t, runDocSet(t, tc.dir), tc.f) })
 	}
