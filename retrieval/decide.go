@@ -99,9 +99,12 @@ const scoreEpsilon = 1e-9
 //     in its title or headings about as well as the top, by the words the
 //     top names (any words, for a bare topic), and ranks within MIN_MARGIN
 //     of it (any rank, for a bare topic) → ambiguous. For a bare topic that
-//     is no name, so is a doc covering it whose rank is at least
-//     bareRivalShare of the top's, named or not. Checked before the weak
-//     rules: a close call between two docs is a question to ask;
+//     is no name, so is a doc whose text covers it, whose title and
+//     headings name none of it, and whose rank is at least bareRivalShare
+//     of the top's (a doc naming part of it is weighed by its naming, as
+//     above: "Workspace" is no second meaning of "create workspace" beside
+//     "Workspace actions"). Checked before the weak rules: a close call
+//     between two docs is a question to ask;
 //   - the top doc does not name the question (no word of it in its title,
 //     keywords or headings; for a bare topic, less than MIN_COVERAGE of it)
 //     → weak when its text covers every informative word ("are you asking
@@ -192,7 +195,7 @@ func within(v, ref, margin float64) bool {
 // question itself: that doc is no meaning of it, and the not-named rules
 // decide.
 func (c candidate) secondMeaning(other candidate, f form, th thresholds) bool {
-	if c.naming > 0 && f == formTopic && other.coverage >= c.coverage-scoreEpsilon && within(other.rank, c.rank, 1-bareRivalShare) {
+	if c.naming > 0 && f == formTopic && other.naming == 0 && other.coverage >= c.coverage-scoreEpsilon && within(other.rank, c.rank, 1-bareRivalShare) {
 		return true
 	}
 	bare := f != formQuestion

@@ -50,7 +50,7 @@ func testConversationsAndFeedback(t *testing.T, pg bool) {
 	if !ok || index != "0" {
 		t.Fatalf("first turn id %q, want a conversation's turn 0", first)
 	}
-	second := doneTurn(t, f, f.alice, fmt.Sprintf(`{"query": "how do I create one", "conversation_id": %q}`, conv))
+	second := doneTurn(t, f, f.alice, fmt.Sprintf(`{"query": "how do I create a workspace", "conversation_id": %q}`, conv))
 	if second != conv+"/1" {
 		t.Fatalf("continued turn id %q, want %s/1", second, conv)
 	}
@@ -68,7 +68,7 @@ func testConversationsAndFeedback(t *testing.T, pg bool) {
 		t.Errorf("the continued turn's prompt lacks the conversation so far:\n%s", all.String())
 	}
 	got, err := f.convs.GetConversation(context.Background(), acme, conv)
-	if err != nil || len(got.Turns) != 2 || got.Turns[1].Question != "how do I create one" || got.Turns[1].Answer != "Written answer." {
+	if err != nil || len(got.Turns) != 2 || got.Turns[1].Question != "how do I create a workspace" || got.Turns[1].Answer != "Written answer." {
 		t.Fatalf("stored conversation %+v, %v", got, err)
 	}
 
