@@ -74,7 +74,9 @@ func letterAt(s string, i int) bool {
 // happens when" frames a question as "how do I" does: rare in docs, the
 // verb would otherwise carry most of the question's weight. So are the
 // Latin abbreviations of running text (etc, e.g., i.e., vs): they join a
-// question's parts and name nothing.
+// question's parts and name nothing. So do the determiners of "a specific
+// release", "a certain domain", "a particular user": docs rarely write
+// them, so they would weigh most of the question they only qualify.
 var stopwords = toSet(strings.Fields(`
 a about above after again against am an and any anyone are aren arent as at
 be because been before being below between both but by
@@ -95,7 +97,7 @@ please
 quite
 rather really
 same says shall she should shouldn shouldnt so some somebody someone something somehow
-such sure
+such sure specific certain particular
 tell than that thats the their theirs them themselves then there theres these they this
 those though through thus to too
 under until us
