@@ -57,6 +57,10 @@ func TestSearchRanksTitlesAndCoverage(t *testing.T) {
 	if s := ws.Share(1 << 1); !(s > 0 && s < 0.5) {
 		t.Errorf("share of note beside an unknown word = %v, want under a half", s)
 	}
+	// … but a number no unit holds is a value, and weighs nothing.
+	if s := ix.Weigh(keys([]string{"note", "10423"}), 0).Share(1 << 0); s != 1 {
+		t.Errorf("share of note beside an unknown number = %v, want all of it", s)
+	}
 	if got := ix.SearchDoc(terms, keys(terms), 1, sc); len(got) != 1 || got[0].Unit != 1 {
 		t.Errorf("SearchDoc(doc 1) = %+v, want unit 1 alone", got)
 	}

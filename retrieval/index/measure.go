@@ -1,6 +1,9 @@
 package index
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // Weights are a question's informative weights over one index: each stem
 // key's idf (the first maxQueryKeys keys).
@@ -18,7 +21,11 @@ const sharesTableKeys = 8
 
 // Weigh measures the question's keys. A key no unit contains gets the
 // largest idf: it is the most informative word of the question, and
-// nothing covers it. The keys in intent (bit i: keys[i]) weigh nothing.
+// nothing covers it. But a number no unit contains weighs nothing: it is
+// a value the question gives ("roll back to release 35", "order 10423"),
+// not a word the docs could have written; a number they do write ("error
+// 429") weighs as any word. The keys in intent (bit i: keys[i]) weigh
+// nothing.
 func (ix *Index) Weigh(keys []string, intent uint64) Weights {
 	n := min(len(keys), maxQueryKeys)
 	ws := Weights{idf: make([]float64, n)}
@@ -27,6 +34,9 @@ func (ix *Index) Weigh(keys []string, intent uint64) Weights {
 			continue
 		}
 		idf, ok := ix.idf[k]
+		if !ok && isNumber(k) {
+			continue
+		}
 		if !ok {
 			idf = ix.maxIDF()
 		}
@@ -70,4 +80,16 @@ func AllKeys(n int) uint64 {
 		return math.MaxUint64
 	}
 	return 1<<n - 1
+}
+
+// isNumber reports whether a key is digits only: a number's term or its
+// stem key ("~" and the term).
+func isNumber(k string) bool {
+	k = strings.TrimPrefix(k, "~")
+	for i := 0; i < len(k); i++ {
+		if k[i] < '0' || k[i] > '9' {
+			return false
+		}
+	}
+	return k != ""
 }
