@@ -29,6 +29,9 @@ func (e *Engine) scoringFor(ix *unitIndex, q normalizedQuery) index.Scoring {
 	// Ranking weighs every word of the question, intent words too: a
 	// passage that says "definition" ranks for "definition of X".
 	sc := index.Scoring{Weights: ix.Weigh(q.keys, 0), Reader: q.firstPerson, Docs: q.allow}
+	if !q.dated {
+		sc.Damp = ix.damp
+	}
 	if !(e.cfg.DefinitionalBias > 0) || len(q.keys) == 0 {
 		return sc
 	}
@@ -397,6 +400,9 @@ func (e *Engine) evidence(ix *unitIndex, h index.Hit, q normalizedQuery, ws inde
 	}
 	if h.Bias != index.BiasNone {
 		ev.MatchExplain.Biases = []string{"definitional ×" + strconv.FormatFloat(1+e.cfg.DefinitionalBias, 'g', -1, 64) + " (" + biasReasons[h.Bias] + ")"}
+	}
+	if ix.damp != nil && ix.damp[h.Unit] < 1 && !q.dated {
+		ev.MatchExplain.Biases = append(ev.MatchExplain.Biases, "release log ×"+strconv.FormatFloat(releaseLogDamp, 'g', -1, 64))
 	}
 	if r := ix.Reader[h.Unit]; q.firstPerson && r > 0 {
 		ev.MatchExplain.Biases = append(ev.MatchExplain.Biases, "reader ×"+strconv.FormatFloat(1+float64(r), 'f', 2, 64)+" (written to the asker)")

@@ -244,7 +244,9 @@ func knownTerms(docs []knowledge.Doc, glossary []glossaryEntry) (known, phrases,
 func (e *Engine) buildIndexes(an *analysis.Analyzer) {
 	var wholeUnits []index.Unit
 	var chunkUnits []index.Unit
+	logs := make([]bool, len(e.docs))
 	for i, d := range e.docs {
+		logs[i] = releaseLog(d.doc.Content)
 		wholeUnits = append(wholeUnits, index.Unit{Doc: int32(i), Chunk: -1, Lead: true})
 		lead := true
 		for j, c := range d.doc.Chunks {
@@ -261,7 +263,7 @@ func (e *Engine) buildIndexes(an *analysis.Analyzer) {
 		}
 	}
 	if len(chunkUnits) > 0 {
-		e.chunks = newUnitIndex(index.Build(chunkUnits, e.chunkFields(chunkUnits), an))
+		e.chunks = newUnitIndex(index.Build(chunkUnits, e.chunkFields(chunkUnits), an), logs)
 		// Section headings repeat chunk after chunk in a long doc, and
 		// their stems are costly: each heading is hashed once.
 		e.chunks.section = make([]uint64, len(chunkUnits))
@@ -283,7 +285,7 @@ func (e *Engine) buildIndexes(an *analysis.Analyzer) {
 	// only a fallback there, and building it doubles the start-up cost.
 	e.buildWhole = func() {
 		if len(wholeUnits) > 0 {
-			e.whole = newUnitIndex(index.Build(wholeUnits, e.docFields(wholeUnits), an))
+			e.whole = newUnitIndex(index.Build(wholeUnits, e.docFields(wholeUnits), an), logs)
 		}
 	}
 	if e.cfg.Phase == 1 || e.chunks == nil {

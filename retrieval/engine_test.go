@@ -369,6 +369,54 @@ func TestReaderPerspective(t *testing.T) {
 	}
 }
 
+// A release log names features in passing, as they change: it ranks
+// below the page about the feature, and is named in the evidence as
+// damped; a question about a version ranks it as any page.
+func TestReleaseLogRanksBelowTheFeaturePage(t *testing.T) {
+	docs := []knowledge.Doc{
+		makeDoc("setup/navigation", "Navigation", nil, "How readers move through the site.",
+			section{"Sticky tabs", "Enable sticky tabs so the tabs stay visible under the header while the reader scrolls."}),
+		makeDoc("changelog", "Changelog", nil, "Every release.",
+			section{"9.5.3 (2024-01-07)", "Fixed: keep the tabs sticky under the header when scrolling. Fixed sticky tabs scrolling under the header. Sticky tabs: header scrolling fix."},
+			section{"9.5.2 (2023-12-18)", "Fixed search highlighting."},
+			section{"9.5.1", "Fixed the blog plugin."}),
+	}
+	e, err := New(testBundle(docs), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := e.Ask(Query{Text: "keep the tabs sticky under the header when scrolling"})
+	if len(res.Results) == 0 || res.Results[0].DocSlug != "setup/navigation" {
+		t.Fatalf("top %+v, want the navigation page above the release log", res.Candidates)
+	}
+	for _, ev := range res.Results {
+		if ev.DocSlug == "changelog" && !slices.Contains(ev.MatchExplain.Biases, "release log ×0.5") {
+			t.Errorf("changelog evidence biases %v, want the release log damping named", ev.MatchExplain.Biases)
+		}
+	}
+	res = e.Ask(Query{Text: "sticky tabs fix in 9.5.3"})
+	if len(res.Results) == 0 || res.Results[0].DocSlug != "changelog" {
+		t.Errorf("asked about a version: top %+v, want the release log", res.Candidates)
+	}
+}
+
+func TestReleaseLog(t *testing.T) {
+	for _, tc := range []struct {
+		md   string
+		want bool
+	}{
+		{"# Changelog\n\n## 2.4.0 (2025-05-12)\n\nA.\n\n## 2.3.1\n\nB.\n\n## v2.3.0\n\nC.", true},
+		{"# What's new\n\n## May 12, 2025\n\nA.\n\n## 3 March 2025\n\nB.\n\n## Older\n\nC.", true},
+		{"# Upgrading\n\n## From 1.x\n\nA.\n\n## Backups\n\nB.\n\n## Rolling back to 2.0\n\nC.\n\n## Checks\n\nD.", false},
+		{"## 1.0\n\nA.\n\n## 2.0\n\nB.", false},                                   // fewer than minLogHeadings
+		{"# Install\n\n```sh\n# 1.2\n# 1.3\n# 1.4\n```\n\n## Steps\n\nA.", false}, // comments in code are no headings
+	} {
+		if got := releaseLog(tc.md); got != tc.want {
+			t.Errorf("releaseLog(%q) = %v, want %v", tc.md, got, tc.want)
+		}
+	}
+}
+
 // An identifier is an exact name: a question that writes one the docs never
 // write ("Next.js") is not answered from a page that only uses its parts
 // ("next to", "app.js"); the same question about an identifier the docs do

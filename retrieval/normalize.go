@@ -19,6 +19,7 @@ type normalizedQuery struct {
 	definitional bool     // "what is X" and friends, without an action word
 	firstPerson  bool     // the asker speaks for themself: "I", "my" (see analysis.IsFirstPerson)
 	identifiers  []string // compound identifiers the question writes (see analysis.AppendIdentifiers)
+	dated        bool     // the question writes a version or a date: a release log may answer it (see releaseLog)
 	// What the turn asked beyond its words, set by the engine after
 	// normalizing: allow holds by doc number the docs in the turn's
 	// scope (nil: every doc), alpha the hybrid ranking's weight.
@@ -49,6 +50,7 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	}
 	q.firstPerson = analysis.IsFirstPerson(words)
 	q.identifiers = analysis.AppendIdentifiers(nil, text)
+	q.dated = versionOrDate.MatchString(text)
 	words = n.rewritePhrases(words, &q)
 	seen := map[string]bool{}
 	add := func(t string) {

@@ -198,14 +198,10 @@ func innerHeadings(md string) string {
 			out = append(out, h)
 			continue
 		}
-		if !strings.HasPrefix(t, "#") {
-			continue
+		h, ok := headingText(t)
+		if !ok {
+			continue // no heading: "#hashtag", "#!" or a bare run of #
 		}
-		level := len(t) - len(strings.TrimLeft(t, "#"))
-		if level > 6 || level == len(t) || t[level] != ' ' {
-			continue // "#hashtag", "#!" or a bare run of #
-		}
-		h := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t[level:]), "#"))
 		if i := strings.LastIndexByte(h, '{'); i >= 0 && strings.HasSuffix(h, "}") {
 			h = strings.TrimSpace(h[:i])
 		}
@@ -214,6 +210,17 @@ func innerHeadings(md string) string {
 		}
 	}
 	return strings.Join(out, " ; ")
+}
+
+// headingText returns the text of an ATX heading line (trimmed, closing
+// #s dropped), and whether the line is one: "#hashtag", "#!" and a bare
+// run of # are not.
+func headingText(t string) (string, bool) {
+	level := len(t) - len(strings.TrimLeft(t, "#"))
+	if level == 0 || level > 6 || level == len(t) || t[level] != ' ' {
+		return "", false
+	}
+	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t[level:]), "#")), true
 }
 
 // htmlTag matches one HTML tag, for the plain text of a summary.

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -19,10 +20,24 @@ type unitIndex struct {
 	// first time a result shows it: converting markdown is the costliest
 	// step of a turn, and popular chunks are shown again and again.
 	display []atomic.Pointer[displayText]
+	// damp holds per unit the factor a release log's units rank with
+	// (see releaseLogDamp), 1 for the others; nil when the knowledge base
+	// has no release log.
+	damp []float32
 }
 
-func newUnitIndex(ix *index.Index) *unitIndex {
-	return &unitIndex{Index: ix, display: make([]atomic.Pointer[displayText], len(ix.Units))}
+func newUnitIndex(ix *index.Index, logs []bool) *unitIndex {
+	u := &unitIndex{Index: ix, display: make([]atomic.Pointer[displayText], len(ix.Units))}
+	if slices.Contains(logs, true) {
+		u.damp = make([]float32, len(ix.Units))
+		for i, un := range ix.Units {
+			u.damp[i] = 1
+			if logs[un.Doc] {
+				u.damp[i] = releaseLogDamp
+			}
+		}
+	}
+	return u
 }
 
 type displayText struct {

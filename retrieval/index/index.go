@@ -370,6 +370,10 @@ type Scoring struct {
 	// scoring, not a filter of the results). A doc number beyond its end
 	// is not allowed.
 	Docs []bool
+	// Damp, when not nil, holds by unit a factor in (0, 1] its rank is
+	// multiplied by: a prior that only lowers a rank, so pruning, which
+	// bounds how much a rank may rise, holds.
+	Damp []float32
 }
 
 // Result is what one query produced over one index.
@@ -524,6 +528,9 @@ func (ix *Index) scoreUnit(id int32, u unitAcc, sc Scoring) Hit {
 	h := Hit{Unit: id, Rank: u.rank * coord, Cov: u.cov, Head: u.head, Title: u.title}
 	if sc.Reader {
 		h.Rank *= 1 + float64(ix.Reader[id])
+	}
+	if sc.Damp != nil {
+		h.Rank *= float64(sc.Damp[id])
 	}
 	// "What is X" is answered by the doc about X, and by its definition,
 	// which docs put first: the biased doc's lead chunk is biased twice,

@@ -1,0 +1,45 @@
+package retrieval
+
+import (
+	"regexp"
+	"strings"
+)
+
+// releaseLogDamp is the factor a release log's chunks rank with: a
+// changelog or release notes page names every feature as it changes, in
+// passing, and so ranks for questions about any of them ("pin the
+// section menu under the header" found the changelog line that fixed it,
+// before the page that explains it). Halved, a log still answers when
+// nothing else does; a question that writes a version or a date ("what
+// changed in 9.5") ranks it undamped. Part of the definition, not a knob.
+const releaseLogDamp = 0.5
+
+// versionOrDate matches a version number ("9.5", "v2.4.0", "(1.2)") or a
+// date ("2025-05-12", "May 12, 2025", "12 May 2025").
+var versionOrDate = regexp.MustCompile(`(?i)(?:^|[\s(\[v])\d+\.\d+|\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}\b|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}\b`)
+
+// minLogHeadings is how many headings a release log has at least: one or
+// two dated headings are a page's history section, not a log.
+const minLogHeadings = 3
+
+// releaseLog reports whether a doc's markdown is a release log: at least
+// minLogHeadings headings, half or more of them a version or a date. The
+// shape, not the name: "Changelog", "Release notes", "What's new" and
+// "History" pages alike, in any language.
+func releaseLog(md string) bool {
+	if !strings.Contains(md, "#") {
+		return false
+	}
+	n, dated := 0, 0
+	for _, t := range linesOutsideFences(md) {
+		h, ok := headingText(t)
+		if !ok {
+			continue
+		}
+		n++
+		if versionOrDate.MatchString(h) {
+			dated++
+		}
+	}
+	return n >= minLogHeadings && 2*dated >= n
+}
