@@ -78,6 +78,8 @@ func TestNavigationFiles(t *testing.T) {
 		{"src/SUMMARY.md", "# Summary\n\n[Introduction](intro.md)\n\n- [Setup](setup.md)\n- [Draft]()\n\n---\n\n[Contributors](contributors.md)\n", true},
 		{"_Sidebar.md", "**Accounts**\n* [[Password-Reset]]\n* [[Admin-Rights]]\n\n**Devices**\n* [[Laptop]]\n", true},
 		{"_sidebar.md", "* Guides:\n  * [Install](install.md)\n", true},
+		{"guide/_sidebar.md", "- [Home](/)\n- Scheduling\n  - [Booking](guide/booking.md)\n  - [API changelog](api/changelog.md ':disabled')\n", true},
+		{"_sidebar.md", "- [Home](/)\n- Every page of the docs, grouped by the product area it covers and sorted\n", false},
 		{"reports/summary.md", "# Summary\n\nSales grew 4% in the quarter, see [the figures](figures.md).\n", false},
 		{"SUMMARY.md", "# Summary\n\nNo links at all.\n", false},
 		{"guides/install.md", "* [Install](install.md)\n", false},

@@ -25,8 +25,10 @@ var (
 	// "* [Title](page.md)", "- [[Page-Name]]", "[Home](README.md)"
 	navLinkLine = regexp.MustCompile(`^(?:(?:[-*+]|\d+[.)])\s+)?(?:\[[^\]]*\]\([^)]*\)|\[\[[^\]]+\]\])\s*$`)
 	// a section label: "# Heading", "**Label**", "*Label*", "Label:",
-	// a rule, or a list item without a link (mdBook's drafts, "- [Draft]()")
-	navLabelLine = regexp.MustCompile(`^(?:#{1,6}\s.*|\*\*[^*]+\*\*:?|\*[^*]+\*:?|_[^_]+_:?|[-*_]{3,}|[-*+]\s+\[[^\]]*\]\(\)|[^\s\[].{0,40}:)$`)
+	// a rule, a list item without a link (mdBook's drafts, "- [Draft]()")
+	// or a short list item of a few words that groups the items nested
+	// under it (docsify's "- Scheduling")
+	navLabelLine = regexp.MustCompile(`^(?:#{1,6}\s.*|\*\*[^*]+\*\*:?|\*[^*]+\*:?|_[^_]+_:?|[-*_]{3,}|[-*+]\s+\[[^\]]*\]\(\)|[-*+]\s+[^\s\[\]()][^\[\]()]{0,39}|[^\s\[].{0,40}:)$`)
 )
 
 // isNavigationFile reports a navigation file (see navigationNames) whose
