@@ -33,6 +33,7 @@ func fuzzSeeds(f *testing.F) []string {
 		"::: code-group\n```sh [npm]\nx\n```\n:::\n\n::: mermaid\ngraph LR; A-->B;\n:::\n\n:::: details\nText.\n::::",
 		"<ParamField body=\"to\" type=\"string\" default='x' required>\nText.\n</ParamField>\n<ResponseField name={\"id\"} required={true} />",
 		"```admonish warning \"T\"\nText.\n```\n````admonish info title=\"x\"\n```sh\nx\n```\n````\n```admonish\n",
+		"**Bold heading**\n\n**Bold sentence.**\n\n__Other__\n\n**a** b\n",
 		"[[toc]]\n\n?> Tip.\n\n!> Warn.\n\n<Accordion title=\"Q?\">\nA.\n</Accordion>\n<TabItem label={'L'}>x</TabItem><a title=\"t\">y</a>",
 		"{::comment}\nx\n{:/}\n{::options a=\"b\" /}\n{% include note.html content=\"Text\" %} and {% include a.html content='x' %}\n\n::::{tab-set}\n:::{tab-item} A\nB\n:::\n::::",
 		"<p>a</p><h2 id=\"x\">B <b>c</b></h2><p>d</p>\n<h3>E &amp; F</h3>\n<pre>\n<h2>G</h2>\n</pre>\n`<h4>h</h4>` <h5>i</h6>",

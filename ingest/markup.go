@@ -107,9 +107,47 @@ func (c *converter) flush() {
 	if len(c.prose) == 0 {
 		return
 	}
+	if len(c.stack) == 1 {
+		for i := range c.prose {
+			if h, ok := boldHeading(c.prose, i); ok {
+				c.prose[i] = "### " + h
+			}
+		}
+	}
 	text := c.inline(strings.Join(c.prose, "\n"), c.proseLine)
 	c.emit(strings.Split(text, "\n")...)
 	c.prose = c.prose[:0]
+}
+
+// boldLine matches a line that is one strong span and nothing else:
+// "**How to add a service**", "__Refunds__".
+var boldLine = regexp.MustCompile(`^ {0,3}(?:\*\*([^*]+)\*\*|__([^_]+)__)\s*$`)
+
+// maxBoldHeadingWords is the longest bold paragraph read as a heading:
+// a heading names a section in a few words; more is a sentence set in
+// bold for emphasis.
+const maxBoldHeadingWords = 10
+
+// boldHeading reports whether prose line i is a heading written in bold,
+// as help centres converted from HTML and documents exported from word
+// processors write their section titles: a paragraph of its own (blank
+// lines around it) that is one strong span of at most
+// maxBoldHeadingWords words, not ending as a sentence does ("**Back up
+// first.**" is emphasis). It returns the heading's text. A question
+// ("**Can I change my plan?**") heads its answer, as a FAQ's headings do.
+func boldHeading(prose []string, i int) (string, bool) {
+	if i > 0 && strings.TrimSpace(prose[i-1]) != "" || i+1 < len(prose) && strings.TrimSpace(prose[i+1]) != "" {
+		return "", false
+	}
+	m := boldLine.FindStringSubmatch(prose[i])
+	if m == nil {
+		return "", false
+	}
+	h := strings.TrimSpace(m[1] + m[2])
+	if h == "" || strings.HasSuffix(h, ".") || strings.HasSuffix(h, "!") || len(strings.Fields(h)) > maxBoldHeadingWords {
+		return "", false
+	}
+	return h, true
 }
 
 func (c *converter) push(f frame) {

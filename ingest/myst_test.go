@@ -10,6 +10,14 @@ import (
 // the reader of the rendered page sees it.
 func TestConvertMarkupSiteConventions(t *testing.T) {
 	for _, c := range []struct{ name, in, want string }{
+		// A paragraph that is only a few words in bold heads a section, as
+		// converted help centres and word processors write headings.
+		{"bold heading", "Intro.\n\n**How to add a service**\n\n1. Go.", "Intro.\n\n### How to add a service\n\n1. Go."},
+		{"bold question heading", "**Can I change my plan?**\n\nYes.", "### Can I change my plan?\n\nYes."},
+		{"bold sentence is emphasis", "**Back up first.**\n\nText.", "**Back up first.**\n\nText."},
+		{"bold start of a paragraph", "**Note** the limit.\n\n**Tip**\nwrapped on.", "**Note** the limit.\n\n**Tip**\nwrapped on."},
+		{"bold run of many words", "**You can now visit your site in the browser to confirm everything works**\n\nx", "**You can now visit your site in the browser to confirm everything works**\n\nx"},
+		{"bold in a box", "!!! note\n\n    **Inside**\n\n    Text.", "\nNote\n\n\n**Inside**\n\nText."},
 		// mdbook-admonish: a fence of prose in a titled box.
 		{"admonish with a title", "```admonish warning \"Data loss\"\nBack up first.\n```", "\nData loss\n\nBack up first.\n"},
 		{"admonish kind", "```admonish tip\nText.\n```", "\nTip\n\nText.\n"},
