@@ -82,6 +82,10 @@ func parseDoc(relPath string, src []byte) (knowledge.Doc, []Warning, error) {
 		if bodyLines, tags = notionProperties(bodyLines); len(tags) > 0 {
 			fm.tags = append(fm.tags, tags...)
 		}
+		var title string
+		if bodyLines, title = readerHeader(bodyLines); title != "" {
+			fm.title = title
+		}
 	}
 	if line, depth := deepestNesting(bodyLines); depth > maxNesting {
 		return fail(bodyStart+line, Problem, "markdown nested %d levels deep (lists or quotes), over the limit of %d: not read, it would take too long to parse", depth, maxNesting)

@@ -156,3 +156,31 @@ func FuzzSlugFor(f *testing.F) {
 		}
 	})
 }
+
+func FuzzReaderHeader(f *testing.F) {
+	f.Add("Title: A | Site\n\nURL Source: https://x\n\nMarkdown Content:\nText.")
+	f.Add("Title: A\nURL Source: x\nPublished Time: y\nWarning: z\nTitle: B\nMarkdown Content:")
+	f.Add("\n\nTitle:\nURL Source:")
+	f.Fuzz(func(t *testing.T, body string) {
+		lines := strings.Split(body, "\n")
+		out, title := readerHeader(lines)
+		if len(out) != len(lines) {
+			t.Fatalf("%d lines out of %d: line numbers must stay", len(out), len(lines))
+		}
+		if strings.Contains(title, "\n") {
+			t.Errorf("title %q spans lines", title)
+		}
+		changed := 0
+		for i := range lines {
+			if out[i] != lines[i] {
+				changed++
+				if out[i] != "" {
+					t.Errorf("line %d rewritten to %q, want blanked", i, out[i])
+				}
+			}
+		}
+		if title != "" && changed == 0 {
+			t.Errorf("title %q read from a header left in the body", title)
+		}
+	})
+}

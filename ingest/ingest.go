@@ -162,6 +162,7 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 		bySlug[doc.Slug] = f.path
 		res.Docs = append(res.Docs, doc)
 	}
+	stripSiteTitles(res.Docs)
 	slices.SortFunc(res.Docs, func(a, b knowledge.Doc) int { return strings.Compare(a.Slug, b.Slug) })
 	byPath := func(a, b Warning) int { return strings.Compare(a.Path, b.Path) }
 	slices.SortStableFunc(res.Warnings, byPath)

@@ -1,0 +1,128 @@
+package ingest
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/textsafe"
+)
+
+// Pages saved from the web keep what the browser showed around the
+// article. Two traces of that reach a knowledge base often enough to read:
+// the header a reader service writes above the page, and the site's name
+// in every page's title.
+
+// readerHeaderKeys are the lines Jina Reader (r.jina.ai), the usual way to
+// turn a web page into markdown for a model, writes above the page:
+// "Title: …", "URL Source: …", sometimes "Published Time: …" and
+// "Warning: …", then "Markdown Content:".
+var readerHeaderKeys = []string{"Title:", "URL Source:", "Published Time:", "Warning:", "Markdown Content:"}
+
+// maxReaderHeader bounds the lines a reader header may take: its keys,
+// each once, and blank lines between them.
+const maxReaderHeader = 2 * 5
+
+// readerHeader reads a Jina Reader header at the start of a body without
+// front matter: a "Title:" line first and a "URL Source:" line among the
+// header lines. It returns the body with the header's lines blank (so
+// line numbers stay) and the page's title; the body as it was and "" when
+// there is no such header.
+func readerHeader(body []string) ([]string, string) {
+	i := 0
+	for i < len(body) && strings.TrimSpace(body[i]) == "" {
+		i++
+	}
+	if i == len(body) || !strings.HasPrefix(body[i], "Title:") {
+		return body, ""
+	}
+	title, end, source := "", i, false
+	for j := i; j < len(body) && j < i+maxReaderHeader; j++ {
+		l := body[j]
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		key := ""
+		for _, k := range readerHeaderKeys {
+			if strings.HasPrefix(l, k) {
+				key = k
+			}
+		}
+		if key == "" {
+			break
+		}
+		switch key {
+		case "Title:":
+			if j != i {
+				break
+			}
+			title = strings.TrimSpace(strings.TrimPrefix(l, key))
+		case "URL Source:":
+			source = true
+		}
+		end = j + 1
+		if key == "Markdown Content:" {
+			break
+		}
+	}
+	if !source {
+		return body, ""
+	}
+	out := slices.Clone(body)
+	for j := i; j < end; j++ {
+		out[j] = ""
+	}
+	return out, title
+}
+
+// siteTitleSeparators set a site's name apart from the page's in an HTML
+// title: "Deposits | Brightdesk Help Center", "Refunds – Acme Support".
+// A plain hyphen is left out: authors write it inside titles ("Install -
+// Linux").
+var siteTitleSeparators = []string{" | ", " – ", " — "}
+
+// minSiteTitleDocs is how many docs must end their titles with the same
+// suffix, and minSiteTitleShare what share of the docs, for it to be the
+// site's name rather than part of a few titles.
+const (
+	minSiteTitleDocs  = 3
+	minSiteTitleShare = 0.1
+)
+
+// stripSiteTitles removes from the docs' titles a suffix that many of
+// them share after a separator ("… | Brightdesk Help Center"): the
+// site's name, which a crawler copies from each page's HTML title. It
+// names no page, and it keeps a question from meeting the title it asks
+// for. The chunks of a doc whose title changed are rebuilt: their header
+// paths start with it.
+func stripSiteTitles(docs []knowledge.Doc) {
+	counts := map[string]int{}
+	for _, d := range docs {
+		if s := siteSuffix(d.Title); s != "" {
+			counts[s]++
+		}
+	}
+	for i := range docs {
+		s := siteSuffix(docs[i].Title)
+		if s == "" || counts[s] < minSiteTitleDocs || float64(counts[s]) < minSiteTitleShare*float64(len(docs)) {
+			continue
+		}
+		docs[i].Title = textsafe.Line(strings.TrimSpace(strings.TrimSuffix(docs[i].Title, s)))
+		Chunk(&docs[i])
+	}
+}
+
+// siteSuffix returns a title's last separator and what follows it, ""
+// when it has none or nothing precedes it.
+func siteSuffix(title string) string {
+	best := -1
+	for _, sep := range siteTitleSeparators {
+		if i := strings.LastIndex(title, sep); i > best {
+			best = i
+		}
+	}
+	if best <= 0 || strings.TrimSpace(title[:best]) == "" {
+		return ""
+	}
+	return title[best:]
+}

@@ -1,0 +1,62 @@
+package ingest
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/docent-sh/docent/knowledge"
+)
+
+func TestReaderHeader(t *testing.T) {
+	page := "Title: Taking deposits | Brightdesk Help Center\n\nURL Source: https://help.example.com/a/1\n\nPublished Time: 2025-01-02\n\nMarkdown Content:\nTaking deposits\n===============\n\nText."
+	doc, err := ParseDoc("articles/1-taking-deposits.md", []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Title != "Taking deposits | Brightdesk Help Center" {
+		t.Errorf("title %q, want the header's", doc.Title)
+	}
+	var text strings.Builder
+	for _, c := range doc.Chunks {
+		text.WriteString(c.Text + " ")
+	}
+	checkInOrder(t, "plain text", text.String(), []string{"Taking deposits. Text."}, []string{"URL Source", "https", "Published", "Markdown Content", "Title:"})
+
+	for _, body := range []string{
+		"Title: A\n\nNo source line.",               // not a reader's header
+		"Intro.\n\nTitle: A\nURL Source: https://x", // not at the start
+		"Title: A\nText\nURL Source: https://x",     // a line between
+	} {
+		lines := strings.Split(body, "\n")
+		if got, title := readerHeader(lines); title != "" || !slices.Equal(got, lines) {
+			t.Errorf("readerHeader(%q) = %q, %q; want the body unchanged", body, got, title)
+		}
+	}
+}
+
+func TestStripSiteTitles(t *testing.T) {
+	var docs []knowledge.Doc
+	for _, title := range []string{
+		"Taking deposits | Brightdesk Help Center", "No-show fees | Brightdesk Help Center",
+		"Refunds | Brightdesk Help Center", "Time zones", "Install - Linux", "Upgrade - Linux",
+		"Uninstall - Linux", "Export | CSV", "Import | CSV",
+	} {
+		d := knowledge.Doc{Slug: strings.ToLower(strings.Fields(title)[0]), Title: title, Content: "# " + title + "\n\nText.\n\n## Part\n\nMore."}
+		Chunk(&d)
+		docs = append(docs, d)
+	}
+	stripSiteTitles(docs)
+	var got []string
+	for _, d := range docs {
+		got = append(got, d.Title)
+		if !strings.HasPrefix(d.Chunks[len(d.Chunks)-1].HeaderPath, d.Title+" > ") {
+			t.Errorf("%s: header path %q does not start with the title", d.Slug, d.Chunks[len(d.Chunks)-1].HeaderPath)
+		}
+	}
+	want := []string{"Taking deposits", "No-show fees", "Refunds", "Time zones", "Install - Linux", "Upgrade - Linux",
+		"Uninstall - Linux", "Export | CSV", "Import | CSV"} // a hyphen joins a title's parts; two docs are no site
+	if !slices.Equal(got, want) {
+		t.Errorf("titles %q, want %q", got, want)
+	}
+}
