@@ -36,7 +36,7 @@ var (
 	// morning", "thanks a lot", "hi all", "that's all I needed", "that
 	// helped", "makes sense").
 	ackWords = analysis.WordSet(`ok okay good great cool nice perfect awesome excellent fine alright sorry
-		lot all everyone everybody folks see now needed wanted helped helpful worked makes sense`)
+		lot all everyone everybody folks see now needed wanted helped helpful worked makes sense fixed solved sorted`)
 )
 
 // smallTalk is the kind of conversation a question is when it is only

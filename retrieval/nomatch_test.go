@@ -23,6 +23,7 @@ func TestSmallTalk(t *testing.T) {
 		{"bye", TalkGoodbye},
 		{"ok great", TalkAck},
 		{"thanks, that's all I needed", TalkThanks},
+		{"thanks, that fixed it", TalkThanks},
 		{"ok that helped, makes sense now", TalkAck},
 	} {
 		res := e.Ask(Query{Text: tc.text})
