@@ -60,7 +60,7 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 		}
 	}
 	for i, w := range words {
-		if analysis.IsStopword(w) || i > 0 && analysis.Pointer(words[i-1], w) {
+		if analysis.IsStopword(w) || i > 0 && analysis.Pointer(words[i-1], w) || n.stopwordTypo(w, &q) {
 			continue
 		}
 		for _, t := range n.rewriteWord(w, &q) {
@@ -76,6 +76,26 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 		}
 	}
 	return q
+}
+
+// stopwordTypo reports whether w is a slip of a function word ("wher",
+// "shoud"), and records the fix: only a word the docs do not write, with
+// no known term it could be a slip of, since a product's word is the
+// likelier meant.
+func (n *normalizer) stopwordTypo(w string, q *normalizedQuery) bool {
+	if n.inVocabulary(w) || n.inVocabulary(analysis.Singular(w)) {
+		return false
+	}
+	if n.typos != nil {
+		if _, ok := n.typos.Fix(w); ok {
+			return false
+		}
+	}
+	fixed, ok := analysis.StopwordTypo(w)
+	if ok {
+		q.typos = append(q.typos, Rewrite{From: w, To: fixed})
+	}
+	return ok
 }
 
 // intentWords ask for a definition ("the meaning of X", "definition of

@@ -103,6 +103,22 @@ func TestNormalizeTypos(t *testing.T) {
 	}
 }
 
+// A slip of a function word is read as the function word, and weighs
+// nothing; a known term it might be a slip of is the likelier meant.
+func TestNormalizeStopwordTypos(t *testing.T) {
+	e := newTestEngine(t, nil)
+	q := e.norm.normalize("wher is the recent widget")
+	if !slices.Equal(q.terms, []string{"recent", "widget"}) || len(q.typos) != 1 || q.typos[0] != (Rewrite{From: "wher", To: "where"}) {
+		t.Errorf("terms %q typos %v, want [recent widget] with wher read as where", q.terms, q.typos)
+	}
+	// "waht" is a swap in "what"; "come" is a word, not a slip of "some"
+	// (this knowledge base reads it as its "home").
+	q = e.norm.normalize("waht is come")
+	if slices.ContainsFunc(q.typos, func(r Rewrite) bool { return r.To == "some" }) || !slices.Contains(q.typos, Rewrite{From: "waht", To: "what"}) {
+		t.Errorf("typos %v, want waht read as what and come not as some", q.typos)
+	}
+}
+
 func TestSynonymsComeOnlyFromTheBundle(t *testing.T) {
 	e, err := New(knowledge.Bundle{Docs: testDocs(), Glossary: testGlossary}, DefaultConfig())
 	if err != nil {

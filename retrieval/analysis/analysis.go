@@ -97,7 +97,7 @@ please
 quite
 rather really
 same says shall she should shouldn shouldnt so some somebody someone something somehow
-such sure specific certain particular
+such sure specific certain particular already still anymore also actually
 tell than that thats the their theirs them themselves then there theres these they this
 those though through thus to too
 under until us

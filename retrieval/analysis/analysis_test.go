@@ -28,7 +28,7 @@ func TestTokenize(t *testing.T) {
 }
 
 func TestStopwords(t *testing.T) {
-	for _, w := range []string{"a", "an", "the", "is", "what", "how", "my", "do", "explain", "tell", "me", "about", "thing", "happens", "no", "nothing", "specific", "certain", "particular"} {
+	for _, w := range []string{"a", "an", "the", "is", "what", "how", "my", "do", "explain", "tell", "me", "about", "thing", "happens", "no", "nothing", "specific", "certain", "particular", "already", "still", "also"} {
 		if !IsStopword(w) {
 			t.Errorf("%q should be a stopword", w)
 		}
@@ -182,6 +182,20 @@ func TestStemKeyJoinsClippedWords(t *testing.T) {
 	for _, p := range [][2]string{{"auth", "authentication"}, {"docs", "documentation"}, {"org", "organization"}} {
 		if StemKey(p[0]) == StemKey(p[1]) {
 			t.Errorf("StemKey(%q) = StemKey(%q): a clip with two readings must not join either", p[0], p[1])
+		}
+	}
+}
+
+func TestStopwordTypo(t *testing.T) {
+	for _, tc := range []struct{ word, want string }{
+		{"wher", "where"}, {"shoud", "should"}, {"becuase", "because"}, // one edit from a long stopword
+		{"waht", "what"}, {"tihs", "this"}, // a swap in a four-letter one
+		{"come", ""}, {"wire", ""}, {"whet", ""}, // a word one letter from a four-letter stopword
+		{"what", ""}, {"the", ""}, {"wiki", ""},
+	} {
+		got, ok := StopwordTypo(tc.word)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("StopwordTypo(%q) = %q, %v; want %q", tc.word, got, ok, tc.want)
 		}
 	}
 }

@@ -112,3 +112,49 @@ func editDistance(a, b []rune, limit int) int {
 	}
 	return prev[len(b)]
 }
+
+// longStopwords are the stopwords of four letters or more, sorted: the
+// function words a hurried question misspells ("wher", "waht", "shoud").
+var longStopwords = func() []string {
+	var out []string
+	for w := range stopwords {
+		if utf8.RuneCountInString(w) >= 4 {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+}()
+
+// StopwordTypo returns the function word word is a slip of, and whether
+// it is one: one edit from a stopword of five letters or more ("wher" for
+// where, "shoud"), or two swapped letters of a four-letter one ("waht",
+// "tihs"). A four-letter word one letter from a stopword is often a word
+// of its own ("come" and "some", "wire" and "were"), so only a swap
+// counts there. Left as it is, a slip the docs never write would weigh
+// most of the question.
+func StopwordTypo(word string) (string, bool) {
+	if utf8.RuneCountInString(word) < 4 || stopwords[word] {
+		return "", false
+	}
+	for _, s := range longStopwords {
+		if utf8.RuneCountInString(s) >= 5 && EditDistance(word, s, 1) <= 1 || swapped(word, s) {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// swapped reports whether a and b differ only by two adjacent letters
+// swapped.
+func swapped(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) != len(rb) {
+		return false
+	}
+	i := 0
+	for i < len(ra) && ra[i] == rb[i] {
+		i++
+	}
+	return i+1 < len(ra) && ra[i] == rb[i+1] && ra[i+1] == rb[i] && string(ra[i+2:]) == string(rb[i+2:])
+}
