@@ -134,6 +134,9 @@ func TestFollowUpAndIntents(t *testing.T) {
 		{"open notes + quick links", []string{"open notes", "quick links"}},
 		{"home, recent & navigator", []string{"home", "recent", "navigator"}},
 		{"notes+links", []string{"notes", "links"}},
+		{"what are widgets? also how do I pin a note", []string{"what are widgets", "also how do I pin a note"}},
+		{"pin a note; share a workspace", []string{"pin a note", "share a workspace"}},
+		{"what is a widget?", nil},
 		{"workspace", nil},
 		{"and", nil},
 	}

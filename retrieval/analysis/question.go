@@ -125,8 +125,13 @@ func IsFollowUp(text string) bool {
 	return false
 }
 
-// SplitIntents splits a question at "and", "+", "&" and commas. It returns
-// nil when there is nothing to split.
+// intentBreaks are the characters that end one intent of a question.
+const intentBreaks = "+&,;?"
+
+// SplitIntents splits a question at "and", "+", "&", commas, semicolons
+// and a question mark with more after it ("what webhook events are
+// there? also how do I file a claim"). It returns nil when there is
+// nothing to split.
 func SplitIntents(text string) []string {
 	var parts []string
 	var cur strings.Builder
@@ -137,9 +142,9 @@ func SplitIntents(text string) []string {
 		cur.Reset()
 	}
 	for _, field := range strings.Fields(text) {
-		pieces := strings.FieldsFunc(field, func(r rune) bool { return r == '+' || r == '&' || r == ',' })
-		lead := len(field) > 0 && strings.ContainsRune("+&,", rune(field[0]))
-		trail := len(field) > 0 && strings.ContainsRune("+&,", rune(field[len(field)-1]))
+		pieces := strings.FieldsFunc(field, func(r rune) bool { return strings.ContainsRune(intentBreaks, r) })
+		lead := len(field) > 0 && strings.ContainsRune(intentBreaks, rune(field[0]))
+		trail := len(field) > 0 && strings.ContainsRune(intentBreaks, rune(field[len(field)-1]))
 		if strings.EqualFold(field, "and") {
 			// "between A and B", "both A and B" join two things in one
 			// question: the difference between limiting and suspending
