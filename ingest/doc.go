@@ -34,6 +34,15 @@ func ParseDoc(relPath string, src []byte) (knowledge.Doc, error) {
 // parseDoc is ParseDoc that also returns the notes about an ingested
 // file: what its markup referred to and docent could not include.
 func parseDoc(relPath string, src []byte) (knowledge.Doc, []Warning, error) {
+	return parseDocIncluding(relPath, src, nil, nil)
+}
+
+// parseDocIncluding is parseDoc reading in the files the page's include
+// directives name, through read (see expandIncludes; nil reads none), and
+// adding their paths to included. Their text counts in the doc's content
+// hash: a change to a shared fragment is a new version of each page that
+// shows it.
+func parseDocIncluding(relPath string, src []byte, read includeReader, included *[]string) (knowledge.Doc, []Warning, error) {
 	relPath = path.Clean(relPath)
 	fail := func(line int, kind Kind, format string, args ...any) (knowledge.Doc, []Warning, error) {
 		return knowledge.Doc{}, nil, Warning{Path: relPath, Line: line, Kind: kind, Msg: fmt.Sprintf(format, args...)}
@@ -87,12 +96,30 @@ func parseDoc(relPath string, src []byte) (knowledge.Doc, []Warning, error) {
 			fm.title = title
 		}
 	}
+	// origin maps a line of the body, as the converter numbers it, to the
+	// file's: an included file's lines are the directive's.
+	origin := func(line int) int { return line }
+	if read != nil {
+		if x := expandIncludes(bodyLines, relPath, read); len(x.files) > 0 {
+			bodyLines = x.lines
+			origin = func(line int) int {
+				if line >= 1 && line <= len(x.origin) {
+					return x.origin[line-1]
+				}
+				return line
+			}
+			source = append(slices.Clip(source), x.texts...)
+			if included != nil {
+				*included = append(*included, x.files...)
+			}
+		}
+	}
 	if line, depth := deepestNesting(bodyLines); depth > maxNesting {
-		return fail(bodyStart+line, Problem, "markdown nested %d levels deep (lists or quotes), over the limit of %d: not read, it would take too long to parse", depth, maxNesting)
+		return fail(bodyStart+origin(line), Problem, "markdown nested %d levels deep (lists or quotes), over the limit of %d: not read, it would take too long to parse", depth, maxNesting)
 	}
 	body, markupNotes := convertMarkup(strings.Join(bodyLines, "\n"))
 	for _, n := range markupNotes {
-		notes = append(notes, Warning{Path: relPath, Line: bodyStart + n.line, Kind: Note, Msg: n.msg})
+		notes = append(notes, Warning{Path: relPath, Line: bodyStart + origin(n.line), Kind: Note, Msg: n.msg})
 	}
 	if strings.EqualFold(path.Ext(relPath), ".mdx") {
 		body = stripMDX(body)

@@ -36,8 +36,8 @@ const (
 	// matter, not text...). `seed --strict` fails on one.
 	Problem Kind = iota
 	// Excluded: the file was left out on purpose, as its site generator
-	// would leave it out: a draft, or a page with front matter and no body
-	// (a Hugo section page). Not a problem.
+	// would leave it out: a draft, a page with front matter and no body
+	// (a Hugo section page), a fragment pages include. Not a problem.
 	Excluded
 	// Note: the file was ingested, but something in it could not be, such
 	// as an mdBook {{#include}} whose text lives in another file.
@@ -136,11 +136,14 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	}
 	progress(0, len(files))
 	bySlug := make(map[string]string, len(files))
+	includedBy := map[string]string{} // an included file's path → the first page including it
+	read := includeReaderFor(fsys, files)
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return Result{}, fmt.Errorf("knowledge base %s: %w", root, err)
 		}
-		doc, notes, warn := loadFile(fsys, f)
+		var included []string
+		doc, notes, warn := loadFile(fsys, f, read, &included)
 		progress(i+1, len(files))
 		res.Notices = append(res.Notices, notes...)
 		if warn != nil {
@@ -161,7 +164,14 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 		}
 		bySlug[doc.Slug] = f.path
 		res.Docs = append(res.Docs, doc)
+		// Only a page that is a doc shows what it includes.
+		for _, p := range included {
+			if _, ok := includedBy[p]; !ok {
+				includedBy[p] = f.path
+			}
+		}
 	}
+	res.Docs, res.Notices = dropIncluded(res.Docs, res.Notices, includedBy)
 	stripSiteTitles(res.Docs)
 	slices.SortFunc(res.Docs, func(a, b knowledge.Doc) int { return strings.Compare(a.Slug, b.Slug) })
 	byPath := func(a, b Warning) int { return strings.Compare(a.Path, b.Path) }
@@ -331,7 +341,7 @@ func realPath(fsys fs.FS, p string, hops *int) (string, string) {
 
 // loadFile never fails the whole load: an unreadable file is reported
 // like any other bad file.
-func loadFile(fsys fs.FS, f mdFile) (knowledge.Doc, []Warning, *Warning) {
+func loadFile(fsys fs.FS, f mdFile, read includeReader, included *[]string) (knowledge.Doc, []Warning, *Warning) {
 	// Stat first so an oversized file is never read into memory.
 	info, err := fs.Stat(fsys, f.real)
 	if err != nil {
@@ -344,7 +354,7 @@ func loadFile(fsys fs.FS, f mdFile) (knowledge.Doc, []Warning, *Warning) {
 	if err != nil {
 		return knowledge.Doc{}, nil, &Warning{Path: f.path, Msg: "cannot read: " + bareCause(err)}
 	}
-	doc, notes, err := parseDoc(f.path, src)
+	doc, notes, err := parseDocIncluding(f.path, src, read, included)
 	if err != nil {
 		var w Warning
 		if errors.As(err, &w) {

@@ -1,0 +1,306 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/docent-sh/docent/knowledge"
+)
+
+// Site generators let a page pull in another file where a directive
+// stands: VitePress' "<!-- @include: ./parts/x.md -->", mdBook's
+// "{{#include x.md}}" (with an anchor or a line range), MkDocs' snippets
+// "--8<-- "x.md"", docsify's "[x](x.md ':include')" and Mintlify's
+// "<Snippet file="x.mdx" />". The reader of the page sees the file's text
+// there, and often nowhere else: a shared warning, a requirements table,
+// a config sample. So docent reads it there too. The included file is a
+// fragment, not a page: Load leaves it out of the docs when a page
+// includes it (see dropIncluded).
+
+// includeReader returns the text of a file of the knowledge base, by its
+// path from the root.
+type includeReader func(path string) (string, error)
+
+// maxIncludeDepth bounds nested includes: a fragment including a fragment
+// is common, deeper chains are not, and a cycle must end.
+const maxIncludeDepth = 4
+
+// maxIncludedBytes bounds the text a page pulls in, all includes
+// together: the same limit as a file's own size.
+const maxIncludedBytes = MaxFileSize
+
+var (
+	// VitePress: <!-- @include: ./parts/x.md -->, "@/" for the source root.
+	vitepressInclude = regexp.MustCompile(`^\s*<!--\s*@include:\s*(\S+?)\s*-->\s*$`)
+	// mdBook: {{#include path}}, {{#include path:anchor}},
+	// {{#include path:2:10}}, and {{#rustdoc_include …}} alike.
+	mdbookInclude = regexp.MustCompile(`^\s*\{\{#(?:include|rustdoc_include)\s+([^}\s]+)\s*\}\}\s*$`)
+	// MkDocs (pymdownx.snippets): --8<-- "path" (or 'path').
+	snippetInclude = regexp.MustCompile(`^\s*-{1,2}8<-{1,2}\s+(?:"([^"]+)"|'([^']+)')\s*$`)
+	// docsify: [label](path ':include') or [label](path ':include :type=code').
+	docsifyInclude = regexp.MustCompile(`^\s*\[[^\]]*\]\(\s*(\S+)\s+(?:'([^']*:include[^']*)'|"([^"]*:include[^"]*)")\s*\)\s*$`)
+	// Mintlify: <Snippet file="name.mdx" />, from the snippets folder.
+	mintlifySnippet = regexp.MustCompile(`^\s*<Snippet\s+file=(?:"([^"]+)"|'([^']+)')\s*/>\s*$`)
+)
+
+// includeDirective is one include a line holds: the file, what part of it
+// (an mdBook anchor or line range, "" for all), whether it is code to
+// fence, and whether the generator reads it inside code fences too (a
+// preprocessor, working on the page's source) or only in prose (a
+// markdown link or a component).
+type includeDirective struct {
+	target   string
+	part     string
+	code     bool
+	inFences bool
+	root     bool // the path is from the root ("@/…", "/…", Mintlify's snippets)
+}
+
+// parseInclude reports the include directive a line holds, if any.
+func parseInclude(line string) (includeDirective, bool) {
+	if !strings.ContainsAny(line, "<{-[") {
+		return includeDirective{}, false
+	}
+	if m := vitepressInclude.FindStringSubmatch(line); m != nil {
+		t := m[1]
+		if strings.ContainsAny(t, "{#") {
+			return includeDirective{}, false // a region or a line range: not read
+		}
+		return includeDirective{target: strings.TrimPrefix(t, "@/"), root: strings.HasPrefix(t, "@/"), inFences: true}, true
+	}
+	if m := mdbookInclude.FindStringSubmatch(line); m != nil {
+		target, part, _ := strings.Cut(m[1], ":")
+		return includeDirective{target: target, part: part, inFences: true}, true
+	}
+	if m := snippetInclude.FindStringSubmatch(line); m != nil {
+		t := m[1] + m[2]
+		if strings.Contains(t, ":") {
+			return includeDirective{}, false // a line range or a section: not read
+		}
+		return includeDirective{target: t, inFences: true}, true
+	}
+	if m := docsifyInclude.FindStringSubmatch(line); m != nil {
+		opts := m[2] + m[3]
+		return includeDirective{target: m[1], code: strings.Contains(opts, ":type=code")}, true
+	}
+	if m := mintlifySnippet.FindStringSubmatch(line); m != nil {
+		return includeDirective{target: path.Join("snippets", strings.TrimPrefix(m[1]+m[2], "/")), root: true}, true
+	}
+	return includeDirective{}, false
+}
+
+// expansion is a body with its includes read in.
+type expansion struct {
+	lines []string
+	// origin holds, for each line, the line of the including file it
+	// comes from (1-based): its own, or the directive's.
+	origin []int
+	// files are the files read in, by path from the root, in order.
+	files []string
+	// texts are their texts, for the doc's content hash.
+	texts []string
+	bytes int
+}
+
+// expandIncludes reads into lines (the body of the file at from) the
+// files its include directives name, recursively. A directive whose file
+// cannot be read is left as it is, for the converter to note.
+func expandIncludes(lines []string, from string, read includeReader) expansion {
+	var x expansion
+	x.expand(lines, from, read, nil, nil)
+	return x
+}
+
+func (x *expansion) expand(lines []string, from string, read includeReader, stack []string, origin []int) {
+	var fence codeFence
+	for i, l := range lines {
+		at := i + 1
+		if origin != nil {
+			at = origin[0]
+		}
+		inFence := fence.open()
+		if inFence {
+			fence.update(l)
+		}
+		d, ok := parseInclude(l)
+		if ok && (!inFence || d.inFences) && len(stack) < maxIncludeDepth {
+			if p, text, ok := x.read(d, from, read, stack); ok {
+				body := includedLines(text, d, p, inFence)
+				x.files = append(x.files, p)
+				x.texts = append(x.texts, text)
+				x.expand(body, p, read, append(stack, from), []int{at})
+				continue
+			}
+		}
+		if !inFence {
+			fence.update(l)
+		}
+		x.lines = append(x.lines, l)
+		x.origin = append(x.origin, at)
+	}
+}
+
+// read finds and reads a directive's file: from the including file's
+// folder, else from the root (generators differ, and so do sites), never
+// outside the knowledge base, never a file already being read.
+func (x *expansion) read(d includeDirective, from string, read includeReader, stack []string) (string, string, bool) {
+	var candidates []string
+	if !d.root {
+		candidates = append(candidates, path.Join(path.Dir(from), d.target))
+	}
+	candidates = append(candidates, path.Clean(strings.TrimPrefix(d.target, "/")))
+	for _, p := range candidates {
+		if !fs.ValidPath(p) || p == "." || p == from || slices.Contains(stack, p) {
+			continue
+		}
+		text, err := read(p)
+		if err != nil || x.bytes+len(text) > maxIncludedBytes {
+			continue
+		}
+		x.bytes += len(text)
+		return p, text, true
+	}
+	return "", "", false
+}
+
+// includedLines are the lines a directive puts in the page: the file's
+// body (its front matter left out), the part the directive names, fenced
+// as code when the directive says so or the file is no markdown and the
+// directive stands outside a fence.
+func includedLines(text string, d includeDirective, p string, inFence bool) []string {
+	lines := normalizeLines(text)
+	if isMarkdown(p) {
+		if _, body, err := splitFrontMatter(lines); err == nil {
+			lines = body
+		}
+	}
+	if d.part != "" {
+		lines = mdbookPart(lines, d.part)
+	}
+	lines = trimBlankLines(lines)
+	if !inFence && (d.code || !isMarkdown(p)) {
+		lang := strings.TrimPrefix(path.Ext(p), ".")
+		fenced := append([]string{"```" + lang}, lines...)
+		return append(fenced, "```")
+	}
+	return lines
+}
+
+// mdbookAnchor matches mdBook's anchor comment lines, "// ANCHOR: name"
+// and "# ANCHOR_END: name" in any comment syntax.
+var mdbookAnchor = regexp.MustCompile(`ANCHOR(_END)?:\s*([\w-]+)`)
+
+// mdbookPart returns the part of lines an mdBook include names: an
+// anchor's lines ("server"), a line range ("2:10", "5:", ":8", "3"), with
+// every anchor comment line left out, as mdBook leaves them out. An
+// anchor the file lacks gives nothing.
+func mdbookPart(lines []string, part string) []string {
+	var out []string
+	if a, b, isRange := strings.Cut(part, ":"); isRange || isNumber(part) {
+		start, end := 1, len(lines)
+		if n, err := strconv.Atoi(a); err == nil && n > 0 {
+			start = n
+		}
+		if isRange && b != "" {
+			if n, err := strconv.Atoi(b); err == nil {
+				end = min(n, len(lines))
+			}
+		} else if !isRange {
+			end = min(start, len(lines))
+		}
+		for i := start; i <= end && i <= len(lines); i++ {
+			out = append(out, lines[i-1])
+		}
+		return withoutAnchors(out)
+	}
+	in := false
+	for _, l := range lines {
+		if m := mdbookAnchor.FindStringSubmatch(l); m != nil {
+			if m[2] == part {
+				in = m[1] == ""
+			}
+			continue
+		}
+		if in {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func withoutAnchors(lines []string) []string {
+	out := lines[:0:0]
+	for _, l := range lines {
+		if !mdbookAnchor.MatchString(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}
+
+// errNotText is a file an include names that is not text: binary, or
+// not UTF-8.
+var errNotText = errors.New("not a text file")
+
+// includeReaderFor reads the files of fsys an include names, by their
+// path from the root: markdown files as the walk found them (behind a
+// symbolic link, the file it points to), any other file (a code sample,
+// a JSON payload) directly. A file over MaxFileSize, binary or not UTF-8
+// is not read.
+func includeReaderFor(fsys fs.FS, files []mdFile) includeReader {
+	real := make(map[string]string, len(files))
+	for _, f := range files {
+		real[f.path] = f.real
+	}
+	return func(p string) (string, error) {
+		if r, ok := real[p]; ok {
+			p = r
+		}
+		info, err := fs.Stat(fsys, p)
+		if err != nil {
+			return "", err
+		}
+		if !info.Mode().IsRegular() || info.Size() > MaxFileSize {
+			return "", errNotText
+		}
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return "", err
+		}
+		if bytes.IndexByte(src, 0) >= 0 || invalidUTF8(src) >= 0 {
+			return "", errNotText
+		}
+		return string(src), nil
+	}
+}
+
+// dropIncluded leaves out of docs the files a page includes, with a note
+// each: a fragment is read where it is shown, and on its own it would
+// compete with the page it belongs to. includedBy maps an included file
+// to the first page including it.
+func dropIncluded(docs []knowledge.Doc, notices []Warning, includedBy map[string]string) ([]knowledge.Doc, []Warning) {
+	if len(includedBy) == 0 {
+		return docs, notices
+	}
+	kept := docs[:0]
+	for _, d := range docs {
+		by, ok := includedBy[d.SourcePath]
+		if !ok || by == d.SourcePath {
+			kept = append(kept, d)
+			continue
+		}
+		notices = append(notices, Warning{Path: d.SourcePath, Slug: d.Slug, Kind: Excluded, Msg: "included by " + by + ": read where it is included, not as a page of its own"})
+	}
+	return kept, notices
+}

@@ -1,0 +1,169 @@
+package ingest
+
+import (
+	"context"
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// readerOf reads the files of fsys as Load's include reader does.
+func readerOf(fsys fstest.MapFS) includeReader {
+	var files []mdFile
+	for p := range fsys {
+		files = append(files, mdFile{path: p, real: p})
+	}
+	return includeReaderFor(fsys, files)
+}
+
+func TestParseInclude(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want includeDirective
+		ok   bool
+	}{
+		{"<!-- @include: ./parts/help.md -->", includeDirective{target: "./parts/help.md", inFences: true}, true},
+		{"<!--@include: @/parts/help.md-->", includeDirective{target: "parts/help.md", inFences: true, root: true}, true},
+		{"<!-- @include: ./parts/help.md{3,5} -->", includeDirective{}, false},
+		{"{{#include ../snippets/ferry.toml:server}}", includeDirective{target: "../snippets/ferry.toml", part: "server", inFences: true}, true},
+		{"  {{#rustdoc_include main.rs:2:8}}", includeDirective{target: "main.rs", part: "2:8", inFences: true}, true},
+		{`--8<-- "includes/abbreviations.md"`, includeDirective{target: "includes/abbreviations.md", inFences: true}, true},
+		{`--8<-- "file.md:3:5"`, includeDirective{}, false},
+		{"[window](../snippets/window.md ':include')", includeDirective{target: "../snippets/window.md"}, true},
+		{`[payload](snippets/p.json ":include :type=code")`, includeDirective{target: "snippets/p.json", code: true}, true},
+		{`<Snippet file="api-key-warning.mdx" />`, includeDirective{target: "snippets/api-key-warning.mdx", root: true}, true},
+		{"Use {{#include x.md}} in your book.", includeDirective{}, false}, // prose about the directive
+		{"[link](page.md)", includeDirective{}, false},
+	} {
+		got, ok := parseInclude(tc.line)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("parseInclude(%q) = %+v, %v; want %+v, %v", tc.line, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestExpandIncludes(t *testing.T) {
+	fsys := fstest.MapFS{
+		"guide/page.md":       {Data: []byte("x")},
+		"parts/help.md":       {Data: []byte("---\ntitle: Help\n---\nAsk support@example.com.\n")},
+		"parts/nested.md":     {Data: []byte("Nested start.\n<!-- @include: ./help.md -->\n")},
+		"parts/loop.md":       {Data: []byte("Loop.\n<!-- @include: ./loop2.md -->\n")},
+		"parts/loop2.md":      {Data: []byte("Loop two.\n<!-- @include: ./loop.md -->\n")},
+		"snippets/ferry.toml": {Data: []byte("# ANCHOR: server\n[server]\nport = 8080\n# ANCHOR_END: server\n[tls]\nacme = true\n")},
+		"snippets/p.json":     {Data: []byte(`{"event": "created"}`)},
+		"snippets/warn.mdx":   {Data: []byte("Keep the key secret.")},
+		"snippets/binary.bin": {Data: []byte("a\x00b")},
+		"guide/local-frag.md": {Data: []byte("Local fragment.")},
+	}
+	read := readerOf(fsys)
+	for _, tc := range []struct {
+		name, body string
+		want       []string // the expanded body's lines
+		files      []string
+	}{
+		{"vitepress, front matter left out", "Intro.\n<!-- @include: ../parts/help.md -->\nEnd.",
+			[]string{"Intro.", "Ask support@example.com.", "End."}, []string{"parts/help.md"}},
+		{"root path", "<!-- @include: @/parts/help.md -->", []string{"Ask support@example.com."}, []string{"parts/help.md"}},
+		{"nested", "<!-- @include: ../parts/nested.md -->", []string{"Nested start.", "Ask support@example.com."}, []string{"parts/nested.md", "parts/help.md"}},
+		{"a cycle ends", "<!-- @include: ../parts/loop.md -->",
+			[]string{"Loop.", "Loop two.", "<!-- @include: ./loop.md -->"}, []string{"parts/loop.md", "parts/loop2.md"}},
+		{"mdbook anchor in a fence", "```toml\n{{#include ../snippets/ferry.toml:server}}\n```",
+			[]string{"```toml", "[server]", "port = 8080", "```"}, []string{"snippets/ferry.toml"}},
+		{"mdbook line range", "```toml\n{{#include ../snippets/ferry.toml:5:6}}\n```",
+			[]string{"```toml", "[tls]", "acme = true", "```"}, []string{"snippets/ferry.toml"}},
+		{"docsify code", "[p](../snippets/p.json ':include :type=code')",
+			[]string{"```json", `{"event": "created"}`, "```"}, []string{"snippets/p.json"}},
+		{"docsify markdown is not read inside a fence", "```\n[f](local-frag.md ':include')\n```",
+			[]string{"```", "[f](local-frag.md ':include')", "```"}, nil},
+		{"mintlify snippet", `<Snippet file="warn.mdx" />`, []string{"Keep the key secret."}, []string{"snippets/warn.mdx"}},
+		{"relative to the page first", "--8<-- \"local-frag.md\"", []string{"Local fragment."}, []string{"guide/local-frag.md"}},
+		{"missing, binary or outside: left as written", "<!-- @include: ./nope.md -->\n--8<-- \"../snippets/binary.bin\"\n<!-- @include: ../../etc/passwd -->",
+			[]string{"<!-- @include: ./nope.md -->", "--8<-- \"../snippets/binary.bin\"", "<!-- @include: ../../etc/passwd -->"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := strings.Split(tc.body, "\n")
+			x := expandIncludes(lines, "guide/page.md", read)
+			if !slices.Equal(x.lines, tc.want) || !slices.Equal(x.files, tc.files) {
+				t.Errorf("lines %q files %q, want %q %q", x.lines, x.files, tc.want, tc.files)
+			}
+			if len(x.origin) != len(x.lines) {
+				t.Fatalf("%d origins for %d lines", len(x.origin), len(x.lines))
+			}
+			for i, o := range x.origin {
+				if o < 1 || o > len(lines) {
+					t.Errorf("line %d comes from line %d of %d", i+1, o, len(lines))
+				}
+			}
+		})
+	}
+}
+
+// Load reads an included fragment into the pages that include it and
+// leaves it out as a page of its own; a page nobody includes stays.
+func TestLoadReadsIncludes(t *testing.T) {
+	fsys := fstest.MapFS{
+		"guide/booking.md":       {Data: []byte("# Booking\n\n[](../snippets/window.md ':include')\n\n## More\n\n{{#include ../nope.md}}\n")},
+		"snippets/window.md":     {Data: []byte("Carriers can book up to 21 days ahead.\n")},
+		"snippets/standalone.md": {Data: []byte("# Standalone\n\nNobody includes this page.\n")},
+	}
+	res, err := Load(context.Background(), fsys, "kb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slugs []string
+	for _, d := range res.Docs {
+		slugs = append(slugs, d.Slug)
+	}
+	if !slices.Equal(slugs, []string{"guide/booking", "snippets/standalone"}) {
+		t.Fatalf("docs %q, want the page and the page nobody includes", slugs)
+	}
+	if !strings.Contains(res.Docs[0].Chunks[0].Text, "Carriers can book up to 21 days ahead.") {
+		t.Errorf("the page lacks its fragment: %q", res.Docs[0].Chunks[0].Text)
+	}
+	var notes []string
+	for _, n := range res.Notices {
+		notes = append(notes, n.String())
+	}
+	checkNotes(t, notes, []string{
+		"guide/booking.md:7: mdBook {{#include}} left out", // its file is missing: noted on the page's own line
+		"snippets/window.md: included by guide/booking.md",
+	})
+	before := res.Docs[0].ContentHash
+	fsys["snippets/window.md"] = &fstest.MapFile{Data: []byte("Carriers can book up to 30 days ahead.\n")}
+	if res, err = Load(context.Background(), fsys, "kb"); err != nil || res.Docs[0].ContentHash == before {
+		t.Errorf("a changed fragment left the page's hash as it was (%v)", err)
+	}
+}
+
+func FuzzExpandIncludes(f *testing.F) {
+	f.Add("Intro.\n<!-- @include: ./b.md -->\n```\n{{#include a.md:1:2}}\n```\n[x](a.md ':include :type=code')\n<Snippet file=\"s.mdx\" />")
+	f.Add("--8<-- \"a.md\"\n--8<-- \"b.md\"")
+	fsys := fstest.MapFS{
+		"a.md":           {Data: []byte("A one.\n<!-- @include: ./b.md -->\n")},
+		"b.md":           {Data: []byte("---\nt: x\n---\nB.\n--8<-- \"a.md\"\n")},
+		"snippets/s.mdx": {Data: []byte("S.")},
+	}
+	read := readerOf(fsys)
+	f.Fuzz(func(t *testing.T, body string) {
+		lines := strings.Split(body, "\n")
+		x := expandIncludes(lines, "page.md", read)
+		if len(x.origin) != len(x.lines) {
+			t.Fatalf("%d origins for %d lines", len(x.origin), len(x.lines))
+		}
+		for _, o := range x.origin {
+			if o < 1 || o > len(lines) {
+				t.Fatalf("a line from line %d of %d", o, len(lines))
+			}
+		}
+		if x.bytes > maxIncludedBytes {
+			t.Fatalf("%d bytes included", x.bytes)
+		}
+		for _, p := range x.files {
+			if !fs.ValidPath(p) {
+				t.Fatalf("read %q", p)
+			}
+		}
+	})
+}
