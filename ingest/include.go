@@ -17,7 +17,8 @@ import (
 // stands: VitePress' "<!-- @include: ./parts/x.md -->", mdBook's
 // "{{#include x.md}}" (with an anchor or a line range), MkDocs' snippets
 // "--8<-- "x.md"", docsify's "[x](x.md ':include')" and Mintlify's
-// "<Snippet file="x.mdx" />". The reader of the page sees the file's text
+// "<Snippet file="x.mdx" />" (or a snippet imported into an MDX page as a
+// component, "import Warning from '/snippets/w.mdx'", then "<Warning />"). The reader of the page sees the file's text
 // there, and often nowhere else: a shared warning, a requirements table,
 // a config sample. So docent reads it there too. The included file is a
 // fragment, not a page: Load leaves it out of the docs when a page
@@ -48,6 +49,35 @@ var (
 	// Mintlify: <Snippet file="name.mdx" />, from the snippets folder.
 	mintlifySnippet = regexp.MustCompile(`^\s*<Snippet\s+file=(?:"([^"]+)"|'([^']+)')\s*/>\s*$`)
 )
+
+var (
+	// An MDX page's import of a markdown file as a component, as
+	// Mintlify's snippets are used: import Warning from '/snippets/w.mdx'.
+	mdxImport = regexp.MustCompile(`^import\s+([A-Z]\w*)\s+from\s+['"]([^'"]+\.mdx?)['"];?\s*$`)
+	// A component alone on its line, without props: <Warning />.
+	mdxComponentLine = regexp.MustCompile(`^\s*<([A-Z]\w*)\s*/>\s*$`)
+)
+
+// mdxImports maps the components an MDX page imports from markdown files
+// to those files' paths, as written; nil for any other page.
+func mdxImports(lines []string, from string) map[string]string {
+	if !strings.EqualFold(path.Ext(from), ".mdx") {
+		return nil
+	}
+	var m map[string]string
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "import") {
+			continue
+		}
+		if g := mdxImport.FindStringSubmatch(l); g != nil {
+			if m == nil {
+				m = map[string]string{}
+			}
+			m[g[1]] = g[2]
+		}
+	}
+	return m
+}
 
 // includeDirective is one include a line holds: the file, what part of it
 // (an mdBook anchor or line range, "" for all), whether it is code to
@@ -118,6 +148,7 @@ func expandIncludes(lines []string, from string, read includeReader) expansion {
 }
 
 func (x *expansion) expand(lines []string, from string, read includeReader, stack []string, origin []int) {
+	imported := mdxImports(lines, from)
 	var fence codeFence
 	for i, l := range lines {
 		at := i + 1
@@ -129,6 +160,12 @@ func (x *expansion) expand(lines []string, from string, read includeReader, stac
 			fence.update(l)
 		}
 		d, ok := parseInclude(l)
+		if !ok && imported != nil {
+			if m := mdxComponentLine.FindStringSubmatch(l); m != nil && imported[m[1]] != "" {
+				t := imported[m[1]]
+				d, ok = includeDirective{target: strings.TrimPrefix(t, "/"), root: strings.HasPrefix(t, "/")}, true
+			}
+		}
 		if ok && (!inFence || d.inFences) && len(stack) < maxIncludeDepth {
 			if p, text, ok := x.read(d, from, read, stack); ok {
 				body := includedLines(text, d, p, inFence)

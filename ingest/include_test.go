@@ -78,13 +78,18 @@ func TestExpandIncludes(t *testing.T) {
 		{"docsify markdown is not read inside a fence", "```\n[f](local-frag.md ':include')\n```",
 			[]string{"```", "[f](local-frag.md ':include')", "```"}, nil},
 		{"mintlify snippet", `<Snippet file="warn.mdx" />`, []string{"Keep the key secret."}, []string{"snippets/warn.mdx"}},
+		{"mdx import", "import Warn from '/snippets/warn.mdx';\n\n<Warn />\n<Other />", []string{"import Warn from '/snippets/warn.mdx';", "", "Keep the key secret.", "<Other />"}, []string{"snippets/warn.mdx"}},
 		{"relative to the page first", "--8<-- \"local-frag.md\"", []string{"Local fragment."}, []string{"guide/local-frag.md"}},
 		{"missing, binary or outside: left as written", "<!-- @include: ./nope.md -->\n--8<-- \"../snippets/binary.bin\"\n<!-- @include: ../../etc/passwd -->",
 			[]string{"<!-- @include: ./nope.md -->", "--8<-- \"../snippets/binary.bin\"", "<!-- @include: ../../etc/passwd -->"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := strings.Split(tc.body, "\n")
-			x := expandIncludes(lines, "guide/page.md", read)
+			from := "guide/page.md"
+			if strings.HasPrefix(tc.name, "mdx") {
+				from = "guide/page.mdx"
+			}
+			x := expandIncludes(lines, from, read)
 			if !slices.Equal(x.lines, tc.want) || !slices.Equal(x.files, tc.files) {
 				t.Errorf("lines %q files %q, want %q %q", x.lines, x.files, tc.want, tc.files)
 			}
