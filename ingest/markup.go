@@ -231,6 +231,14 @@ func (c *converter) line(n int, raw string) {
 		c.addProse(n, "")
 		return
 	}
+	if trimmed[0] == '#' && strings.Contains(trimmed, ":id=") {
+		// docsify's heading id, "## Rescheduling :id=reschedule": an
+		// anchor, as kramdown's {#id} is, not words of the heading.
+		if m := docsifyHeadingID.FindStringSubmatchIndex(l); m != nil {
+			l = l[:m[2]] + l[m[3]:]
+			trimmed = strings.TrimSpace(l)
+		}
+	}
 	if (trimmed == "%" || strings.HasPrefix(trimmed, "% ")) && len(indent) < 4 && !f.afterText {
 		// A MyST comment (and a pandoc title block line): "% text" at the
 		// start of a block. Not within a paragraph, where a wrapped line
@@ -453,6 +461,10 @@ var colonAdmonitions = func() map[string]string {
 	}
 	return m
 }()
+
+// docsifyHeadingID matches the id docsify lets a heading set: the
+// submatch is " :id=name" at the end of an ATX heading line.
+var docsifyHeadingID = regexp.MustCompile(`^ {0,3}#{1,6} .*?(\s+:id=[\w-]+)\s*$`)
 
 var (
 	// !!! note "Title", ??? question, ???+ warning inline end "Title"

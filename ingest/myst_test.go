@@ -18,6 +18,9 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		{"bold start of a paragraph", "**Note** the limit.\n\n**Tip**\nwrapped on.", "**Note** the limit.\n\n**Tip**\nwrapped on."},
 		{"bold run of many words", "**You can now visit your site in the browser to confirm everything works**\n\nx", "**You can now visit your site in the browser to confirm everything works**\n\nx"},
 		{"bold in a box", "!!! note\n\n    **Inside**\n\n    Text.", "\nNote\n\n\n**Inside**\n\nText."},
+		// docsify: a heading's id is an anchor; its helpers are callouts.
+		{"docsify heading id", "### Rescheduling as a carrier :id=carrier-reschedule\n\nText.", "### Rescheduling as a carrier\n\nText."},
+		{"docsify id in prose stays", "Set :id=x in the heading.", "Set :id=x in the heading."},
 		// mdbook-admonish: a fence of prose in a titled box.
 		{"admonish with a title", "```admonish warning \"Data loss\"\nBack up first.\n```", "\nData loss\n\nBack up first.\n"},
 		{"admonish kind", "```admonish tip\nText.\n```", "\nTip\n\nText.\n"},
