@@ -231,10 +231,11 @@ func (c *converter) line(n int, raw string) {
 		c.addProse(n, "")
 		return
 	}
-	if trimmed[0] == '#' && strings.Contains(trimmed, ":id=") {
-		// docsify's heading id, "## Rescheduling :id=reschedule": an
-		// anchor, as kramdown's {#id} is, not words of the heading.
-		if m := docsifyHeadingID.FindStringSubmatchIndex(l); m != nil {
+	if trimmed[0] == '#' && (strings.Contains(trimmed, ":id=") || strings.Contains(trimmed, "[#")) {
+		// docsify's heading id, "## Rescheduling :id=reschedule", and
+		// Nextra's, "## Retention [#retention]": an anchor, as kramdown's
+		// {#id} is, not words of the heading.
+		if m := headingID.FindStringSubmatchIndex(l); m != nil {
 			l = l[:m[2]] + l[m[3]:]
 			trimmed = strings.TrimSpace(l)
 		}
@@ -462,9 +463,9 @@ var colonAdmonitions = func() map[string]string {
 	return m
 }()
 
-// docsifyHeadingID matches the id docsify lets a heading set: the
-// submatch is " :id=name" at the end of an ATX heading line.
-var docsifyHeadingID = regexp.MustCompile(`^ {0,3}#{1,6} .*?(\s+:id=[\w-]+)\s*$`)
+// headingID matches the id docsify or Nextra lets a heading set: the
+// submatch is " :id=name" or " [#name]" at the end of an ATX heading line.
+var headingID = regexp.MustCompile(`^ {0,3}#{1,6} .*?(\s+(?::id=[\w-]+|\[#[A-Za-z][\w-]*\]))\s*$`)
 
 var (
 	// !!! note "Title", ??? question, ???+ warning inline end "Title"

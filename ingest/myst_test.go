@@ -21,6 +21,8 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		// docsify: a heading's id is an anchor; its helpers are callouts.
 		{"docsify heading id", "### Rescheduling as a carrier :id=carrier-reschedule\n\nText.", "### Rescheduling as a carrier\n\nText."},
 		{"docsify id in prose stays", "Set :id=x in the heading.", "Set :id=x in the heading."},
+		{"nextra heading id", "## Retention [#retention]\n\nText.", "## Retention\n\nText."},
+		{"a heading ending in a link label stays", "## See [#1]", "## See [#1]"},
 		// mdbook-admonish: a fence of prose in a titled box.
 		{"admonish with a title", "```admonish warning \"Data loss\"\nBack up first.\n```", "\nData loss\n\nBack up first.\n"},
 		{"admonish kind", "```admonish tip\nText.\n```", "\nTip\n\nText.\n"},
