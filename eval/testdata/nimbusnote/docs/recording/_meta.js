@@ -1,0 +1,4 @@
+export default {
+  bot: 'The Notetaker bot',
+  uploading: 'Upload a recording'
+}
