@@ -15,7 +15,7 @@ import (
 
 // The decision policy is measured on documentation it was not written
 // for: the real sets in shared/eval beside the repository (Mastodon's Hugo
-// docs, Material for MkDocs; see evaldata.Dir), and eight sets in other
+// docs, Material for MkDocs; see evaldata.Dir), and thirteen sets in other
 // conventions written for this repository (testdata/README.md). Each run
 // here fails below its floor, so a change that makes docent decide worse
 // on any of them fails make test.
@@ -82,8 +82,9 @@ func TestDecisionsMkDocsMaterial(t *testing.T) {
 // not have: a Docusaurus-style site, a flat wiki export, a site in GitBook,
 // Just the Docs and MyST syntax, a hosted help desk's help centre
 // exported as markdown files with HTML bodies, a Notion wiki exported as
-// Markdown & CSV, a Mintlify site (MDX components), a VitePress site and
-// an mdBook book.
+// Markdown & CSV, sites built with Mintlify, VitePress, mdBook, Astro
+// Starlight, docsify, Hugo Docsy and Nextra, and a help centre crawled
+// from the web into markdown.
 func TestDecisionsOwnDocSets(t *testing.T) {
 	for _, tc := range []struct {
 		dir string
@@ -100,6 +101,8 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		{"testdata/parcelpost", floor{passed: 28, hitAt1Found: 22, maxWrongConfident: 2}},
 		{"testdata/brightdesk", floor{passed: 30, hitAt1Found: 23, maxWrongConfident: 5}},
 		{"testdata/dockhand", floor{passed: 29, hitAt1Found: 21, maxWrongConfident: 1}},
+		{"testdata/meshgate", floor{passed: 26, hitAt1Found: 20, maxWrongConfident: 3}},
+		{"testdata/nimbusnote", floor{passed: 27, hitAt1Found: 18, maxWrongConfident: 6}},
 	} {
 		t.Run(filepath.Base(tc.dir), func(t *testing.T) { checkFloor(t, runDocSet(t, tc.dir), tc.f) })
 	}
