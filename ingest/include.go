@@ -16,7 +16,8 @@ import (
 // Site generators let a page pull in another file where a directive
 // stands: VitePress' "<!-- @include: ./parts/x.md -->", mdBook's
 // "{{#include x.md}}" (with an anchor or a line range), MkDocs' snippets
-// "--8<-- "x.md"", docsify's "[x](x.md ':include')" and Mintlify's
+// "--8<-- "x.md"", Hugo's "{{% readfile file="x.md" %}}", docsify's
+// "[x](x.md ':include')" and Mintlify's
 // "<Snippet file="x.mdx" />" (or a snippet imported into an MDX page as a
 // component, "import Warning from '/snippets/w.mdx'", then "<Warning />"). The reader of the page sees the file's text
 // there, and often nowhere else: a shared warning, a requirements table,
@@ -46,6 +47,9 @@ var (
 	snippetInclude = regexp.MustCompile(`^\s*-{1,2}8<-{1,2}\s+(?:"([^"]+)"|'([^']+)')\s*$`)
 	// docsify: [label](path ':include') or [label](path ':include :type=code').
 	docsifyInclude = regexp.MustCompile(`^\s*\[[^\]]*\]\(\s*(\S+)\s+(?:'([^']*:include[^']*)'|"([^"]*:include[^"]*)")\s*\)\s*$`)
+	// Hugo (Docsy and others): {{% readfile file="/docs/x.md" %}}, or
+	// {{< readfile file="x.md" markdown="true" >}}; code="true" fences it.
+	hugoReadfile = regexp.MustCompile(`^\s*\{\{[<%]\s*readfile\s+(.*?)\s*[%>]\}\}\s*$`)
 	// Mintlify: <Snippet file="name.mdx" />, from the snippets folder.
 	mintlifySnippet = regexp.MustCompile(`^\s*<Snippet\s+file=(?:"([^"]+)"|'([^']+)')\s*/>\s*$`)
 )
@@ -119,6 +123,17 @@ func parseInclude(line string) (includeDirective, bool) {
 		opts := m[2] + m[3]
 		return includeDirective{target: m[1], code: strings.Contains(opts, ":type=code")}, true
 	}
+	if m := hugoReadfile.FindStringSubmatch(line); m != nil {
+		args := shortcodeArgs(m[1])
+		f := args.first("file")
+		if f == "" {
+			f = args.positional(0)
+		}
+		if f == "" {
+			return includeDirective{}, false
+		}
+		return includeDirective{target: strings.TrimPrefix(f, "/"), root: strings.HasPrefix(f, "/"), code: args.named["code"] == "true", inFences: true}, true
+	}
 	if m := mintlifySnippet.FindStringSubmatch(line); m != nil {
 		return includeDirective{target: path.Join("snippets", strings.TrimPrefix(m[1]+m[2], "/")), root: true}, true
 	}
@@ -191,7 +206,15 @@ func (x *expansion) read(d includeDirective, from string, read includeReader, st
 	if !d.root {
 		candidates = append(candidates, path.Join(path.Dir(from), d.target))
 	}
-	candidates = append(candidates, path.Clean(strings.TrimPrefix(d.target, "/")))
+	root := path.Clean(strings.TrimPrefix(d.target, "/"))
+	candidates = append(candidates, root)
+	// A path from the site's root may name folders above the knowledge
+	// base ("/docs/includes/ports.md" with the docs folder as the root):
+	// its tails are tried too, shortest last.
+	for p := root; strings.Contains(p, "/"); {
+		_, p, _ = strings.Cut(p, "/")
+		candidates = append(candidates, p)
+	}
 	for _, p := range candidates {
 		if !fs.ValidPath(p) || p == "." || p == from || slices.Contains(stack, p) {
 			continue

@@ -36,6 +36,8 @@ func TestParseInclude(t *testing.T) {
 		{`<Snippet file="api-key-warning.mdx" />`, includeDirective{target: "snippets/api-key-warning.mdx", root: true}, true},
 		{"Use {{#include x.md}} in your book.", includeDirective{}, false}, // prose about the directive
 		{"[link](page.md)", includeDirective{}, false},
+		{`{{% readfile file="/docs/includes/ports.md" %}}`, includeDirective{target: "docs/includes/ports.md", root: true, inFences: true}, true},
+		{`{{< readfile file="sample.yaml" code="true" lang="yaml" >}}`, includeDirective{target: "sample.yaml", code: true, inFences: true}, true},
 	} {
 		got, ok := parseInclude(tc.line)
 		if ok != tc.ok || got != tc.want {
@@ -79,6 +81,7 @@ func TestExpandIncludes(t *testing.T) {
 			[]string{"```", "[f](local-frag.md ':include')", "```"}, nil},
 		{"mintlify snippet", `<Snippet file="warn.mdx" />`, []string{"Keep the key secret."}, []string{"snippets/warn.mdx"}},
 		{"mdx import", "import Warn from '/snippets/warn.mdx';\n\n<Warn />\n<Other />", []string{"import Warn from '/snippets/warn.mdx';", "", "Keep the key secret.", "<Other />"}, []string{"snippets/warn.mdx"}},
+		{"a root path naming folders above the root", `{{% readfile file="/docs/parts/help.md" %}}`, []string{"Ask support@example.com."}, []string{"parts/help.md"}},
 		{"relative to the page first", "--8<-- \"local-frag.md\"", []string{"Local fragment."}, []string{"guide/local-frag.md"}},
 		{"missing, binary or outside: left as written", "<!-- @include: ./nope.md -->\n--8<-- \"../snippets/binary.bin\"\n<!-- @include: ../../etc/passwd -->",
 			[]string{"<!-- @include: ./nope.md -->", "--8<-- \"../snippets/binary.bin\"", "<!-- @include: ../../etc/passwd -->"}, nil},
