@@ -17,13 +17,13 @@ import (
 // stands: VitePress' "<!-- @include: ./parts/x.md -->", mdBook's
 // "{{#include x.md}}" (with an anchor or a line range), MkDocs' snippets
 // "--8<-- "x.md"", Hugo's "{{% readfile file="x.md" %}}", docsify's
-// "[x](x.md ':include')" and Mintlify's
-// "<Snippet file="x.mdx" />" (or a snippet imported into an MDX page as a
-// component, "import Warning from '/snippets/w.mdx'", then "<Warning />"). The reader of the page sees the file's text
-// there, and often nowhere else: a shared warning, a requirements table,
-// a config sample. So docent reads it there too. The included file is a
-// fragment, not a page: Load leaves it out of the docs when a page
-// includes it (see dropIncluded).
+// "[x](x.md ':include')" and Mintlify's "<Snippet file="x.mdx" />" (or a
+// snippet an MDX page imports as a component, "import Warning from
+// '/snippets/w.mdx'", then "<Warning />"). The reader of the page sees
+// the file's text there, and often nowhere else: a shared warning, a
+// requirements table, a config sample. So docent reads it there too. The
+// included file is a fragment, not a page: Load leaves it out of the docs
+// when a page includes it (see dropIncluded).
 
 // includeReader returns the text of a file of the knowledge base, by its
 // path from the root.
