@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -56,6 +57,13 @@ func TestSearchRanksTitlesAndCoverage(t *testing.T) {
 	ws := ix.Weigh(keys([]string{"calendar", "note"}), 0)
 	if s := ws.Share(1 << 1); !(s > 0 && s < 0.5) {
 		t.Errorf("share of note beside an unknown word = %v, want under a half", s)
+	}
+	// In a long question an unknown word is likelier the asker's
+	// circumstance: it weighs less the more words the question has.
+	short := ix.Weigh(keys([]string{"archive", "calendar"}), 0)
+	long := ix.Weigh(keys([]string{"archive", "note", "widget", "home", "page", "text", "calendar"}), 0)
+	if got, want := long.idf[6], short.idf[1]*topicKeys/7; math.Abs(got-want) > 1e-9 || short.idf[1] != ix.maxIDF() {
+		t.Errorf("the unknown word weighs %v in a 7-word question, %v in a short one; want %v and the largest idf", got, short.idf[1], want)
 	}
 	// … but a number no unit holds is a value, and weighs nothing.
 	if s := ix.Weigh(keys([]string{"note", "10423"}), 0).Share(1 << 0); s != 1 {

@@ -19,16 +19,37 @@ type Weights struct {
 // entries cost less to fill than a few hundred units cost to sum.
 const sharesTableKeys = 8
 
+// topicKeys is how many informative words a question may have and still
+// be all topic: "how do I export invoices", "reset the terminal PIN". A
+// longer one also tells its circumstances ("our customer in Toronto says
+// her parcel has been held for a week"), names and places the docs cannot
+// have written. Part of the definition, not a knob: a count of words, the
+// same on any corpus.
+const topicKeys = 5
+
 // Weigh measures the question's keys. A key no unit contains gets the
 // largest idf: it is the most informative word of the question, and
-// nothing covers it. But a number no unit contains weighs nothing: it is
-// a value the question gives ("roll back to release 35", "order 10423"),
-// not a word the docs could have written; a number they do write ("error
-// 429") weighs as any word. The keys in intent (bit i: keys[i]) weigh
-// nothing.
+// nothing covers it. In a question of more than topicKeys informative
+// words, such a key weighs that largest idf times topicKeys over their
+// number: the longer the question, the likelier an unknown word is its
+// circumstance rather than its topic, and the less one decides it. A
+// number no unit contains weighs nothing: it is a value the question
+// gives ("roll back to release 35", "order 10423"), not a word the docs
+// could have written; a number they do write ("error 429") weighs as any
+// word. The keys in intent (bit i: keys[i]) weigh nothing.
 func (ix *Index) Weigh(keys []string, intent uint64) Weights {
 	n := min(len(keys), maxQueryKeys)
 	ws := Weights{idf: make([]float64, n)}
+	informative := 0
+	for i := range keys[:n] {
+		if intent&(1<<i) == 0 {
+			informative++
+		}
+	}
+	unseen := ix.maxIDF()
+	if informative > topicKeys {
+		unseen *= topicKeys / float64(informative)
+	}
 	for i, k := range keys[:n] {
 		if intent&(1<<i) != 0 {
 			continue
@@ -38,7 +59,7 @@ func (ix *Index) Weigh(keys []string, intent uint64) Weights {
 			continue
 		}
 		if !ok {
-			idf = ix.maxIDF()
+			idf = unseen
 		}
 		ws.idf[i] = idf
 		ws.total += idf
