@@ -136,7 +136,15 @@ func SplitIntents(text string) []string {
 	var parts []string
 	var cur strings.Builder
 	flush := func() {
-		if s := strings.TrimSpace(cur.String()); s != "" {
+		s := strings.TrimSpace(cur.String())
+		// "…? also how do I pin a note": the joining word is no part of
+		// the second question, which a reply quotes.
+		for _, lead := range []string{"also ", "and ", "then ", "plus "} {
+			if len(s) > len(lead) && strings.EqualFold(s[:len(lead)], lead) {
+				s = strings.TrimSpace(s[len(lead):])
+			}
+		}
+		if s != "" {
 			parts = append(parts, s)
 		}
 		cur.Reset()
