@@ -54,13 +54,13 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	words = n.rewritePhrases(words, &q)
 	seen := map[string]bool{}
 	add := func(t string) {
-		if !seen[t] {
+		if t != "" && !seen[t] {
 			seen[t] = true
 			q.terms = append(q.terms, t)
 		}
 	}
 	for i, w := range words {
-		if analysis.IsStopword(w) || i > 0 && analysis.Pointer(words[i-1], w) || n.stopwordTypo(w, &q) {
+		if analysis.IsStopword(w) || i > 0 && analysis.Pointer(words[i-1], w) {
 			continue
 		}
 		for _, t := range n.rewriteWord(w, &q) {
@@ -76,26 +76,6 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 		}
 	}
 	return q
-}
-
-// stopwordTypo reports whether w is a slip of a function word ("wher",
-// "shoud"), and records the fix: only a word the docs do not write, with
-// no known term it could be a slip of, since a product's word is the
-// likelier meant.
-func (n *normalizer) stopwordTypo(w string, q *normalizedQuery) bool {
-	if n.inVocabulary(w) || n.inVocabulary(analysis.Singular(w)) {
-		return false
-	}
-	if n.typos != nil {
-		if _, ok := n.typos.Fix(w); ok {
-			return false
-		}
-	}
-	fixed, ok := analysis.StopwordTypo(w)
-	if ok {
-		q.typos = append(q.typos, Rewrite{From: w, To: fixed})
-	}
-	return ok
 }
 
 // intentWords ask for a definition ("the meaning of X", "definition of
@@ -165,7 +145,8 @@ func (n *normalizer) rewriteWord(w string, q *normalizedQuery) []string {
 }
 
 // fixTerm stems w and, when neither the result nor a variant of it is in
-// the vocabulary, tries a typo fix against the known terms.
+// the vocabulary, tries a typo fix against the known terms, then against
+// the function words: "" for a slip of one.
 func (n *normalizer) fixTerm(w string, q *normalizedQuery) string {
 	stem := analysis.Singular(w)
 	if n.inVocabulary(stem) {
@@ -182,6 +163,13 @@ func (n *normalizer) fixTerm(w string, q *normalizedQuery) string {
 				return fixed
 			}
 		}
+	}
+	// A slip of a function word ("wher", "shoud") is that word, and
+	// weighs nothing: "" drops it. Only once no known term claims it: a
+	// product's word is the likelier meant.
+	if fixed, ok := analysis.StopwordTypo(w); ok {
+		q.typos = append(q.typos, Rewrite{From: w, To: fixed})
+		return ""
 	}
 	if stem != w {
 		q.stemmed = append(q.stemmed, Rewrite{From: w, To: stem})

@@ -134,27 +134,58 @@ var longStopwords = func() []string {
 // counts there. Left as it is, a slip the docs never write would weigh
 // most of the question.
 func StopwordTypo(word string) (string, bool) {
-	if utf8.RuneCountInString(word) < 4 || stopwords[word] {
-		return "", false
+	if len(word) < 4 || stopwords[word] || !isASCII(word) {
+		return "", false // stopwords are ASCII: a word that is not is no slip of one
 	}
 	for _, s := range longStopwords {
-		if utf8.RuneCountInString(s) >= 5 && EditDistance(word, s, 1) <= 1 || swapped(word, s) {
+		if d := len(s) - len(word); d > 1 || d < -1 {
+			continue
+		}
+		if len(s) >= 5 && oneEdit(word, s) || swapped(word, s) {
 			return s, true
 		}
 	}
 	return "", false
 }
 
-// swapped reports whether a and b differ only by two adjacent letters
-// swapped.
-func swapped(a, b string) bool {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) != len(rb) {
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// oneEdit reports whether ASCII strings a and b differ by one insertion,
+// deletion or substitution (or not at all), without allocating: it runs
+// for every word of a question the docs do not write.
+func oneEdit(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(b)-len(a) > 1 {
 		return false
 	}
 	i := 0
-	for i < len(ra) && ra[i] == rb[i] {
+	for i < len(a) && a[i] == b[i] {
 		i++
 	}
-	return i+1 < len(ra) && ra[i] == rb[i+1] && ra[i+1] == rb[i] && string(ra[i+2:]) == string(rb[i+2:])
+	if len(a) == len(b) {
+		return i == len(a) || a[i+1:] == b[i+1:]
+	}
+	return a[i:] == b[i+1:]
+}
+
+// swapped reports whether ASCII strings a and b differ only by two
+// adjacent letters swapped.
+func swapped(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
