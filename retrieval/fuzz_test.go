@@ -10,7 +10,7 @@ import (
 )
 
 func FuzzNormalize(f *testing.F) {
-	for _, s := range []string{"", "what is a workspace?", "wrkspace", "shortcuts and home", "\x1b[31m", "ünïcödé’s", "a+b&c,d", strings.Repeat("x", 50)} {
+	for _, s := range []string{"", "what is a workspace?", "wrkspace", "shortcuts and home", "\x1b[31m", "ünïcödé’s", "a+b&c,d", strings.Repeat("x", 50), "wher waht shoud come", "what? also; x"} {
 		f.Add(s)
 	}
 	e := newTestEngine(f, nil)

@@ -203,3 +203,21 @@ func TestStopwordTypo(t *testing.T) {
 		}
 	}
 }
+
+func FuzzStopwordTypo(f *testing.F) {
+	for _, s := range []string{"wher", "waht", "come", "becuase", "ünïc", "whatt"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		fixed, ok := StopwordTypo(w)
+		if !ok {
+			return
+		}
+		if !IsStopword(fixed) || IsStopword(w) || len(fixed) < 4 {
+			t.Fatalf("StopwordTypo(%q) = %q", w, fixed)
+		}
+		if EditDistance(w, fixed, 2) > 1 {
+			t.Fatalf("StopwordTypo(%q) = %q, more than one edit away", w, fixed)
+		}
+	})
+}
