@@ -229,17 +229,40 @@ var htmlTag = regexp.MustCompile(`<[^>]*>`)
 // disclosureTitle returns the text of a <summary> element written on a
 // trimmed markdown line, "" for any other line.
 func disclosureTitle(t string) string {
-	lower := strings.ToLower(t)
-	open := strings.Index(lower, "<summary")
+	// Matched without lower-casing t: strings.ToLower can change a
+	// string's length (an invalid byte becomes U+FFFD), and the indexes
+	// must be t's.
+	open := indexFoldASCII(t, "<summary")
 	if open < 0 {
 		return ""
 	}
-	gt := strings.IndexByte(lower[open:], '>')
-	end := strings.Index(lower[open:], "</summary")
+	gt := strings.IndexByte(t[open:], '>')
+	end := indexFoldASCII(t[open:], "</summary")
 	if gt < 0 || end < gt {
 		return "" // a summary written over several lines, or no element
 	}
 	return strings.TrimSpace(htmlTag.ReplaceAllString(t[open+gt+1:open+end], ""))
+}
+
+// indexFoldASCII is strings.Index for a lower-case ASCII sub, ignoring
+// the case of s's ASCII letters.
+func indexFoldASCII(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for ; j < len(sub); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // linesOutsideFences returns the lines of markdown outside code fences,
