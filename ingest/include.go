@@ -98,7 +98,10 @@ type includeDirective struct {
 
 // parseInclude reports the include directive a line holds, if any.
 func parseInclude(line string) (includeDirective, bool) {
-	if !strings.ContainsAny(line, "<{-[") {
+	// Every directive is a line of its own starting with its sign: most
+	// lines are ruled out by their first character, before any pattern.
+	t := strings.TrimLeft(line, " \t")
+	if t == "" || !strings.ContainsRune("<{-[", rune(t[0])) {
 		return includeDirective{}, false
 	}
 	if m := vitepressInclude.FindStringSubmatch(line); m != nil {

@@ -51,13 +51,10 @@ func readerHeader(body []string) ([]string, string) {
 		if key == "" {
 			break
 		}
-		switch key {
-		case "Title:":
-			if j != i {
-				break
-			}
+		switch {
+		case key == "Title:" && j == i:
 			title = strings.TrimSpace(strings.TrimPrefix(l, key))
-		case "URL Source:":
+		case key == "URL Source:":
 			source = true
 		}
 		end = j + 1
