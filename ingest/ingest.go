@@ -173,6 +173,7 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	}
 	res.Docs, res.Notices = dropIncluded(res.Docs, res.Notices, includedBy)
 	stripSiteTitles(res.Docs)
+	stripSiteChrome(res.Docs)
 	slices.SortFunc(res.Docs, func(a, b knowledge.Doc) int { return strings.Compare(a.Slug, b.Slug) })
 	byPath := func(a, b Warning) int { return strings.Compare(a.Path, b.Path) }
 	slices.SortStableFunc(res.Warnings, byPath)

@@ -1,0 +1,221 @@
+package ingest
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/docent-sh/docent/knowledge"
+)
+
+// Pages crawled from a help centre or a docs site carry the site around
+// the article: a skip link, the logo, the top menu and a search box above
+// it; "Was this article helpful?", the footer menu and the copyright
+// below. The same lines open or close page after page. Left in, they are
+// most of what a page's first chunk says, the start of every snippet and
+// quote, and words ("contact", "status", "help") every page seems to
+// cover. Nothing in them is the page's.
+
+// A line is site chrome when it opens or closes many docs: at least
+// minChromeShare of them, and at least minChromeDocs. A share, so it
+// means the same for ten pages and for ten thousand; half, because a
+// site's frame is on every page of it, while no sentence an author writes
+// opens or closes half of the pages.
+const (
+	minChromeDocs  = 3
+	minChromeShare = 0.5
+)
+
+// chromeEdge is how many non-blank lines at each end of a doc are counted
+// for chrome: a site's header and footer fit in it, and the middle of a
+// long page costs no memory.
+const chromeEdge = 60
+
+// stripSiteChrome removes from each doc the lines at its start and at its
+// end that are site chrome (see minChromeShare), up to the first line that
+// is not: the article's own text, a heading of its own, a fence. A line in
+// the middle of a page stays whatever it says: there it is the author's.
+// A doc that would be left empty is left as it is, and the chunks of a
+// doc that changed are rebuilt.
+func stripSiteChrome(docs []knowledge.Doc) {
+	if len(docs) < minChromeDocs {
+		return
+	}
+	counts := map[string]int{}
+	seen := map[string]bool{}
+	for _, d := range docs {
+		clear(seen)
+		lines := strings.Split(d.Content, "\n")
+		countEdge(lines, seen, false)
+		countEdge(lines, seen, true)
+		for k := range seen {
+			counts[k]++
+		}
+	}
+	need := max(minChromeDocs, int(math.Ceil(minChromeShare*float64(len(docs)))))
+	common := func(l string) bool {
+		k := chromeKey(l)
+		return k != "" && k != fenceKey && counts[k] >= need
+	}
+	for i := range docs {
+		lines := strings.Split(docs[i].Content, "\n")
+		lo := chromeRun(lines, common, false)
+		hi := len(lines) - chromeRun(lines[lo:], common, true)
+		if lo == 0 && hi == len(lines) || lo == hi {
+			continue
+		}
+		title := docs[i].Title
+		docs[i].Content = strings.Join(trimBlankLines(lines[lo:hi]), "\n")
+		if strippedHeading(lines[:lo], title) || strippedHeading(lines[hi:], title) {
+			// The page's title was the site's heading: the article's own
+			// first heading, or its file name, names it.
+			md := parseMarkdown(docs[i].Content)
+			docs[i].Title = firstNonEmpty(firstHeading(md), titleFromPath(docs[i].SourcePath))
+		}
+		Chunk(&docs[i])
+	}
+}
+
+// chromeGap is how many lines that are not chrome a run of chrome may
+// hold, if they are navigational: a page's own breadcrumb or an item only
+// some pages' menus have sits between lines every page has.
+const chromeGap = 2
+
+// chromeRun returns how many lines at the start of lines (at the end,
+// when fromEnd) are the site's frame: up to the last chrome line before
+// the text begins, which is a heading that is not chrome, a fence, or
+// more than chromeGap lines in a row that are not chrome. A run of fewer
+// than minChromeRun chrome lines (headings aside) is none.
+func chromeRun(lines []string, common func(string) bool, fromEnd bool) int {
+	cut, gap, n := 0, 0, 0
+	for j := range lines {
+		l := lines[j]
+		if fromEnd {
+			l = lines[len(lines)-1-j]
+		}
+		k := chromeKey(l)
+		switch {
+		case k == "":
+			continue
+		case k == fenceKey || strings.HasPrefix(strings.TrimSpace(l), "#") && !common(l):
+			return runCut(cut, n)
+		case common(l):
+			cut, gap = j+1, 0
+			if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+				n++
+			}
+			continue
+		}
+		if gap++; gap > chromeGap || !navigational(l) {
+			return runCut(cut, n)
+		}
+	}
+	return runCut(cut, n)
+}
+
+// minChromeRun is how many chrome lines other than headings a run holds
+// at least: a site's frame is a menu, a search box, a footer, while a
+// heading many pages end with ("## Related", "## See also") heads the
+// page's own list, which may well share a link with others.
+const minChromeRun = 2
+
+func runCut(cut, n int) int {
+	if n < minChromeRun {
+		return 0
+	}
+	return cut
+}
+
+// countEdge adds to seen the chrome keys of the first chromeEdge non-blank
+// lines of lines, or of the last ones when fromEnd, stopping at a fence:
+// what follows it is code, not the page's frame.
+func countEdge(lines []string, seen map[string]bool, fromEnd bool) {
+	n := 0
+	for j := range lines {
+		l := lines[j]
+		if fromEnd {
+			l = lines[len(lines)-1-j]
+		}
+		k := chromeKey(l)
+		if k == "" {
+			continue
+		}
+		if k == fenceKey || n == chromeEdge {
+			return
+		}
+		seen[k] = true
+		n++
+	}
+}
+
+// chromeKey is what two docs' lines must share to be the same chrome:
+// what the line shows, lower-cased, without its list marker, link
+// targets, escapes and attribute blocks. Pages of one site are often
+// crawled at different times or by different tools, which write the same
+// menu item as "* [Home](https://help.example.com/)" and
+// "-   [Home](../../index.html)". It is "" for a line that shows nothing
+// (a blank line, a rule, a quote's or a table's markup), which neither
+// is chrome nor ends it, and fenceKey for a fence, which ends it: what
+// follows is code.
+func chromeKey(line string) string {
+	t := strings.TrimSpace(line)
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		return fenceKey
+	}
+	t = listMarker.ReplaceAllString(t, "")
+	for {
+		u := mdLink.ReplaceAllString(t, "$1")
+		if u == t {
+			break
+		}
+		t = u
+	}
+	t = attrBlock.ReplaceAllString(t, "")
+	t = mdEscape.ReplaceAllString(t, "$1")
+	if !strings.ContainsFunc(t, shows) {
+		return ""
+	}
+	return strings.ToLower(strings.Join(strings.Fields(t), " "))
+}
+
+// shows reports whether r is something a reader sees as text or a sign:
+// not a space, not ASCII punctuation.
+func shows(r rune) bool {
+	return !unicode.IsSpace(r) && (r >= utf8.RuneSelf || !unicode.IsPunct(r) && !unicode.IsSymbol(r))
+}
+
+// navigational reports whether a line may be part of a site's frame
+// though other pages lack it: it links somewhere, or it is a few words
+// (a menu item, "English"). A sentence of the page's own ends the frame.
+func navigational(line string) bool {
+	return mdLink.MatchString(line) || len(strings.Fields(line)) <= maxMenuWords
+}
+
+// maxMenuWords is the most words a menu item has.
+const maxMenuWords = 3
+
+// fenceKey is chromeKey's key of a fence line: no line that shows text
+// is only a NUL.
+const fenceKey = "\x00"
+
+var (
+	listMarker = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)])\s+`)
+	// mdLink is a link or an image, innermost first: "[![logo](a)](b)"
+	// shows "logo".
+	mdLink    = regexp.MustCompile(`!?\[([^\[\]]*)\]\([^()]*\)`)
+	attrBlock = regexp.MustCompile(`\{[^{}]*\}`)
+	mdEscape  = regexp.MustCompile(`\\([[:punct:]])`)
+)
+
+// strippedHeading reports whether lines hold a heading whose text is
+// title: the doc was titled from a heading that was chrome.
+func strippedHeading(lines []string, title string) bool {
+	for _, l := range lines {
+		if t := strings.TrimLeft(strings.TrimSpace(l), "#"); t != strings.TrimSpace(l) && strings.TrimSpace(t) == title {
+			return true
+		}
+	}
+	return false
+}
