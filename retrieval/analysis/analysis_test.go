@@ -138,6 +138,8 @@ func TestFollowUpAndIntents(t *testing.T) {
 		{"pin a note, then share it", []string{"pin a note", "share it"}},
 		{"pin a note; share a workspace", []string{"pin a note", "share a workspace"}},
 		{"what is a widget?", nil},
+		{"what if we send more than 2,000 parcels", nil}, // a number
+		{"2,000 parcels, 1,5 kg", []string{"2,000 parcels", "1,5 kg"}},
 		{"workspace", nil},
 		{"and", nil},
 	}
@@ -218,6 +220,39 @@ func FuzzStopwordTypo(f *testing.F) {
 		}
 		if EditDistance(w, fixed, 2) > 1 {
 			t.Fatalf("StopwordTypo(%q) = %q, more than one edit away", w, fixed)
+		}
+	})
+}
+
+// FuzzSplitIntents checks what a split may be: nothing, or two parts or
+// more, each trimmed and not empty, whose words are the question's in its
+// order.
+func FuzzSplitIntents(f *testing.F) {
+	for _, s := range []string{"workspace and widgets", "2,000 parcels, 1,5 kg", "a,b", ",,", "x? also y", "between a and b", "1,000,000"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		parts := SplitIntents(s)
+		if len(parts) == 1 {
+			t.Fatalf("SplitIntents(%q) = one part %q", s, parts)
+		}
+		var words []string
+		for _, p := range parts {
+			if p == "" || p != strings.TrimSpace(p) {
+				t.Fatalf("SplitIntents(%q): part %q", s, p)
+			}
+			words = append(words, Tokens(p)...)
+		}
+		all := Tokens(s)
+		i := 0
+		for _, w := range words {
+			for i < len(all) && all[i] != w {
+				i++
+			}
+			if i == len(all) {
+				t.Fatalf("SplitIntents(%q) = %q: %q is not the question's, in order", s, parts, w)
+			}
+			i++
 		}
 	})
 }

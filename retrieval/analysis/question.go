@@ -128,6 +128,30 @@ func IsFollowUp(text string) bool {
 // intentBreaks are the characters that end one intent of a question.
 const intentBreaks = "+&,;?"
 
+// splitBreaks splits a whitespace-free field at intentBreaks, as
+// strings.FieldsFunc would, but for a comma between digits: "2,000" is a
+// number, not two questions.
+func splitBreaks(field string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(field); i++ {
+		if !strings.ContainsRune(intentBreaks, rune(field[i])) ||
+			field[i] == ',' && i > 0 && i+1 < len(field) && isDigit(field[i-1]) && isDigit(field[i+1]) {
+			continue
+		}
+		if i > start {
+			out = append(out, field[start:i])
+		}
+		start = i + 1
+	}
+	if start < len(field) {
+		out = append(out, field[start:])
+	}
+	return out
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
 // SplitIntents splits a question at "and", "+", "&", commas, semicolons
 // and a question mark with more after it ("what webhook events are
 // there? also how do I file a claim"). It returns nil when there is
@@ -150,7 +174,7 @@ func SplitIntents(text string) []string {
 		cur.Reset()
 	}
 	for _, field := range strings.Fields(text) {
-		pieces := strings.FieldsFunc(field, func(r rune) bool { return strings.ContainsRune(intentBreaks, r) })
+		pieces := splitBreaks(field)
 		lead := len(field) > 0 && strings.ContainsRune(intentBreaks, rune(field[0]))
 		trail := len(field) > 0 && strings.ContainsRune(intentBreaks, rune(field[len(field)-1]))
 		if strings.EqualFold(field, "and") {
