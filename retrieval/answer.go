@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -278,6 +279,17 @@ func optionFor(d docEntry) Option {
 	return Option{Label: d.title, DocSlug: d.slug, Category: d.category}
 }
 
+// topicPart reports whether q, one of parts, is a topic of a question in
+// two parts: it has more informative words than a bare topic and at most
+// index.TopicKeys. Three parts or more are more often one question
+// listing things than three questions; a long part tells circumstances,
+// and a bare topic names only what it is about: for either, only a doc
+// naming its words can be trusted to answer it.
+func topicPart(parts []string, q normalizedQuery) bool {
+	n := len(q.keys) - bits.OnesCount64(q.intent)
+	return len(parts) == 2 && n > bareTopicKeys && n <= index.TopicKeys
+}
+
 // answerMulti handles "X and Y", "X + Y", "X, Y": when at least two parts
 // each have a strong top doc, and the docs differ, the result offers both,
 // each option's best evidence first in the same order, so the answer can
@@ -305,7 +317,7 @@ func (e *Engine) answerMulti(ix *unitIndex, text string, whole normalizedQuery) 
 			continue
 		}
 		best := r.docs[0]
-		if !e.candidatesOf(ix, r, ix.Weigh(q.keys, q.intent))[0].strong(e.th) {
+		if !e.candidatesOf(ix, r, ix.Weigh(q.keys, q.intent))[0].strong(e.th, topicPart(parts, q)) {
 			continue
 		}
 		if slices.ContainsFunc(picks, func(pp partPick) bool { return ix.Units[pp.best.Unit].Doc == ix.Units[best.Unit].Doc }) {

@@ -216,7 +216,11 @@ func (c candidate) sameWords(other candidate, bare bool) bool {
 
 // strong reports whether a doc is good enough to stand as one part of a
 // multi-intent question: covered and named in its title or headings,
-// without the margin (a part may well name two related docs).
-func (c candidate) strong(th thresholds) bool {
-	return c.coverage >= th.minCoverage-scoreEpsilon && c.naming > 0
+// without the margin (a part may well name two related docs). A part
+// that is a topic (short: see topicPart) needs coverage alone: the other
+// part already shows that two things are asked, and a few words a doc's
+// text carries are that doc's answer to them though its headings put
+// them otherwise ("sell a 10-class pass": Packages and memberships).
+func (c candidate) strong(th thresholds, topic bool) bool {
+	return c.coverage >= th.minCoverage-scoreEpsilon && (c.naming > 0 || topic)
 }

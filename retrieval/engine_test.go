@@ -124,9 +124,16 @@ func TestMultiIntent(t *testing.T) {
 	if len(res.Results) < 2 || res.Results[0].DocSlug != res.Options[0].DocSlug || res.Results[1].DocSlug != res.Options[1].DocSlug {
 		t.Errorf("evidence %v does not lead with the options' docs", docsOf(res))
 	}
-	// One strong part is not multi-intent.
+	// One strong part is not multi-intent: a bare topic that a doc only
+	// mentions is not answered by it.
 	if res := e.Ask(Query{Text: "workspace and tangerine"}); res.Status == StatusMulti {
 		t.Errorf("one strong part gave multi: %+v", res.Options)
+	}
+	// A part of a few words that a doc's text covers is answered by it,
+	// though no heading names them.
+	res = e.Ask(Query{Text: "workspace and who the tangerine badge marks"})
+	if res.Status != StatusMulti || len(res.Options) != 2 || res.Options[1].DocSlug != "widgets/recent" {
+		t.Errorf("status %s (%s), options %+v: want multi with widgets/recent", res.Status, res.Rule, res.Options)
 	}
 }
 

@@ -62,7 +62,7 @@ func TestSearchRanksTitlesAndCoverage(t *testing.T) {
 	// circumstance: it weighs less the more words the question has.
 	short := ix.Weigh(keys([]string{"archive", "calendar"}), 0)
 	long := ix.Weigh(keys([]string{"archive", "note", "widget", "home", "page", "text", "calendar"}), 0)
-	if got, want := long.idf[6], short.idf[1]*topicKeys/7; math.Abs(got-want) > 1e-9 || short.idf[1] != ix.maxIDF() {
+	if got, want := long.idf[6], short.idf[1]*TopicKeys/7; math.Abs(got-want) > 1e-9 || short.idf[1] != ix.maxIDF() {
 		t.Errorf("the unknown word weighs %v in a 7-word question, %v in a short one; want %v and the largest idf", got, short.idf[1], want)
 	}
 	// … but a number no unit holds is a value, and weighs nothing.

@@ -19,18 +19,18 @@ type Weights struct {
 // entries cost less to fill than a few hundred units cost to sum.
 const sharesTableKeys = 8
 
-// topicKeys is how many informative words a question may have and still
+// TopicKeys is how many informative words a question may have and still
 // be all topic: "how do I export invoices", "reset the terminal PIN". A
 // longer one also tells its circumstances ("our customer in Toronto says
 // her parcel has been held for a week"), names and places the docs cannot
 // have written. Part of the definition, not a knob: a count of words, the
 // same on any corpus.
-const topicKeys = 5
+const TopicKeys = 5
 
 // Weigh measures the question's keys. A key no unit contains gets the
 // largest idf: it is the most informative word of the question, and
-// nothing covers it. In a question of more than topicKeys informative
-// words, such a key weighs that largest idf times topicKeys over their
+// nothing covers it. In a question of more than TopicKeys informative
+// words, such a key weighs that largest idf times TopicKeys over their
 // number: the longer the question, the likelier an unknown word is its
 // circumstance rather than its topic, and the less one decides it. A
 // number no unit contains weighs nothing: it is a value the question
@@ -47,8 +47,8 @@ func (ix *Index) Weigh(keys []string, intent uint64) Weights {
 		}
 	}
 	unseen := ix.maxIDF()
-	if informative > topicKeys {
-		unseen *= topicKeys / float64(informative)
+	if informative > TopicKeys {
+		unseen *= TopicKeys / float64(informative)
 	}
 	for i, k := range keys[:n] {
 		if intent&(1<<i) != 0 {
