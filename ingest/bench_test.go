@@ -225,3 +225,38 @@ func TestHostileInputsAreReadOrReported(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSiteChrome measures finding and cutting a crawled site's frame
+// over the generated corpus with every page wrapped in one (see
+// crawledPage): counting the lines at each end, then rebuilding the
+// chunks of every doc, which all change. Compare with BenchmarkChunk.
+func BenchmarkSiteChrome(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var docs []knowledge.Doc
+	for i := range benchDocs {
+		d, err := ParseDoc(fmt.Sprintf("topics/topic-%d.md", i), []byte(crawledPage(fmt.Sprintf("Topic %d", i), benchDoc(r, i), i%2)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	work := make([]knowledge.Doc, len(docs))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(work, docs)
+		stripSiteChrome(work)
+	}
+	if strings.Contains(work[0].Content, "Did this answer") {
+		b.Fatal("the frame was not cut")
+	}
+}
+
+// BenchmarkSiteChromeNone is BenchmarkSiteChrome over pages without a
+// frame: the cost every load pays to look for one.
+func BenchmarkSiteChromeNone(b *testing.B) {
+	docs := benchCorpus(benchDocs)
+	b.ReportAllocs()
+	for b.Loop() {
+		stripSiteChrome(docs)
+	}
+}

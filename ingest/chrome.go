@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"math"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -55,19 +54,17 @@ func stripSiteChrome(docs []knowledge.Doc) {
 		}
 	}
 	need := max(minChromeDocs, int(math.Ceil(minChromeShare*float64(len(docs)))))
-	common := func(l string) bool {
-		k := chromeKey(l)
-		return k != "" && k != fenceKey && counts[k] >= need
-	}
+	common := func(k string) bool { return k != "" && k != fenceKey && counts[k] >= need }
 	for i := range docs {
 		lines := strings.Split(docs[i].Content, "\n")
 		lo := chromeRun(lines, common, false)
 		hi := len(lines) - chromeRun(lines[lo:], common, true)
-		if lo == 0 && hi == len(lines) || lo == hi {
+		rest := trimBlankLines(lines[lo:hi])
+		if lo == 0 && hi == len(lines) || len(rest) == 0 {
 			continue
 		}
 		title := docs[i].Title
-		docs[i].Content = strings.Join(trimBlankLines(lines[lo:hi]), "\n")
+		docs[i].Content = strings.Join(rest, "\n")
 		if strippedHeading(lines[:lo], title) || strippedHeading(lines[hi:], title) {
 			// The page's title was the site's heading: the article's own
 			// first heading, or its file name, names it.
@@ -88,7 +85,7 @@ const chromeGap = 2
 // the text begins, which is a heading that is not chrome, a fence, or
 // more than chromeGap lines in a row that are not chrome. A run of fewer
 // than minChromeRun chrome lines (headings aside) is none.
-func chromeRun(lines []string, common func(string) bool, fromEnd bool) int {
+func chromeRun(lines []string, common func(key string) bool, fromEnd bool) int {
 	cut, gap, n := 0, 0, 0
 	for j := range lines {
 		l := lines[j]
@@ -99,9 +96,9 @@ func chromeRun(lines []string, common func(string) bool, fromEnd bool) int {
 		switch {
 		case k == "":
 			continue
-		case k == fenceKey || strings.HasPrefix(strings.TrimSpace(l), "#") && !common(l):
+		case k == fenceKey || strings.HasPrefix(strings.TrimSpace(l), "#") && !common(k):
 			return runCut(cut, n)
-		case common(l):
+		case common(k):
 			cut, gap = j+1, 0
 			if !strings.HasPrefix(strings.TrimSpace(l), "#") {
 				n++
@@ -164,33 +161,74 @@ func chromeKey(line string) string {
 	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 		return fenceKey
 	}
-	t = listMarker.ReplaceAllString(t, "")
-	for {
-		u := mdLink.ReplaceAllString(t, "$1")
-		if u == t {
-			break
+	t = trimListMarker(t)
+	var b strings.Builder
+	b.Grow(len(t))
+	space, shown := false, false
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c == '!' && i+1 < len(t) && t[i+1] == '[', c == '[':
+			continue // a link's or an image's text shows, not its brackets
+		case c == ']' && i+1 < len(t) && t[i+1] == '(':
+			if j := strings.IndexByte(t[i:], ')'); j > 0 {
+				i += j // nor its target
+			}
+			continue
+		case c == ']':
+			continue
+		case c == '{':
+			if j := strings.IndexByte(t[i:], '}'); j > 0 {
+				i += j // an attribute block: "{.note}", "{#id}"
+				continue
+			}
+		case c == '\\' && i+1 < len(t) && t[i+1] < utf8.RuneSelf && unicode.IsPunct(rune(t[i+1])):
+			continue // an escape shows the character after it
+		case c == ' ' || c == '\t':
+			space = b.Len() > 0
+			continue
 		}
-		t = u
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		shown = shown || c >= utf8.RuneSelf || !unicode.IsPunct(rune(c)) && !unicode.IsSymbol(rune(c))
+		b.WriteByte(c)
 	}
-	t = attrBlock.ReplaceAllString(t, "")
-	t = mdEscape.ReplaceAllString(t, "$1")
-	if !strings.ContainsFunc(t, shows) {
+	if !shown {
 		return ""
 	}
-	return strings.ToLower(strings.Join(strings.Fields(t), " "))
+	return b.String()
 }
 
-// shows reports whether r is something a reader sees as text or a sign:
-// not a space, not ASCII punctuation.
-func shows(r rune) bool {
-	return !unicode.IsSpace(r) && (r >= utf8.RuneSelf || !unicode.IsPunct(r) && !unicode.IsSymbol(r))
+// trimListMarker removes a list item's marker ("* ", "-   ", "12. ").
+func trimListMarker(t string) string {
+	i := 0
+	for i < len(t) && i < 9 && '0' <= t[i] && t[i] <= '9' {
+		i++
+	}
+	switch {
+	case i > 0 && i < len(t) && (t[i] == '.' || t[i] == ')'):
+		i++
+	case i == 0 && len(t) > 0 && (t[0] == '-' || t[0] == '*' || t[0] == '+'):
+		i = 1
+	default:
+		return t
+	}
+	if i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+		return strings.TrimLeft(t[i:], " \t")
+	}
+	return t
 }
 
 // navigational reports whether a line may be part of a site's frame
 // though other pages lack it: it links somewhere, or it is a few words
 // (a menu item, "English"). A sentence of the page's own ends the frame.
 func navigational(line string) bool {
-	return mdLink.MatchString(line) || len(strings.Fields(line)) <= maxMenuWords
+	return strings.Contains(line, "](") || len(strings.Fields(line)) <= maxMenuWords
 }
 
 // maxMenuWords is the most words a menu item has.
@@ -199,15 +237,6 @@ const maxMenuWords = 3
 // fenceKey is chromeKey's key of a fence line: no line that shows text
 // is only a NUL.
 const fenceKey = "\x00"
-
-var (
-	listMarker = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)])\s+`)
-	// mdLink is a link or an image, innermost first: "[![logo](a)](b)"
-	// shows "logo".
-	mdLink    = regexp.MustCompile(`!?\[([^\[\]]*)\]\([^()]*\)`)
-	attrBlock = regexp.MustCompile(`\{[^{}]*\}`)
-	mdEscape  = regexp.MustCompile(`\\([[:punct:]])`)
-)
 
 // strippedHeading reports whether lines hold a heading whose text is
 // title: the doc was titled from a heading that was chrome.
