@@ -10,62 +10,82 @@ import (
 )
 
 // Pages crawled from a help centre or a docs site carry the site around
-// the article: a skip link, the logo, the top menu and a search box above
-// it; "Was this article helpful?", the footer menu and the copyright
-// below. The same lines open or close page after page. Left in, they are
-// most of what a page's first chunk says, the start of every snippet and
-// quote, and words ("contact", "status", "help") every page seems to
-// cover. Nothing in them is the page's.
+// the article: a skip link, the logo, the top menu, a search box and a
+// sidebar above it; "Was this page helpful?", previous and next links,
+// the footer menu and the copyright below. The same blocks open or close
+// page after page. Left in, they are most of what a page's first chunk
+// says, the start of every snippet and quote, and words ("contact",
+// "status", the name of every section) every page seems to cover.
+// Nothing in them is the page's.
 
-// A line is site chrome when it opens or closes many docs: at least
+// A block is site chrome when it opens or closes many docs: at least
 // minChromeShare of them, and at least minChromeDocs. A share, so it
-// means the same for ten pages and for ten thousand; half, because a
-// site's frame is on every page of it, while no sentence an author writes
-// opens or closes half of the pages.
+// means the same for ten pages and for ten thousand. A fifth, because a
+// site's frame is on every page of it, or on every page of a section
+// (the sidebar lists the section's pages on each of them), and one site
+// is often crawled by more than one tool, each writing the frame its
+// own way; while what an author writes at the start or the end of a page
+// is that page's, or at most a few pages'.
 const (
 	minChromeDocs  = 3
-	minChromeShare = 0.5
+	minChromeShare = 0.2
 )
 
-// chromeEdge is how many non-blank lines at each end of a doc are counted
-// for chrome: a site's header and footer fit in it, and the middle of a
-// long page costs no memory.
-const chromeEdge = 60
+// chromeEdge is how many blocks at each end of a doc are counted for
+// chrome: a site's header, sidebar and footer fit in it, and the middle
+// of a long page costs no memory.
+const chromeEdge = 120
 
-// stripSiteChrome removes from each doc the lines at its start and at its
-// end that are site chrome (see minChromeShare), up to the first line that
-// is not: the article's own text, a heading of its own, a fence. A line in
-// the middle of a page stays whatever it says: there it is the author's.
-// A doc that would be left empty is left as it is, and the chunks of a
-// doc that changed are rebuilt.
+// chromeBlock is a paragraph, a list item, a heading or a fenced block
+// of a doc's content, lines [start, end).
+type chromeBlock struct {
+	start, end int
+	key        string // see chromeKey
+	heading    bool
+	fence      bool
+	link       bool // it holds a link
+}
+
+// stripSiteChrome removes from each doc the blocks at its start and at its
+// end that are site chrome (see minChromeShare), up to the article: its
+// own text, a heading of its own, a fence. Links and menu words only some
+// pages have (a section's pages in the sidebar, the breadcrumb) go with
+// the frame they sit in. A block in the middle of a page stays whatever
+// it says: there it is the author's. A doc that would be left empty is
+// left as it is, and the chunks of a doc that changed are rebuilt.
 func stripSiteChrome(docs []knowledge.Doc) {
 	if len(docs) < minChromeDocs {
 		return
 	}
+	blocks := make([][]chromeBlock, len(docs))
 	counts := map[string]int{}
 	seen := map[string]bool{}
-	for _, d := range docs {
+	for i, d := range docs {
+		blocks[i] = chromeBlocks(strings.Split(d.Content, "\n"))
 		clear(seen)
-		lines := strings.Split(d.Content, "\n")
-		countEdge(lines, seen, false)
-		countEdge(lines, seen, true)
+		countEdge(blocks[i], seen, false)
+		countEdge(blocks[i], seen, true)
 		for k := range seen {
 			counts[k]++
 		}
 	}
 	need := max(minChromeDocs, int(math.Ceil(minChromeShare*float64(len(docs)))))
-	common := func(k string) bool { return k != "" && k != fenceKey && counts[k] >= need }
+	common := func(k string) bool { return counts[k] >= need }
 	for i := range docs {
 		lines := strings.Split(docs[i].Content, "\n")
-		lo := chromeRun(lines, common, false)
-		hi := len(lines) - chromeRun(lines[lo:], common, true)
-		rest := trimBlankLines(lines[lo:hi])
-		if lo == 0 && hi == len(lines) || len(rest) == 0 {
+		bs := blocks[i]
+		lo := chromeRun(bs, common, false)
+		hi := len(bs) - chromeRun(bs[lo:], common, true)
+		if lo == 0 && hi == len(bs) || lo == hi {
+			continue
+		}
+		rest := trimBlankLines(lines[bs[lo].start:bs[hi-1].end])
+		if len(rest) == 0 {
 			continue
 		}
 		title := docs[i].Title
 		docs[i].Content = strings.Join(rest, "\n")
-		if strippedHeading(lines[:lo], title) || strippedHeading(lines[hi:], title) {
+		if strippedHeading(bs[:lo], title) || strippedHeading(bs[hi:], title) {
 			// The page's title was the site's heading: the article's own
 			// first heading, or its file name, names it.
 			md := parseMarkdown(docs[i].Content)
@@ -75,93 +95,147 @@ func stripSiteChrome(docs []knowledge.Doc) {
 	}
 }
 
-// chromeGap is how many lines that are not chrome a run of chrome may
-// hold, if they are navigational: a page's own breadcrumb or an item only
-// some pages' menus have sits between lines every page has.
-const chromeGap = 2
-
-// chromeRun returns how many lines at the start of lines (at the end,
-// when fromEnd) are the site's frame: up to the last chrome line before
-// the text begins, which is a heading that is not chrome, a fence, or
-// more than chromeGap lines in a row that are not chrome. A run of fewer
-// than minChromeRun chrome lines (headings aside) is none.
-func chromeRun(lines []string, common func(key string) bool, fromEnd bool) int {
-	cut, gap, n := 0, 0, 0
-	for j := range lines {
-		l := lines[j]
-		if fromEnd {
-			l = lines[len(lines)-1-j]
-		}
-		k := chromeKey(l)
-		switch {
-		case k == "":
-			continue
-		case k == fenceKey || strings.HasPrefix(strings.TrimSpace(l), "#") && !common(k):
-			return runCut(cut, n)
-		case common(k):
-			cut, gap = j+1, 0
-			if !strings.HasPrefix(strings.TrimSpace(l), "#") {
-				n++
+// chromeBlocks splits lines into blocks: a blank line ends one, a list
+// item, a heading, a table row and a fence start one, and any other line
+// continues the block before it (a paragraph or a list item wrapped over
+// several lines, as converters wrap them). A fenced block runs to its
+// closing fence. Blank lines and lines that show nothing belong to no
+// block.
+func chromeBlocks(lines []string) []chromeBlock {
+	var out []chromeBlock
+	var cur []string
+	open := false
+	flush := func(end int) {
+		if open {
+			b := &out[len(out)-1]
+			b.end = end
+			text := strings.Join(cur, " ")
+			b.key, b.link = chromeKey(text), strings.Contains(text, "](")
+			if b.heading && b.key != "" {
+				// A heading is the same chrome as a heading only: a page
+				// titled as the sidebar's item for it is that page.
+				b.key = "#" + b.key
 			}
+		}
+		open, cur = false, cur[:0]
+	}
+	for j := 0; j < len(lines); j++ {
+		l := lines[j]
+		t := strings.TrimSpace(l)
+		var f codeFence
+		switch {
+		case t == "":
+			flush(j)
+			continue
+		case f.update(l):
+			flush(j)
+			k := j + 1
+			for k < len(lines) && f.open() {
+				f.update(lines[k])
+				k++
+			}
+			out = append(out, chromeBlock{start: j, end: k, fence: true})
+			j = k - 1
+			continue
+		case open && len(cur) == 1 && isSetextUnderline(l):
+			out[len(out)-1].heading = true
+			cur = append(cur, "")
+			continue
+		case open && !startsBlock(t):
+			cur = append(cur, t)
 			continue
 		}
-		if gap++; gap > chromeGap || !navigational(l) {
-			return runCut(cut, n)
+		flush(j)
+		out = append(out, chromeBlock{start: j, heading: strings.HasPrefix(t, "#")})
+		open, cur = true, append(cur, t)
+	}
+	flush(len(lines))
+	// A block that shows nothing (a rule, a quote's or a table's markup)
+	// is none.
+	kept := out[:0]
+	for _, b := range out {
+		if b.fence || b.key != "" {
+			kept = append(kept, b)
 		}
 	}
-	return runCut(cut, n)
+	return kept
 }
 
-// minChromeRun is how many chrome lines other than headings a run holds
-// at least: a site's frame is a menu, a search box, a footer, while a
-// heading many pages end with ("## Related", "## See also") heads the
-// page's own list, which may well share a link with others.
+// startsBlock reports whether a trimmed line starts a block of its own
+// rather than continuing the one before it.
+func startsBlock(t string) bool {
+	return strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, ">") ||
+		trimListMarker(t) != t
+}
+
+// chromeRun returns how many blocks at the start of bs (at the end, when
+// fromEnd) are the site's frame: up to the last chrome block before the
+// article begins, which is a heading that is not chrome, a fence, or a
+// block that is neither chrome nor navigational. A run is none unless it
+// holds minChromeRun chrome blocks that are not headings, one of which
+// says something besides links: a site's frame has a search box, a
+// "Was this page helpful?", a copyright line, while a list of links
+// under a heading many pages end with ("## Related") is the author's,
+// though the pages it links are linked from others too.
+func chromeRun(bs []chromeBlock, common func(key string) bool, fromEnd bool) int {
+	cut, n, text := 0, 0, false
+	end := func() int {
+		if n < minChromeRun || !text {
+			return 0
+		}
+		return cut
+	}
+	for j := range bs {
+		b := bs[j]
+		if fromEnd {
+			b = bs[len(bs)-1-j]
+		}
+		switch {
+		case b.fence, b.heading && !common(b.key):
+			return end()
+		case common(b.key):
+			cut = j + 1
+			if !b.heading {
+				n++
+				text = text || !b.link
+			}
+		case !b.navigational():
+			return end()
+		}
+	}
+	return end()
+}
+
+// minChromeRun is how many chrome blocks other than headings a run holds
+// at least: a site's frame is a menu and a search box, a footer menu and
+// a copyright line.
 const minChromeRun = 2
 
-func runCut(cut, n int) int {
-	if n < minChromeRun {
-		return 0
-	}
-	return cut
-}
-
-// countEdge adds to seen the chrome keys of the first chromeEdge non-blank
-// lines of lines, or of the last ones when fromEnd, stopping at a fence:
-// what follows it is code, not the page's frame.
-func countEdge(lines []string, seen map[string]bool, fromEnd bool) {
-	n := 0
-	for j := range lines {
-		l := lines[j]
+// countEdge adds to seen the keys of the first chromeEdge blocks of bs, or
+// of the last ones when fromEnd, stopping at a fence: what follows it is
+// code, not the page's frame.
+func countEdge(bs []chromeBlock, seen map[string]bool, fromEnd bool) {
+	for j := range min(len(bs), chromeEdge) {
+		b := bs[j]
 		if fromEnd {
-			l = lines[len(lines)-1-j]
+			b = bs[len(bs)-1-j]
 		}
-		k := chromeKey(l)
-		if k == "" {
-			continue
-		}
-		if k == fenceKey || n == chromeEdge {
+		if b.fence {
 			return
 		}
-		seen[k] = true
-		n++
+		seen[b.key] = true
 	}
 }
 
-// chromeKey is what two docs' lines must share to be the same chrome:
-// what the line shows, lower-cased, without its list marker, link
-// targets, escapes and attribute blocks. Pages of one site are often
-// crawled at different times or by different tools, which write the same
-// menu item as "* [Home](https://help.example.com/)" and
-// "-   [Home](../../index.html)". It is "" for a line that shows nothing
-// (a blank line, a rule, a quote's or a table's markup), which neither
-// is chrome nor ends it, and fenceKey for a fence, which ends it: what
-// follows is code.
-func chromeKey(line string) string {
-	t := strings.TrimSpace(line)
-	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-		return fenceKey
-	}
-	t = trimListMarker(t)
+// chromeKey is what two docs' blocks must share to be the same chrome:
+// what the block shows, lower-cased, without its list marker, link
+// targets, escapes and attribute blocks, its words one space apart.
+// Pages of one site are often crawled at different times or by different
+// tools, which write the same menu item as "* [Home](https://help.example.com/)"
+// and "-   [Home](../../index.html){.menu__link}". It is "" for a block
+// that shows nothing: a rule, a quote's or a table's markup.
+func chromeKey(text string) string {
+	t := trimListMarker(strings.TrimLeft(strings.TrimSpace(text), "#> "))
 	var b strings.Builder
 	b.Grow(len(t))
 	space, shown := false, false
@@ -169,11 +243,13 @@ func chromeKey(line string) string {
 		c := t[i]
 		switch {
 		case c == '!' && i+1 < len(t) && t[i+1] == '[', c == '[':
+			space = space || b.Len() > 0 && c == '['
 			continue // a link's or an image's text shows, not its brackets
 		case c == ']' && i+1 < len(t) && t[i+1] == '(':
 			if j := strings.IndexByte(t[i:], ')'); j > 0 {
 				i += j // nor its target
 			}
+			space = b.Len() > 0
 			continue
 		case c == ']':
 			continue
@@ -224,25 +300,25 @@ func trimListMarker(t string) string {
 	return t
 }
 
-// navigational reports whether a line may be part of a site's frame
-// though other pages lack it: it links somewhere, or it is a few words
-// (a menu item, "English"). A sentence of the page's own ends the frame.
-func navigational(line string) bool {
-	return strings.Contains(line, "](") || len(strings.Fields(line)) <= maxMenuWords
+// navigational reports whether a block may be part of a site's frame
+// though other pages lack it: it links somewhere (a breadcrumb, a
+// section's pages in the sidebar, previous and next) or it is a few words
+// ("English", "Last updated 3 months ago"). A sentence of the page's own
+// ends the frame.
+func (b chromeBlock) navigational() bool {
+	return b.link || strings.Count(b.key, " ") < maxMenuWords
 }
 
-// maxMenuWords is the most words a menu item has.
-const maxMenuWords = 3
+// maxMenuWords is the most words a block of a site's frame that other
+// pages lack and that links nowhere has: "English", "Yes No". More may
+// be a sentence of the page's own ("Use the search box above.").
+const maxMenuWords = 4
 
-// fenceKey is chromeKey's key of a fence line: no line that shows text
-// is only a NUL.
-const fenceKey = "\x00"
-
-// strippedHeading reports whether lines hold a heading whose text is
-// title: the doc was titled from a heading that was chrome.
-func strippedHeading(lines []string, title string) bool {
-	for _, l := range lines {
-		if t := strings.TrimLeft(strings.TrimSpace(l), "#"); t != strings.TrimSpace(l) && strings.TrimSpace(t) == title {
+// strippedHeading reports whether bs hold a heading whose text is title:
+// the doc was titled from a heading that was chrome.
+func strippedHeading(bs []chromeBlock, title string) bool {
+	for _, b := range bs {
+		if b.heading && b.key == "#"+chromeKey(title) {
 			return true
 		}
 	}

@@ -93,7 +93,7 @@ func TestStripSiteChrome(t *testing.T) {
 func TestStripSiteChromeRetitles(t *testing.T) {
 	pages := map[string]string{}
 	for i, title := range []string{"Billing", "Exports", "Webhooks"} {
-		pages[fmt.Sprintf("p%d.md", i)] = "# Acme Docs\n\n* [Guides](/guides)\n* [API](/api)\n* [Pricing](/pricing)\n\n# " + title + "\n\nAbout " + strings.ToLower(title) + "."
+		pages[fmt.Sprintf("p%d.md", i)] = "# Acme Docs\n\n* [Guides](/guides)\n* [API](/api)\n* [Pricing](/pricing)\n\nSearch the docs\n\n# " + title + "\n\nAbout " + strings.ToLower(title) + "."
 	}
 	docs := loadPages(t, pages)
 	var titles []string
@@ -109,14 +109,19 @@ func TestStripSiteChromeRetitles(t *testing.T) {
 	}
 }
 
-// What must stay: lines fewer than half of the docs open or close with;
-// a run of one line (a heading, a single link); a fence; a doc that is
-// all frame; a set of two docs.
+// What must stay: blocks fewer than a fifth of the docs open or close
+// with; a run of one block (a heading, a single link); links under a
+// heading, which are the author's; a fence; a doc that is all frame; a
+// set of two docs.
 func TestStripSiteChromeLeavesTheAuthorsText(t *testing.T) {
 	for name, pages := range map[string]map[string]string{
 		"under half": {
 			"a.md": "* [Home](/)\n* [Pricing](/p)\n\n# A\n\nText a.", "b.md": "* [Home](/)\n* [Pricing](/p)\n\n# B\n\nText b.",
 			"c.md": "# C\n\nText c.", "d.md": "# D\n\nText d.", "e.md": "# E\n\nText e.",
+		},
+		"links under a heading": {
+			"a.md": "# A\n\nText a.\n\n## Related\n\n- [Widgets](w.md)\n- [Notes](n.md)", "b.md": "# B\n\nText b.\n\n## Related\n\n- [Widgets](w.md)\n- [Notes](n.md)",
+			"c.md": "# C\n\nText c.\n\n## Related\n\n- [Widgets](w.md)\n- [Notes](n.md)",
 		},
 		"one line": {
 			"a.md": "# A\n\nText a.\n\n## Related\n\n- [Widgets](w.md)", "b.md": "# B\n\nText b.\n\n## Related\n\n- [Widgets](w.md)",
@@ -139,7 +144,7 @@ func TestStripSiteChromeLeavesTheAuthorsText(t *testing.T) {
 	}
 	// A page that is nothing but the frame keeps it: an empty doc would
 	// answer nothing and vanish from the store.
-	pages := map[string]string{"index.md": "* [Home](/)\n* [Pricing](/p)\n* [Blog](/b)"}
+	pages := map[string]string{"index.md": "* [Home](/)\n* [Pricing](/p)\n* [Blog](/b)\n\nSearch…"}
 	for i := range 3 {
 		pages[fmt.Sprintf("p%d.md", i)] = pages["index.md"] + fmt.Sprintf("\n\n# P%d\n\nText %d.", i, i)
 	}
