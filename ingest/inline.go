@@ -174,7 +174,14 @@ func (x *inlineConverter) brace(i int) (int, string, bool) {
 	if end, repl, ok := x.role(i); ok {
 		return end, repl, true
 	}
-	if end, ok := attributeListEnd(s, i, f.lineEnd(i)); ok {
+	limit := f.lineEnd(i)
+	if i > 0 && (s[i-1] == ']' || s[i-1] == ')') {
+		// Pandoc writes attributes after a link, an image or a span and
+		// wraps them with the paragraph: "[Edit](url){.edit" and
+		// "target="_blank"}" on the next line.
+		limit = f.paragraphEnd(i)
+	}
+	if end, ok := attributeListEnd(s, i, limit); ok {
 		return end, "", true
 	}
 	return 0, "", false
@@ -387,7 +394,7 @@ func attributeListEnd(s string, i, limit int) (int, bool) {
 	tokens, marked := 0, false
 	for j < limit {
 		switch c := s[j]; {
-		case c == ' ' || c == '\t':
+		case c == ' ' || c == '\t' || c == '\n':
 			j++
 		case c == '}':
 			if tokens == 0 || !(marked || kramdown || spaced && s[j-1] == ' ') {

@@ -58,6 +58,9 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		{"kramdown toc", "1. TOC\n{:toc}\n\nText.", "\nText."},
 		{"kramdown toc spaced", "* Contents\n{: toc}", ""},
 		{"kramdown class after a list stays", "* Item\n{: .note}", "* Item"},
+		// pandoc: attributes after a link, wrapped with the paragraph; a
+		// brace in prose two lines on is no attribute list.
+		{"pandoc attributes wrapped", "[Edit this page](https://x/e.md){.edit\ntarget=\"_blank\" rel=\"noopener\"}\n\nText {a\nb}.", "[Edit this page](https://x/e.md)\n\nText {a\nb}."},
 		// kramdown extensions: a comment hides its text, the others show none.
 		{"kramdown comment", "{::comment}\nHidden draft.\n{:/comment}\nShown.", "Shown."},
 		{"kramdown comment short close", "{::comment}\nHidden.\n{:/}\nShown.", "Shown."},
