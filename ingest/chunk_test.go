@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -395,4 +396,23 @@ func fenceLines(content string) int {
 		}
 	}
 	return n
+}
+
+// A heading's permalink, as crawled docs sites write it (Docusaurus'
+// zero-width "[​](#id)", Sphinx's and MkDocs' "¶", GitHub's "#"), is no
+// text of the heading; a link to the same page with words in it is.
+func TestHeadingPermalinks(t *testing.T) {
+	src := "# Guide\n\n## Install[\u200b](#install \"Direct link to Install\")\n\nA.\n\n## Set up [¶](#set-up)\n\nB.\n\n## Limits [#](#limits)\n\nC.\n\n## Keys [see below](#keys)\n\nD."
+	doc, err := ParseDoc("guide.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, c := range doc.Chunks {
+		paths = append(paths, c.HeaderPath)
+	}
+	want := []string{"Guide", "Guide > Install", "Guide > Set up", "Guide > Limits", "Guide > Keys see below"}
+	if !slices.Equal(paths, want) {
+		t.Errorf("header paths %q, want %q", paths, want)
+	}
 }

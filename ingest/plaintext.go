@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
@@ -131,6 +132,15 @@ func (w *plainWriter) inline(n ast.Node) {
 	case *ast.RawHTML:
 		w.inlineHTML(n.Segments.Value(w.src))
 	case *extast.FootnoteLink, *extast.FootnoteBacklink:
+	case *ast.Link:
+		before := len(w.out)
+		w.inlines(n)
+		if bytes.HasPrefix(n.Destination, []byte("#")) && !bytes.ContainsFunc(w.out[before:], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			// A heading's permalink ("[​](#install)", "[¶](#install)",
+			// "[#](#install)", as crawled docs sites write it) shows no
+			// text of the page's.
+			w.out = w.out[:before]
+		}
 	default: // emphasis, links and images (their alt text), strikethrough
 		w.inlines(n)
 	}
