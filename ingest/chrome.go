@@ -75,6 +75,9 @@ func stripSiteChrome(docs []knowledge.Doc) {
 		lines := strings.Split(docs[i].Content, "\n")
 		bs := blocks[i]
 		lo := chromeRun(bs, common, false)
+		if lo > 0 {
+			lo += toTitle(bs[lo:])
+		}
 		hi := len(bs) - chromeRun(bs[lo:], common, true)
 		if lo == 0 && hi == len(bs) || lo == hi {
 			continue
@@ -205,6 +208,29 @@ func chromeRun(bs []chromeBlock, common func(key string) bool, fromEnd bool) int
 	}
 	return end()
 }
+
+// toTitle returns how many blocks at the start of bs, after a site's
+// header, lead to the article's first heading when they are all
+// navigational and at most maxBreadcrumb: the page's breadcrumb ("All
+// Collections > Payments > Refunding a payment"), which links its own
+// way on every page and would be a chunk of its own, matching the
+// title's words with none of the article's. 0 when the article starts
+// otherwise.
+func toTitle(bs []chromeBlock) int {
+	for j, b := range bs {
+		switch {
+		case b.heading:
+			return j
+		case j == maxBreadcrumb || b.fence || !b.navigational():
+			return 0
+		}
+	}
+	return 0
+}
+
+// maxBreadcrumb is how many blocks a breadcrumb takes at most: a line, or
+// a list of its steps with the current page.
+const maxBreadcrumb = 4
 
 // minChromeRun is how many chrome blocks other than headings a run holds
 // at least: a site's frame is a menu and a search box, a footer menu and
