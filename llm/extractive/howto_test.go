@@ -21,6 +21,10 @@ func TestHowTo(t *testing.T) {
 			"The link goes to the first Quick Links widget.\n- **Pin a workspace**: right-click it in the Navigator.")
 	lead := block("widgets/quick-links#chunk-0", "Quick Links", "Quick Links",
 		"## Quick Links\n\nThe Quick Links widget holds shortcuts that you pin yourself.")
+	calendar := block("articles/sync#chunk-0", "Syncing with Google Calendar", "Syncing with Google Calendar",
+		"# Syncing with Google Calendar\n\nConnect Google Calendar so your appointments appear in Google.\n\n"+
+			"### Connect Google Calendar\n\n1. Open **My profile** > **Calendar sync**.\n2. Click **Connect Google Calendar** and sign in with Google.\n3. Choose the calendar to write to.\n\n"+
+			"### Set up two calendars\n\nTo set up a second calendar, connect it the same way.")
 
 	tests := []struct {
 		name string
@@ -41,6 +45,21 @@ func TestHowTo(t *testing.T) {
 			name: "an action without its own heading: the step that names it",
 			user: userMessage("How can I restore an archived workspace", toc, steps),
 			want: "To bring it back, open the archive tray and click Restore. [actions/workspaces#chunk-3]",
+		},
+		{
+			// "connect" is no action word analysis knows; the verb after
+			// "how do I" is what is asked, and its heading's procedure
+			// answers, from its first step.
+			name: "the verb asked, under its heading",
+			user: userMessage("how do I connect google calendar", calendar),
+			want: "1. Open My profile > Calendar sync.\n2. Click Connect Google Calendar and sign in with Google.\n3. Choose the calendar to write to. [articles/sync#chunk-0]",
+		},
+		{
+			// A light verb says too little to pick a step by: "Set up
+			// two calendars" is not the procedure asked for.
+			name: "a light verb is no action",
+			user: userMessage("how do I set up google calendar", calendar),
+			want: "Click Connect Google Calendar and sign in with Google. [articles/sync#chunk-0]",
 		},
 		{
 			name: "a list item with its continuation, not the doc's lead",

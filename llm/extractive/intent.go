@@ -72,6 +72,9 @@ func parseIntent(question string) intent {
 	switch {
 	case howToAsk.MatchString(q):
 		in.kind = askHowTo
+		if in.action == "" {
+			in.action = askedVerb(q)
+		}
 		return in
 	case len(in.subject) > 0:
 		in.kind = askExplanation
@@ -85,6 +88,35 @@ func parseIntent(question string) intent {
 	}
 	return in
 }
+
+// askedVerb is the verb of a request for steps that names no action word
+// of the short list analysis knows: the word right after "how do I",
+// "how to", "can I", "I want to" and the like is what the asker wants to
+// do ("how do I connect google calendar"), whatever verb it is, as
+// English grammar puts it there. "" when the question is not asked so,
+// or that word is a function word or a light verb.
+func askedVerb(q string) string {
+	loc := askedVerbAt.FindStringIndex(q)
+	if loc == nil {
+		return ""
+	}
+	words := wordsOf(q[loc[1]:])
+	if len(words) == 0 || stopwords[words[0]] || lightVerbs[words[0]] {
+		return ""
+	}
+	return normWord(words[0])
+}
+
+// askedVerbAt ends where a first- or second-person request for steps puts
+// its verb. "how does billing work" asks how something works, not how to
+// do it, and names no verb there.
+var askedVerbAt = regexp.MustCompile(`\bhow\s+(?:do|can|could|should|would)\s+(?:i|we|you)\s+|\bhow\s+to\s+|^(?:can|could)\s+(?:i|we)\s+|\b(?:i|we)\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+|\b(?:is\s+it\s+possible|way|steps?)\s+to\s+`)
+
+// lightVerbs say little of what is done ("set up a domain", "get a
+// refund", "make a backup"): in too many sentences that are not steps to
+// pick the step by, as analysis leaves "set" and "use" out of its action
+// words.
+var lightVerbs = wordSet(`set use get make have go put take keep let see give`)
 
 // explainedSubject returns the normalized words of X when q asks what X
 // is, or nil.
