@@ -20,8 +20,12 @@ const (
 
 // Markdown clean-up for the extractive answer: the answer is plain prose.
 var (
-	mdImage     = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
-	mdLink      = regexp.MustCompile(`\[([^\]]+)\]\([^)]*\)`)
+	mdImage = regexp.MustCompile(`!\[([^\]]*)\]\([^)]*\)`)
+	mdLink  = regexp.MustCompile(`\[([^\]]+)\]\([^)]*\)`)
+	// mdPermalink is a heading's link to itself with no words in it:
+	// Docusaurus' zero-width "[​](#id)", Sphinx's and MkDocs' "¶",
+	// GitHub's "#".
+	mdPermalink = regexp.MustCompile(`\[[^\]\pL\pN]*\]\(#[^)]*\)`)
 	mdRefLink   = regexp.MustCompile(`\[([^\]]+)\]\[[^\]]*\]`)
 	mdCode      = regexp.MustCompile("`+([^`]*)`+")
 	mdStrong    = regexp.MustCompile(`(\*\*|__)(\S(?:.*?\S)?)(\*\*|__)`)
@@ -164,6 +168,7 @@ func cleanInline(s string) string {
 		}
 	}
 	replace("![", mdImage, "")
+	replace("](#", mdPermalink, "")
 	replace("](", mdLink, "$1")
 	replace("][", mdRefLink, "$1")
 	replace("`", mdCode, "$1")
