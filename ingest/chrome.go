@@ -113,7 +113,7 @@ func chromeBlocks(lines []string) []chromeBlock {
 			b := &out[len(out)-1]
 			b.end = end
 			text := strings.Join(cur, " ")
-			b.key, b.link = chromeKey(text), strings.Contains(text, "](")
+			b.key, b.link = chromeKey(text, !b.heading), strings.Contains(text, "](")
 			if b.heading && b.key != "" {
 				// A heading is the same chrome as a heading only: a page
 				// titled as the sidebar's item for it is that page.
@@ -255,12 +255,14 @@ func countEdge(bs []chromeBlock, seen map[string]bool, fromEnd bool) {
 
 // chromeKey is what two docs' blocks must share to be the same chrome:
 // what the block shows, lower-cased, without its list marker, link
-// targets, escapes and attribute blocks, its words one space apart.
+// targets, escapes and attribute blocks, its words one space apart and,
+// when anyNumber, each number written 0. A heading's numbers are its own:
+// "Release 2.1" and "Release 2.2" are two pages.
 // Pages of one site are often crawled at different times or by different
 // tools, which write the same menu item as "* [Home](https://help.example.com/)"
 // and "-   [Home](../../index.html){.menu__link}". It is "" for a block
 // that shows nothing: a rule, a quote's or a table's markup.
-func chromeKey(text string) string {
+func chromeKey(text string, anyNumber bool) string {
 	t := trimListMarker(strings.TrimLeft(strings.TrimSpace(text), "#> "))
 	var b strings.Builder
 	b.Grow(len(t))
@@ -293,6 +295,15 @@ func chromeKey(text string) string {
 		if space {
 			b.WriteByte(' ')
 			space = false
+		}
+		if anyNumber && '0' <= c && c <= '9' {
+			// A count or a date ("12 out of 15 found this helpful",
+			// "Updated 3 months ago", "© 2025") is one number, whatever
+			// its digits.
+			for i+1 < len(t) && '0' <= t[i+1] && t[i+1] <= '9' {
+				i++
+			}
+			c = '0'
 		}
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
@@ -344,7 +355,7 @@ const maxMenuWords = 4
 // the doc was titled from a heading that was chrome.
 func strippedHeading(bs []chromeBlock, title string) bool {
 	for _, b := range bs {
-		if b.heading && b.key == "#"+chromeKey(title) {
+		if b.heading && b.key == "#"+chromeKey(title, false) {
 			return true
 		}
 	}

@@ -19,12 +19,14 @@ func crawledPage(title, body string, style int) string {
 	header := "[Skip to main content](#main)\n\n[![Acme Help Center](https://cdn.example.com/logo.png)](https://help.example.com/)\n\n" +
 		"* [Home](https://help.example.com/)\n* [Contact us](https://example.com/contact?utm_source=hc)\n* [System status](https://status.example.com/)\n\nSearch for articles...\n\n" +
 		"[All Collections](https://help.example.com/) > " + title + "\n\n"
-	footer := "\n\n---\n\nDid this answer your question?\n\n😞😐😃\n\n* [Privacy](https://example.com/privacy)\n* [Terms](https://example.com/terms)\n\n© 2025 Acme Inc."
+	footer := "\n\n---\n\nDid this answer your question?\n\n" + fmt.Sprintf("%d out of %d found this helpful", len(title), 2*len(title)) +
+		"\n\n😞😐😃\n\n* [Privacy](https://example.com/privacy)\n* [Terms](https://example.com/terms)\n\n© 2025 Acme Inc."
 	if style == 1 {
 		header = "[![Acme Help Center](../img/logo.png)](../index.html)\n\n" +
 			"-   [Home](../index.html)\n-   [Contact us](https://example.com/contact)\n-   [System status](https://status.example.com/)\n\nSearch for articles\\...\n\n" +
 			"[All Collections](../index.html) \\> " + title + "\n\n"
-		footer = "\n\nDid this answer your question?{.feedback}\n\n-   [Privacy](../privacy.html)\n-   [Terms](../terms.html)\n\n© 2025 Acme Inc."
+		footer = "\n\nDid this answer your question?{.feedback}\n\n" + fmt.Sprintf("%d out of %d found this helpful", len(body), 3*len(body)) +
+			"\n\n-   [Privacy](../privacy.html)\n-   [Terms](../terms.html)\n\n© 2025 Acme Inc."
 	}
 	return header + "# " + title + "\n\n" + body + footer
 }
@@ -75,7 +77,7 @@ func TestStripSiteChrome(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: not loaded", slug)
 		}
-		checkInOrder(t, slug, docText(d), wantIn, []string{"Skip to main content", "Acme Help Center", "Home.", "Contact us", "System status", "All Collections", "Did this answer", "Privacy", "Terms", "© 2025"})
+		checkInOrder(t, slug, docText(d), wantIn, []string{"Skip to main content", "Acme Help Center", "Home.", "Contact us", "System status", "All Collections", "Did this answer", "found this helpful", "Privacy", "Terms", "© 2025"})
 		if strings.Contains(d.Content, "utm_source") || strings.Contains(d.Content, "Did this answer") {
 			t.Errorf("%s: content keeps the frame:\n%s", slug, d.Content)
 		}
