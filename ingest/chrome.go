@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -79,10 +80,21 @@ func stripSiteChrome(docs []knowledge.Doc) {
 			lo += toTitle(bs[lo:])
 		}
 		hi := len(bs) - chromeRun(bs[lo:], common, true)
-		if lo == 0 && hi == len(bs) || lo == hi {
+		// The byline under the title ("Maya Okafor", "2 months ago",
+		// "Updated", "Follow") is the frame's as much as the header is.
+		by := 0
+		if lo < hi && bs[lo].heading {
+			if by = chromeRun(bs[lo+1:hi], common, false); lo+1+by == hi {
+				by = 0 // a title with nothing of its own under it keeps all
+			}
+		}
+		if lo == 0 && hi == len(bs) && by == 0 || lo == hi {
 			continue
 		}
 		rest := trimBlankLines(lines[bs[lo].start:bs[hi-1].end])
+		if by > 0 {
+			rest = slices.Concat(lines[bs[lo].start:bs[lo].end], []string{""}, trimBlankLines(lines[bs[lo+1+by].start:bs[hi-1].end]))
+		}
 		if len(rest) == 0 {
 			continue
 		}
