@@ -41,10 +41,15 @@ const chromeEdge = 120
 // of a doc's content, lines [start, end).
 type chromeBlock struct {
 	start, end int
-	key        string // see chromeKey
-	heading    bool
-	fence      bool
-	link       bool // it holds a link
+	// key identifies what the block shows (a hash of its chromeKey, a
+	// heading's apart from other blocks'), 0 when it shows nothing; words
+	// counts its words. A hash, so that counting the blocks of ten
+	// thousand pages holds numbers, not their text.
+	key     uint64
+	words   int
+	heading bool
+	fence   bool
+	link    bool // it holds a link
 }
 
 // stripSiteChrome removes from each doc the blocks at its start and at its
@@ -59,8 +64,8 @@ func stripSiteChrome(docs []knowledge.Doc) {
 		return
 	}
 	blocks := make([][]chromeBlock, len(docs))
-	counts := map[string]int{}
-	seen := map[string]bool{}
+	counts := map[uint64]int32{}
+	seen := map[uint64]bool{}
 	for i, d := range docs {
 		blocks[i] = chromeBlocks(strings.Split(d.Content, "\n"))
 		clear(seen)
@@ -71,7 +76,7 @@ func stripSiteChrome(docs []knowledge.Doc) {
 		}
 	}
 	need := max(minChromeDocs, int(math.Ceil(minChromeShare*float64(len(docs)))))
-	common := func(k string) bool { return counts[k] >= need }
+	common := func(k uint64) bool { return k != 0 && int(counts[k]) >= need }
 	for i := range docs {
 		lines := strings.Split(docs[i].Content, "\n")
 		bs := blocks[i]
@@ -125,12 +130,14 @@ func chromeBlocks(lines []string) []chromeBlock {
 			b := &out[len(out)-1]
 			b.end = end
 			text := strings.Join(cur, " ")
-			b.key, b.link = chromeKey(text, !b.heading), strings.Contains(text, "](")
-			if b.heading && b.key != "" {
+			key := chromeKey(text, !b.heading)
+			b.words, b.link = strings.Count(key, " ")+1, strings.Contains(text, "](")
+			if b.heading && key != "" {
 				// A heading is the same chrome as a heading only: a page
 				// titled as the sidebar's item for it is that page.
-				b.key = "#" + b.key
+				key = "#" + key
 			}
+			b.key = keyHash(key)
 		}
 		open, cur = false, cur[:0]
 	}
@@ -169,7 +176,7 @@ func chromeBlocks(lines []string) []chromeBlock {
 	// is none.
 	kept := out[:0]
 	for _, b := range out {
-		if b.fence || b.key != "" {
+		if b.fence || b.key != 0 {
 			kept = append(kept, b)
 		}
 	}
@@ -192,7 +199,7 @@ func startsBlock(t string) bool {
 // "Was this page helpful?", a copyright line, while a list of links
 // under a heading many pages end with ("## Related") is the author's,
 // though the pages it links are linked from others too.
-func chromeRun(bs []chromeBlock, common func(key string) bool, fromEnd bool) int {
+func chromeRun(bs []chromeBlock, common func(key uint64) bool, fromEnd bool) int {
 	cut, n, text := 0, 0, false
 	end := func() int {
 		if n < minChromeRun || !text {
@@ -252,7 +259,7 @@ const minChromeRun = 2
 // countEdge adds to seen the keys of the first chromeEdge blocks of bs, or
 // of the last ones when fromEnd, stopping at a fence: what follows it is
 // code, not the page's frame.
-func countEdge(bs []chromeBlock, seen map[string]bool, fromEnd bool) {
+func countEdge(bs []chromeBlock, seen map[uint64]bool, fromEnd bool) {
 	for j := range min(len(bs), chromeEdge) {
 		b := bs[j]
 		if fromEnd {
@@ -355,7 +362,7 @@ func trimListMarker(t string) string {
 // ("English", "Last updated 3 months ago"). A sentence of the page's own
 // ends the frame.
 func (b chromeBlock) navigational() bool {
-	return b.link || strings.Count(b.key, " ") < maxMenuWords
+	return b.link || b.words <= maxMenuWords
 }
 
 // maxMenuWords is the most words a block of a site's frame that other
@@ -367,9 +374,22 @@ const maxMenuWords = 4
 // the doc was titled from a heading that was chrome.
 func strippedHeading(bs []chromeBlock, title string) bool {
 	for _, b := range bs {
-		if b.heading && b.key == "#"+chromeKey(title, false) {
+		if b.heading && b.key == keyHash("#"+chromeKey(title, false)) {
 			return true
 		}
 	}
 	return false
+}
+
+// keyHash is a block's key: FNV-1a of what it shows, 0 for nothing.
+func keyHash(key string) uint64 {
+	if key == "" {
+		return 0
+	}
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(key); i++ {
+		h ^= uint64(key[i])
+		h *= 1099511628211
+	}
+	return max(h, 1)
 }
