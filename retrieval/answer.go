@@ -171,6 +171,9 @@ func (e *Engine) candidatesOf(ix *unitIndex, r ranking, ws index.Weights) []cand
 // answer turns one question into a result over ix: multi-intent first,
 // then the single-question policy.
 func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vectorHits) Result {
+	if res, ok := e.answerQuote(ix, text, q); ok {
+		return res
+	}
 	ws := ix.Weigh(q.keys, q.intent)
 	r := e.rank(ix, q, true, vh)
 	cands := e.candidatesOf(ix, r, ws)
@@ -234,6 +237,54 @@ func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vector
 		res.Options = []Option{optionFor(e.docs[cands[0].doc]), optionFor(e.docs[cands[d.rival].doc])}
 	}
 	return res
+}
+
+// minQuoteWords is how many words a quote has at least to be a message
+// ("error: token expired"); fewer is a term the question stresses
+// ("'deprecated'"), which the question's words already carry.
+const minQuoteWords = 3
+
+// answerQuote answers a question that quotes a message (see
+// analysis.Quotes) on the message alone, when the doc that answers it
+// writes the message word for word: "Hi, a customer's job fails with
+// 'error: token expired' though nobody changed anything, what should
+// they do?" is about the page that lists that error, whatever else the
+// question says of the customer. A message no doc writes as it was
+// quoted, or one the docs do not answer as found, leaves the question as
+// asked.
+func (e *Engine) answerQuote(ix *unitIndex, text string, q normalizedQuery) (Result, bool) {
+	for _, quote := range analysis.Quotes(text) {
+		words := analysis.Tokens(quote)
+		if len(words) < minQuoteWords || quote == strings.TrimSpace(text) {
+			continue
+		}
+		qq := e.norm.normalize(quote)
+		if len(qq.terms) == 0 {
+			continue
+		}
+		qq.allow, qq.alpha = q.allow, q.alpha
+		res := e.answer(ix, quote, qq, nil)
+		if res.Status != StatusFound || len(res.Results) == 0 || !writesWords(res.Results[0].Content, words) {
+			continue
+		}
+		res.Rule = RuleQuoted
+		res.Notes = append(res.Notes, "answered on the quoted message: "+textsafe.Line(quote))
+		return res, true
+	}
+	return Result{}, false
+}
+
+// writesWords reports whether content has words in a row, as Tokens
+// splits them: a message quoted in a question and written in a heading
+// or a sentence, whatever its punctuation and case.
+func writesWords(content string, words []string) bool {
+	have := analysis.Tokens(content)
+	for i := 0; i+len(words) <= len(have); i++ {
+		if slices.Equal(have[i:i+len(words)], words) {
+			return true
+		}
+	}
+	return false
 }
 
 // explain describes the docs the policy weighed, for Result.Candidates,

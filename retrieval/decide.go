@@ -13,6 +13,7 @@ const (
 	RuleStandsOut         = "covered, no close doc"
 	RuleUnknownIdentifier = "an identifier the docs never write"
 	RuleMulti             = "multi-intent"
+	RuleQuoted            = "quoted message"
 	RuleLookup            = "lookup"
 	RuleFollowUp          = "follow-up"
 	RuleEndOfDoc          = "no further chunk"

@@ -256,3 +256,39 @@ func FuzzSplitIntents(f *testing.F) {
 		}
 	})
 }
+
+func TestQuotes(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{`it says "Your card does not support this type of purchase". Why?`, []string{"Your card does not support this type of purchase"}},
+		{"a customer's CI job fails with 'error: token expired' even though nobody changed anything", []string{"error: token expired"}},
+		{"the status says ‘Held by customs – documentation required’ for a week", []string{"Held by customs – documentation required"}},
+		{"“Sync paused” and “Sync failed” both show", []string{"Sync paused", "Sync failed"}},
+		{"I can't take the service charge off a table's bill, it won't let her", nil},
+		{"what's the fee, and how long do refunds take to show on the customer's statement?", nil},
+		{"the customers' orders and the admins' notes", nil},
+		{`an unclosed "quote`, nil},
+		{"('new')", []string{"new"}},
+	} {
+		if got := Quotes(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Quotes(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzQuotes checks that every quote is a trimmed, non-empty part of the
+// question.
+func FuzzQuotes(f *testing.F) {
+	for _, s := range []string{`say "a b c"`, "x 'y z' w", "can't won't", "“a” ‘b’", `"`, "'a'b'c'", "( 'x' )"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, q := range Quotes(s) {
+			if q == "" || q != strings.TrimSpace(q) || !strings.Contains(s, q) {
+				t.Fatalf("Quotes(%q) gave %q", s, q)
+			}
+		}
+	})
+}

@@ -1,0 +1,80 @@
+package analysis
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Quotes returns the spans a question quotes, in order, as written: the
+// text between double quotes ("…", “…”), and between single quotes ('…',
+// ‘…’) that open after a space and close before one or a punctuation
+// mark, so that the apostrophes of "can't" and "customer's" quote
+// nothing. A quote is how a support agent pastes what a customer saw:
+// an error message, a status, a button's label.
+func Quotes(text string) []string {
+	var out []string
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		closers := ""
+		switch {
+		case r == '"':
+			closers = `"`
+		case r == '“':
+			closers = "”\""
+		case (r == '\'' || r == '‘') && opensSingle(text, i, size):
+			closers = "'’"
+		}
+		if closers == "" {
+			i += size
+			continue
+		}
+		end, next := closingQuote(text, i+size, closers, r == '\'' || r == '‘')
+		if end < 0 {
+			i += size
+			continue
+		}
+		if q := strings.TrimSpace(text[i+size : end]); q != "" {
+			out = append(out, q)
+		}
+		i = next
+	}
+	return out
+}
+
+// opensSingle reports whether the single quote at text[i:i+size] opens a
+// quote: at the start or after a space or an opening bracket, and before
+// a letter or a digit.
+func opensSingle(text string, i, size int) bool {
+	if i > 0 {
+		prev, _ := utf8.DecodeLastRuneInString(text[:i])
+		if !unicode.IsSpace(prev) && !strings.ContainsRune("([{", prev) {
+			return false
+		}
+	}
+	next, _ := utf8.DecodeRuneInString(text[i+size:])
+	return unicode.IsLetter(next) || unicode.IsDigit(next)
+}
+
+// closingQuote finds the quote closing a span that starts at from: the
+// first of closers (for a single quote, one after a non-space and before
+// the end, a space or a punctuation mark, so that an apostrophe inside
+// the span is not its end). It returns where the closer starts and where
+// the text goes on after it, or -1.
+func closingQuote(text string, from int, closers string, single bool) (int, int) {
+	for j := from; j < len(text); {
+		r, size := utf8.DecodeRuneInString(text[j:])
+		if strings.ContainsRune(closers, r) {
+			if !single {
+				return j, j + size
+			}
+			prev, _ := utf8.DecodeLastRuneInString(text[:j])
+			next, _ := utf8.DecodeRuneInString(text[j+size:])
+			if j > from && !unicode.IsSpace(prev) && (j+size == len(text) || unicode.IsSpace(next) || unicode.IsPunct(next)) {
+				return j, j + size
+			}
+		}
+		j += size
+	}
+	return -1, -1
+}

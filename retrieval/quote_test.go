@@ -1,0 +1,48 @@
+package retrieval
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/docent-sh/docent/retrieval/retrievaltest"
+)
+
+// A question that pastes a message a doc writes word for word is about
+// that doc, whatever else it tells of the customer: the troubleshooting
+// page listing the error answers, though the question's other words
+// (a CI job, a customer, nobody changing anything) point elsewhere or
+// nowhere.
+func TestQuotedMessage(t *testing.T) {
+	docs := append(testDocs(),
+		retrievaltest.Doc("troubleshooting", "Troubleshooting", nil, "Errors the command line prints, and what to do.",
+			retrievaltest.Section{Heading: "error: token expired", Body: "The access token is older than ninety days. Create a new one under Settings > Tokens and update the secret."},
+			retrievaltest.Section{Heading: "error: no such project", Body: "Check the project name with ferry projects list."}),
+		retrievaltest.Doc("guide/pipelines", "Deploying from pipelines", nil, "Run deploys from a pipeline job every morning or on every push.",
+			retrievaltest.Section{Heading: "Jobs", Body: "A pipeline job that fails stops the deploy. Customers see the last release."}))
+	e, err := New(testBundle(docs), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"Hi, a customer's pipeline job started failing this morning with 'error: token expired' though nobody changed anything. What should they do?",
+		`pipeline job fails with "Error: Token expired!" every morning`,
+	} {
+		res := e.Ask(Query{Text: q})
+		if res.Status != StatusFound || res.Rule != RuleQuoted || len(res.Results) == 0 || res.Results[0].DocSlug != "troubleshooting" {
+			t.Errorf("%q: %s (%s) %v, want found from troubleshooting on the quote", q, res.Status, res.Rule, docsOf(res))
+		}
+	}
+	// A quote no doc writes as quoted, or of fewer than three words,
+	// leaves the question as asked.
+	for _, q := range []string{
+		"pipeline job fails with 'error: token revoked' every morning",
+		"what does 'expired' mean in a pipeline job",
+	} {
+		if res := e.Ask(Query{Text: q}); res.Rule == RuleQuoted {
+			t.Errorf("%q: answered on the quote: %v", q, docsOf(res))
+		}
+	}
+	if res := e.Ask(Query{Text: "error token expired"}); res.Rule == RuleQuoted || !slices.Contains(docsOf(res), "troubleshooting") {
+		t.Errorf("unquoted: %s (%s) %v", res.Status, res.Rule, docsOf(res))
+	}
+}
