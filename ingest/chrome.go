@@ -187,7 +187,7 @@ func chromeBlocks(lines []string) []chromeBlock {
 // rather than continuing the one before it.
 func startsBlock(t string) bool {
 	return strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, ">") ||
-		trimListMarker(t) != t
+		isListMarker(t)
 }
 
 // chromeRun returns how many blocks at the start of bs (at the end, when
@@ -336,30 +336,19 @@ func chromeKey(text string, anyNumber bool) string {
 	return b.String()
 }
 
-// trimListMarker removes a list item's marker ("* ", "-   ", "12. ").
+// trimListMarker removes a list item's marker ("* ", "-   ", "12. "), as
+// isListMarker reads one.
 func trimListMarker(t string) string {
-	i := 0
-	for i < len(t) && i < 9 && '0' <= t[i] && t[i] <= '9' {
-		i++
-	}
-	switch {
-	case i > 0 && i < len(t) && (t[i] == '.' || t[i] == ')'):
-		i++
-	case i == 0 && len(t) > 0 && (t[0] == '-' || t[0] == '*' || t[0] == '+'):
-		i = 1
-	default:
+	if !isListMarker(t) {
 		return t
 	}
-	if i < len(t) && (t[i] == ' ' || t[i] == '\t') {
-		return strings.TrimLeft(t[i:], " \t")
-	}
-	return t
+	return strings.TrimLeft(t[strings.IndexAny(t, " \t"):], " \t")
 }
 
 // navigational reports whether a block may be part of a site's frame
 // though other pages lack it: it links somewhere (a breadcrumb, a
 // section's pages in the sidebar, previous and next) or it is a few words
-// ("English", "Last updated 3 months ago"). A sentence of the page's own
+// ("English", "Yes No"). A sentence of the page's own
 // ends the frame.
 func (b chromeBlock) navigational() bool {
 	return b.link || b.words <= maxMenuWords
