@@ -17,7 +17,9 @@ import (
 // stands: VitePress' "<!-- @include: ./parts/x.md -->", mdBook's
 // "{{#include x.md}}" (with an anchor or a line range), MkDocs' snippets
 // "--8<-- "x.md"", Hugo's "{{% readfile file="x.md" %}}", docsify's
-// "[x](x.md ':include')" and Mintlify's "<Snippet file="x.mdx" />" (or a
+// "[x](x.md ':include')", Python-Markdown's markdown-include "{!x.md!}"
+// (Zulip's help centre, MkDocs' markdown-include plugin) and Mintlify's
+// "<Snippet file="x.mdx" />" (or a
 // snippet an MDX page imports as a component, "import Warning from
 // '/snippets/w.mdx'", then "<Warning />"). The reader of the page sees
 // the file's text there, and often nowhere else: a shared warning, a
@@ -50,6 +52,9 @@ var (
 	// Hugo (Docsy and others): {{% readfile file="/docs/x.md" %}}, or
 	// {{< readfile file="x.md" markdown="true" >}}; code="true" fences it.
 	hugoReadfile = regexp.MustCompile(`^\s*\{\{[<%]\s*readfile\s+(.*?)\s*[%>]\}\}\s*$`)
+	// Python-Markdown's markdown-include: {!path!}, from a base folder the
+	// site's configuration names (Zulip: the help's include/ folder).
+	markdownInclude = regexp.MustCompile(`^\s*\{!\s*([^!{}\s]+)\s*!\}\s*$`)
 	// Mintlify: <Snippet file="name.mdx" />, from the snippets folder.
 	mintlifySnippet = regexp.MustCompile(`^\s*<Snippet\s+file=(?:"([^"]+)"|'([^']+)')\s*/>\s*$`)
 )
@@ -94,6 +99,10 @@ type includeDirective struct {
 	code     bool
 	inFences bool
 	root     bool // the path is from the root ("@/…", "/…", Mintlify's snippets)
+	// nearby: the path is from a base folder the site's configuration
+	// names, which docent does not read; an include/ or includes/ folder
+	// beside the page or above it is where sites keep such files.
+	nearby bool
 }
 
 // parseInclude reports the include directive a line holds, if any.
@@ -136,6 +145,9 @@ func parseInclude(line string) (includeDirective, bool) {
 			return includeDirective{}, false
 		}
 		return includeDirective{target: strings.TrimPrefix(f, "/"), root: strings.HasPrefix(f, "/"), code: args.named["code"] == "true", inFences: true}, true
+	}
+	if m := markdownInclude.FindStringSubmatch(line); m != nil {
+		return includeDirective{target: m[1], inFences: true, nearby: true}, true
 	}
 	if m := mintlifySnippet.FindStringSubmatch(line); m != nil {
 		return includeDirective{target: path.Join("snippets", strings.TrimPrefix(m[1]+m[2], "/")), root: true}, true
@@ -218,6 +230,16 @@ func (x *expansion) read(d includeDirective, from string, read includeReader, st
 		_, p, _ = strings.Cut(p, "/")
 		candidates = append(candidates, p)
 	}
+	if d.nearby {
+		for dir := path.Dir(from); ; dir = path.Dir(dir) {
+			for _, sub := range includeFolders {
+				candidates = append(candidates, path.Join(dir, sub, d.target))
+			}
+			if dir == "." || dir == "/" {
+				break
+			}
+		}
+	}
 	for _, p := range candidates {
 		if !fs.ValidPath(p) || p == "." || p == from || slices.Contains(stack, p) {
 			continue
@@ -231,6 +253,10 @@ func (x *expansion) read(d includeDirective, from string, read includeReader, st
 	}
 	return "", "", false
 }
+
+// includeFolders are the folders, beside a page or above it, where a site
+// keeps the files its pages include from a configured base folder.
+var includeFolders = []string{"include", "includes", "_includes"}
 
 // includedLines are the lines a directive puts in the page: the file's
 // body (its front matter left out), the part the directive names, fenced

@@ -38,6 +38,9 @@ func TestParseInclude(t *testing.T) {
 		{"[link](page.md)", includeDirective{}, false},
 		{`{{% readfile file="/docs/includes/ports.md" %}}`, includeDirective{target: "docs/includes/ports.md", root: true, inFences: true}, true},
 		{`{{< readfile file="sample.yaml" code="true" lang="yaml" >}}`, includeDirective{target: "sample.yaml", code: true, inFences: true}, true},
+		{"{!admin-only.md!}", includeDirective{target: "admin-only.md", inFences: true, nearby: true}, true},
+		{"    {! include/warn.md !}", includeDirective{target: "include/warn.md", inFences: true, nearby: true}, true},
+		{"{!admin-only.md!} and more", includeDirective{}, false},
 	} {
 		got, ok := parseInclude(tc.line)
 		if ok != tc.ok || got != tc.want {
@@ -58,6 +61,7 @@ func TestExpandIncludes(t *testing.T) {
 		"snippets/warn.mdx":   {Data: []byte("Keep the key secret.")},
 		"snippets/binary.bin": {Data: []byte("a\x00b")},
 		"guide/local-frag.md": {Data: []byte("Local fragment.")},
+		"include/admin.md":    {Data: []byte("Only administrators can do this.")},
 	}
 	read := readerOf(fsys)
 	for _, tc := range []struct {
@@ -82,6 +86,7 @@ func TestExpandIncludes(t *testing.T) {
 		{"mintlify snippet", `<Snippet file="warn.mdx" />`, []string{"Keep the key secret."}, []string{"snippets/warn.mdx"}},
 		{"mdx import", "import Warn from '/snippets/warn.mdx';\n\n<Warn />\n<Other />", []string{"import Warn from '/snippets/warn.mdx';", "", "Keep the key secret.", "<Other />"}, []string{"snippets/warn.mdx"}},
 		{"a root path naming folders above the root", `{{% readfile file="/docs/parts/help.md" %}}`, []string{"Ask support@example.com."}, []string{"parts/help.md"}},
+		{"markdown-include from an include folder above the page", "{!admin.md!}", []string{"Only administrators can do this."}, []string{"include/admin.md"}},
 		{"relative to the page first", "--8<-- \"local-frag.md\"", []string{"Local fragment."}, []string{"guide/local-frag.md"}},
 		{"missing, binary or outside: left as written", "<!-- @include: ./nope.md -->\n--8<-- \"../snippets/binary.bin\"\n<!-- @include: ../../etc/passwd -->",
 			[]string{"<!-- @include: ./nope.md -->", "--8<-- \"../snippets/binary.bin\"", "<!-- @include: ../../etc/passwd -->"}, nil},

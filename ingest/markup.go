@@ -586,6 +586,12 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 		// VitePress' and VuePress' table of contents marker, and Azure
 		// DevOps wiki's (of the page, and of its sub-pages).
 		c.flush()
+	case trimmed[0] == '{' && macroLine.MatchString(trimmed):
+		// A template macro alone on its line, "{start_tabs}",
+		// "{tab|desktop-web}", "{relative|gear|settings}" (Zulip's help
+		// centre), "{toc}": the site renders it as widgets or boilerplate,
+		// the words inside are its arguments, not the author's text.
+		c.flush()
 	case trimmed[0] == '(' && mystTarget.MatchString(trimmed):
 		c.flush() // a MyST target, "(label)=": an anchor, no text
 	default:
@@ -707,6 +713,10 @@ func calloutLine(l string) string {
 	// own, as the callout shows it, not the start of the text.
 	return l[:i] + title + "\n" + strings.TrimRight(l[:i], " \t")
 }
+
+// macroLine is a line holding one template macro: a lower-case name and
+// "|"-separated arguments in single braces.
+var macroLine = regexp.MustCompile(`^\{[a-z][a-z0-9_]*(\|[^{}\s|]+)*\}$`)
 
 // isTOCMarker reports kramdown's table of contents marker, "{:toc}" or
 // "{: toc}".

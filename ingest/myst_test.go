@@ -73,6 +73,9 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		{"myst comment", "% A note to editors\n% on two lines\n\nText about 40\n% of users.\n\n%APPDATA% holds it.", "\nText about 40\n% of users.\n\n%APPDATA% holds it."},
 		// VitePress' table of contents marker; docsify's tip and warning.
 		{"vitepress toc", "[[toc]]\n\nText.", "\nText."},
+		// Zulip's help centre: macros alone on a line are widgets, not text;
+		// a brace in prose, or a macro with spaces, stays.
+		{"template macros", "{start_tabs}\n{tab|desktop-web}\n{relative|gear|settings}\nClick **Save**.\n{end_tabs}\n{not a macro}", "Click **Save**.\n{not a macro}"},
 		{"docsify helpers", "?> Restart first.\n\n!> Careful.", "Restart first.\n\nCareful."},
 		// MyST tabs nest colon fences, the outer one longer.
 		{"myst nested colon fences", "::::{tab-set}\n:::{tab-item} Mac\nA.\n:::\n:::{tab-item} Linux\nB.\n:::\n::::", "\n\nMac\n\nA.\n\n\nLinux\n\nB.\n\n"},
