@@ -42,7 +42,7 @@ func parseDoc(relPath string, src []byte) (knowledge.Doc, []Warning, error) {
 // adding their paths to included. Their text counts in the doc's content
 // hash: a change to a shared fragment is a new version of each page that
 // shows it.
-func parseDocIncluding(relPath string, src []byte, read includeReader, included *[]string) (knowledge.Doc, []Warning, error) {
+func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]string) (knowledge.Doc, []Warning, error) {
 	relPath = path.Clean(relPath)
 	fail := func(line int, kind Kind, format string, args ...any) (knowledge.Doc, []Warning, error) {
 		return knowledge.Doc{}, nil, Warning{Path: relPath, Line: line, Kind: kind, Msg: fmt.Sprintf(format, args...)}
@@ -99,8 +99,27 @@ func parseDocIncluding(relPath string, src []byte, read includeReader, included 
 	// origin maps a line of the body, as the converter numbers it, to the
 	// file's: an included file's lines are the directive's.
 	origin := func(line int) int { return line }
+	// A title is not converted: a data tag naming no value goes.
+	var data []string
+	fm.title = read.substituteData(fm.title, false, &data)
+	fm.linkTitle = read.substituteData(fm.linkTitle, false, &data)
+	fm.description = read.substituteData(fm.description, false, &data)
 	if read != nil {
-		if x := expandIncludes(bodyLines, relPath, read); len(x.files) > 0 {
+		x := expandIncludes(bodyLines, relPath, read)
+		if len(x.data) > 0 {
+			bodyLines = x.lines
+		}
+		if data = append(data, x.data...); len(data) > 0 {
+			source = append(slices.Clip(source), dataTexts(read, data)...)
+			if included != nil {
+				for _, p := range data {
+					if isMarkdown(p) { // a reusable read inline is a fragment too
+						*included = append(*included, p)
+					}
+				}
+			}
+		}
+		if len(x.files) > 0 {
 			bodyLines = x.lines
 			origin = func(line int) int {
 				if line >= 1 && line <= len(x.origin) {

@@ -27,9 +27,16 @@ import (
 // included file is a fragment, not a page: Load leaves it out of the docs
 // when a page includes it (see dropIncluded).
 
-// includeReader returns the text of a file of the knowledge base, by its
-// path from the root.
-type includeReader func(path string) (string, error)
+// siteFiles reads the files of the knowledge base pages pull text from:
+// the files include directives name and the data files Liquid data tags
+// name (see liquiddata.go).
+type siteFiles struct {
+	// read returns the text of a file, by its path from the root.
+	read func(path string) (string, error)
+	// data holds the data files parsed so far, by path; nil for a file
+	// that is missing or not a mapping.
+	data map[string]map[string]any
+}
 
 // maxIncludeDepth bounds nested includes: a fragment including a fragment
 // is common, deeper chains are not, and a cycle must end.
@@ -146,6 +153,9 @@ func parseInclude(line string) (includeDirective, bool) {
 		}
 		return includeDirective{target: strings.TrimPrefix(f, "/"), root: strings.HasPrefix(f, "/"), code: args.named["code"] == "true", inFences: true}, true
 	}
+	if d, ok := dataInclude(line); ok {
+		return d, true
+	}
 	if m := markdownInclude.FindStringSubmatch(line); m != nil {
 		return includeDirective{target: m[1], inFences: true, nearby: true}, true
 	}
@@ -166,18 +176,21 @@ type expansion struct {
 	// texts are their texts, for the doc's content hash.
 	texts []string
 	bytes int
+	// data are the data files whose values were read in (see
+	// liquiddata.go), by path from the root, in order, with repeats.
+	data []string
 }
 
 // expandIncludes reads into lines (the body of the file at from) the
 // files its include directives name, recursively. A directive whose file
 // cannot be read is left as it is, for the converter to note.
-func expandIncludes(lines []string, from string, read includeReader) expansion {
+func expandIncludes(lines []string, from string, read *siteFiles) expansion {
 	var x expansion
 	x.expand(lines, from, read, nil, nil)
 	return x
 }
 
-func (x *expansion) expand(lines []string, from string, read includeReader, stack []string, origin []int) {
+func (x *expansion) expand(lines []string, from string, read *siteFiles, stack []string, origin []int) {
 	imported := mdxImports(lines, from)
 	var fence codeFence
 	for i, l := range lines {
@@ -208,6 +221,9 @@ func (x *expansion) expand(lines []string, from string, read includeReader, stac
 		if !inFence {
 			fence.update(l)
 		}
+		// Liquid renders a page before markdown does: its data tags are
+		// values in code too.
+		l = read.substituteData(l, true, &x.data)
 		x.lines = append(x.lines, l)
 		x.origin = append(x.origin, at)
 	}
@@ -216,7 +232,7 @@ func (x *expansion) expand(lines []string, from string, read includeReader, stac
 // read finds and reads a directive's file: from the including file's
 // folder, else from the root (generators differ, and so do sites), never
 // outside the knowledge base, never a file already being read.
-func (x *expansion) read(d includeDirective, from string, read includeReader, stack []string) (string, string, bool) {
+func (x *expansion) read(d includeDirective, from string, read *siteFiles, stack []string) (string, string, bool) {
 	var candidates []string
 	if !d.root {
 		candidates = append(candidates, path.Join(path.Dir(from), d.target))
@@ -244,7 +260,7 @@ func (x *expansion) read(d includeDirective, from string, read includeReader, st
 		if !fs.ValidPath(p) || p == "." || p == from || slices.Contains(stack, p) {
 			continue
 		}
-		text, err := read(p)
+		text, err := read.read(p)
 		if err != nil || x.bytes+len(text) > maxIncludedBytes {
 			continue
 		}
@@ -342,17 +358,17 @@ func isNumber(s string) bool {
 // not UTF-8.
 var errNotText = errors.New("not a text file")
 
-// includeReaderFor reads the files of fsys an include names, by their
-// path from the root: markdown files as the walk found them (behind a
-// symbolic link, the file it points to), any other file (a code sample,
-// a JSON payload) directly. A file over MaxFileSize, binary or not UTF-8
-// is not read.
-func includeReaderFor(fsys fs.FS, files []mdFile) includeReader {
+// siteFilesOf reads the files of fsys pages name, by their path from the
+// root: markdown files as the walk found them (behind a symbolic link,
+// the file it points to), any other file (a code sample, a JSON payload,
+// a data file) directly. A file over MaxFileSize, binary or not UTF-8 is
+// not read.
+func siteFilesOf(fsys fs.FS, files []mdFile) *siteFiles {
 	real := make(map[string]string, len(files))
 	for _, f := range files {
 		real[f.path] = f.real
 	}
-	return func(p string) (string, error) {
+	return &siteFiles{read: func(p string) (string, error) {
 		if r, ok := real[p]; ok {
 			p = r
 		}
@@ -371,7 +387,7 @@ func includeReaderFor(fsys fs.FS, files []mdFile) includeReader {
 			return "", errNotText
 		}
 		return string(src), nil
-	}
+	}}
 }
 
 // dropIncluded leaves out of docs the files a page includes, with a note

@@ -10,12 +10,12 @@ import (
 )
 
 // readerOf reads the files of fsys as Load's include reader does.
-func readerOf(fsys fstest.MapFS) includeReader {
+func readerOf(fsys fstest.MapFS) *siteFiles {
 	var files []mdFile
 	for p := range fsys {
 		files = append(files, mdFile{path: p, real: p})
 	}
-	return includeReaderFor(fsys, files)
+	return siteFilesOf(fsys, files)
 }
 
 func TestParseInclude(t *testing.T) {
@@ -153,8 +153,12 @@ func TestLoadReadsIncludes(t *testing.T) {
 func FuzzExpandIncludes(f *testing.F) {
 	f.Add("Intro.\n<!-- @include: ./b.md -->\n```\n{{#include a.md:1:2}}\n```\n[x](a.md ':include :type=code')\n<Snippet file=\"s.mdx\" />")
 	f.Add("--8<-- \"a.md\"\n--8<-- \"b.md\"")
+	f.Add("{% data reusables.r %}\nUse {% data variables.p.name %} and {{ site.data.p.name }}, {% data variables.p.loop %}.")
 	fsys := fstest.MapFS{
-		"a.md":           {Data: []byte("A one.\n<!-- @include: ./b.md -->\n")},
+		"data/reusables/r.md":  {Data: []byte("1. Step {% data variables.p.name %}.\n1. {% data reusables.r %}\n")},
+		"data/variables/p.yml": {Data: []byte("name: Forge\nloop: '{% data variables.p.loop %}'\nnested:\n  x: 1\n")},
+		"_data/p.yml":          {Data: []byte("name: Jekyll Forge\n")},
+		"a.md":                 {Data: []byte("A one.\n<!-- @include: ./b.md -->\n")},
 		"b.md":           {Data: []byte("---\nt: x\n---\nB.\n--8<-- \"a.md\"\n")},
 		"snippets/s.mdx": {Data: []byte("S.")},
 	}

@@ -137,7 +137,7 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	progress(0, len(files))
 	bySlug := make(map[string]string, len(files))
 	includedBy := map[string]string{} // an included file's path → the first page including it
-	read := includeReaderFor(fsys, files)
+	read := siteFilesOf(fsys, files)
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return Result{}, fmt.Errorf("knowledge base %s: %w", root, err)
@@ -342,7 +342,7 @@ func realPath(fsys fs.FS, p string, hops *int) (string, string) {
 
 // loadFile never fails the whole load: an unreadable file is reported
 // like any other bad file.
-func loadFile(fsys fs.FS, f mdFile, read includeReader, included *[]string) (knowledge.Doc, []Warning, *Warning) {
+func loadFile(fsys fs.FS, f mdFile, read *siteFiles, included *[]string) (knowledge.Doc, []Warning, *Warning) {
 	// Stat first so an oversized file is never read into memory.
 	info, err := fs.Stat(fsys, f.real)
 	if err != nil {
