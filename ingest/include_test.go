@@ -159,8 +159,8 @@ func FuzzExpandIncludes(f *testing.F) {
 		"data/variables/p.yml": {Data: []byte("name: Forge\nloop: '{% data variables.p.loop %}'\nnested:\n  x: 1\n")},
 		"_data/p.yml":          {Data: []byte("name: Jekyll Forge\n")},
 		"a.md":                 {Data: []byte("A one.\n<!-- @include: ./b.md -->\n")},
-		"b.md":           {Data: []byte("---\nt: x\n---\nB.\n--8<-- \"a.md\"\n")},
-		"snippets/s.mdx": {Data: []byte("S.")},
+		"b.md":                 {Data: []byte("---\nt: x\n---\nB.\n--8<-- \"a.md\"\n")},
+		"snippets/s.mdx":       {Data: []byte("S.")},
 	}
 	read := readerOf(fsys)
 	f.Fuzz(func(t *testing.T, body string) {

@@ -172,6 +172,7 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 		}
 	}
 	res.Docs, res.Notices = dropIncluded(res.Docs, res.Notices, includedBy)
+	fillAutotitles(res.Docs) // before the frame is sought: "see AUTOTITLE" ends many pages
 	stripSiteTitles(res.Docs)
 	stripSiteChrome(res.Docs)
 	slices.SortFunc(res.Docs, func(a, b knowledge.Doc) int { return strings.Compare(a.Slug, b.Slug) })
