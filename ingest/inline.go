@@ -161,13 +161,22 @@ func (x *inlineConverter) brace(i int) (int, string, bool) {
 		if j < 0 {
 			return 0, "", false
 		}
-		if name, arg := liquidHead(s[i : j+2]); name == "include" || name == "include_relative" || name == "render" {
+		end := j + 2
+		switch name, arg := liquidHead(s[i:end]); name {
+		case "include", "include_relative", "render":
 			if text := includeContent(arg); text != "" {
-				return j + 2, text, true
+				return end, text, true
 			}
 			x.noteAt(i, "Liquid "+name+" left out: docent does not read included files")
+		case "octicon":
+			return x.octicon(i, end, shortcodeArgs(arg).named["aria-label"])
 		}
-		return j + 2, "", true
+		if i > 0 && end < len(s) && strings.IndexByte(".!?:;,", s[i-1]) >= 0 && isAlnum(s[end]) {
+			// "…a custom domain.{% elsif ghes %}Sites are…": the branches
+			// are sentences of their own.
+			return end, " ", true
+		}
+		return end, "", true
 	case len(rest) > 3 && strings.Contains("+-~=>", rest[1:2]) && rest[2] == rest[1]:
 		return x.critic(i)
 	}
@@ -185,6 +194,25 @@ func (x *inlineConverter) brace(i int) (int, string, bool) {
 		return end, "", true
 	}
 	return 0, "", false
+}
+
+// octicon converts GitHub Docs' icon tag, "{% octicon "gear"
+// aria-label="The gear icon" %}", ending at end. Before a word ("**{%
+// octicon "sync" %} Re-run jobs**") the word is the button's label and
+// the icon shows no text: it goes, with the space after it, so the bold
+// stays bold. Standing for the button itself ("click {% octicon "sync"
+// aria-label="Re-run job" %}."), it reads as its label.
+func (x *inlineConverter) octicon(i, end int, label string) (int, string, bool) {
+	s := x.s
+	if end < len(s) && (s[end] == ' ' || s[end] == '\t') {
+		if i > 0 && strings.IndexByte("*_ \t", s[i-1]) >= 0 {
+			for end < len(s) && (s[end] == ' ' || s[end] == '\t') {
+				end++
+			}
+		}
+		return end, "", true
+	}
+	return end, strings.Join(strings.Fields(label), " "), true
 }
 
 // role converts a MyST role, "{ref}`label`" or "{doc}`text <page>`", to

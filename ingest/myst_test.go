@@ -73,6 +73,12 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		{"myst comment", "% A note to editors\n% on two lines\n\nText about 40\n% of users.\n\n%APPDATA% holds it.", "\nText about 40\n% of users.\n\n%APPDATA% holds it."},
 		// VitePress' table of contents marker; docsify's tip and warning.
 		{"vitepress toc", "[[toc]]\n\nText.", "\nText."},
+		// GitHub Docs: an icon before a button's label goes (the bold stays
+		// bold); an icon that is the button reads as its label; version
+		// branches written on one line stay sentences.
+		{"octicon before a label", "Click **{% octicon \"sync\" aria-label=\"The sync icon\" %} Re-run jobs**, then {% octicon \"gear\" %} **Settings**.", "Click **Re-run jobs**, then **Settings**."},
+		{"octicon as the button", "click {% octicon \"sync\" aria-label=\"Re-run job\" %}. Open **{% octicon \"kebab\" aria-label=\"More\" %}**.", "click Re-run job. Open **More**."},
+		{"liquid branches on one line", "Served from a domain.{% elsif ghes %}Sites are served{% endif %} here.", "Served from a domain. Sites are served here."},
 		// Zulip's help centre: macros alone on a line are widgets, not text;
 		// a brace in prose, or a macro with spaces, stays.
 		{"template macros", "{start_tabs}\n{tab|desktop-web}\n{relative|gear|settings}\nClick **Save**.\n{end_tabs}\n{not a macro}", "Click **Save**.\n{not a macro}"},
