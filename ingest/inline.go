@@ -170,11 +170,16 @@ func (x *inlineConverter) brace(i int) (int, string, bool) {
 			x.noteAt(i, "Liquid "+name+" left out: docent does not read included files")
 		case "octicon":
 			return x.octicon(i, end, shortcodeArgs(arg).named["aria-label"])
+		case "else", "elsif", "when":
+			// Between two branches written on one line ("…a custom
+			// domain.{% elsif ghes %}Sites are…", "`url`{% else %}`url`"):
+			// each branch is text of its own.
+			if i > 0 && end < len(s) && s[i-1] != ' ' && s[i-1] != '\n' && s[end] != ' ' && s[end] != '\n' {
+				return end, " ", true
+			}
 		}
 		if i > 0 && end < len(s) && strings.IndexByte(".!?:;,", s[i-1]) >= 0 && isAlnum(s[end]) {
-			// "…a custom domain.{% elsif ghes %}Sites are…": the branches
-			// are sentences of their own.
-			return end, " ", true
+			return end, " ", true // "…domain.{% endif %}Next…": a sentence ends
 		}
 		return end, "", true
 	case len(rest) > 3 && strings.Contains("+-~=>", rest[1:2]) && rest[2] == rest[1]:

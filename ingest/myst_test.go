@@ -78,7 +78,7 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		// branches written on one line stay sentences.
 		{"octicon before a label", "Click **{% octicon \"sync\" aria-label=\"The sync icon\" %} Re-run jobs**, then {% octicon \"gear\" %} **Settings**.", "Click **Re-run jobs**, then **Settings**."},
 		{"octicon as the button", "click {% octicon \"sync\" aria-label=\"Re-run job\" %}. Open **{% octicon \"kebab\" aria-label=\"More\" %}**.", "click Re-run job. Open **More**."},
-		{"liquid branches on one line", "Served from a domain.{% elsif ghes %}Sites are served{% endif %} here.", "Served from a domain. Sites are served here."},
+		{"liquid branches on one line", "Served from a domain.{% elsif ghes %}Sites are served{% endif %} here. Go to `a`{% else %}`b`{% endif %}.", "Served from a domain. Sites are served here. Go to `a` `b`."},
 		// Zulip's help centre: macros alone on a line are widgets, not text;
 		// a brace in prose, or a macro with spaces, stays.
 		{"template macros", "{start_tabs}\n{tab|desktop-web}\n{relative|gear|settings}\nClick **Save**.\n{end_tabs}\n{not a macro}", "Click **Save**.\n{not a macro}"},
