@@ -162,6 +162,13 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 		synonyms:     analysis.CompileSynonyms(b.Synonyms),
 		typos:        analysis.NewTypoFixer(naming, e.docFrequency),
 	}
+	if ix := e.vocabularyIndex(); ix != nil {
+		words := make(map[string]bool, len(ix.Words()))
+		for _, w := range ix.Words() {
+			words[w] = true
+		}
+		e.norm.slips = analysis.NewTypoFixer(words, e.docFrequency)
+	}
 	return e, nil
 }
 

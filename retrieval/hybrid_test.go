@@ -113,11 +113,11 @@ func TestVectorInfo(t *testing.T) {
 }
 
 // TestHybridRanksTheChunkThatSaysIt: "Press Ctrl+Shift+H to return to
-// Home from anywhere" is Home's Overview. Asked with two typos, the words
+// Home from anywhere" is Home's Overview. Asked with two typos no fixer takes for a slip, the words
 // find only "home", which Home's intro carries in its title and first
-// line; the trigrams of "retrun" and "anywere" meet the Overview's.
+// line; the trigrams of "retutn" and "anywere" meet the Overview's.
 func TestHybridRanksTheChunkThatSaysIt(t *testing.T) {
-	const q = "how do i retrun home from anywere"
+	const q = "how do i retutn home from anywere"
 	e := hybridEngine(t, nil)
 	lex := e.Search(q, 5)
 	if len(lex) == 0 || lex[0].ChunkID != "concepts/home#chunk-0" {

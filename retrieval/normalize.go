@@ -3,6 +3,7 @@ package retrieval
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/docent-sh/docent/retrieval/analysis"
 )
@@ -36,6 +37,9 @@ type normalizer struct {
 	inVocabulary func(term string) bool
 	synonyms     analysis.Synonyms
 	typos        *analysis.TypoFixer
+	// slips corrects a spelling slip to any word the docs write, once
+	// neither a known term nor a function word claims it (see fixTerm).
+	slips *analysis.TypoFixer
 }
 
 // normalize runs the pipeline: lower-case and split, phrase synonyms,
@@ -144,6 +148,11 @@ func (n *normalizer) rewriteWord(w string, q *normalizedQuery) []string {
 	return out
 }
 
+// minSlipLen is the shortest word corrected as a slip of a word only the
+// docs' text writes: shorter words are a swap or a doubled letter from
+// too many others ("form" and "from").
+const minSlipLen = 6
+
 // fixTerm stems w and, when neither the result nor a variant of it is in
 // the vocabulary, tries a typo fix against the known terms, then against
 // the function words: "" for a slip of one.
@@ -170,6 +179,13 @@ func (n *normalizer) fixTerm(w string, q *normalizedQuery) string {
 	if fixed, ok := analysis.StopwordTypo(w); ok {
 		q.typos = append(q.typos, Rewrite{From: w, To: fixed})
 		return ""
+	}
+	if n.slips != nil && utf8.RuneCountInString(w) >= minSlipLen {
+		if fixed, ok := n.slips.FixSlip(w); ok {
+			fixed = analysis.Singular(fixed)
+			q.typos = append(q.typos, Rewrite{From: w, To: fixed})
+			return fixed
+		}
 	}
 	if stem != w {
 		q.stemmed = append(q.stemmed, Rewrite{From: w, To: stem})

@@ -103,6 +103,22 @@ func TestNormalizeTypos(t *testing.T) {
 	}
 }
 
+// A spelling slip of a word only a doc's text writes (no title or heading
+// has it) is that word; another edit is not, since without a dictionary a
+// word one letter from the docs' is as likely a word of its own.
+func TestNormalizeSlips(t *testing.T) {
+	e := newTestEngine(t, nil)
+	// "anywhere" and "onboarding" are only in the text of Home's and
+	// Workspace's overviews.
+	for _, tc := range []struct{ query, word string }{{"anywehre", "anywhere"}, {"onbaording", "onboarding"}, {"anywere", ""}} {
+		q := e.norm.normalize(tc.query)
+		fixed := slices.Contains(q.typos, Rewrite{From: tc.query, To: tc.word})
+		if tc.word != "" && !fixed || tc.word == "" && len(q.typos) != 0 {
+			t.Errorf("%q: terms %q typos %v, want fixed to %q", tc.query, q.terms, q.typos, tc.word)
+		}
+	}
+}
+
 // A slip of a function word is read as the function word, and weighs
 // nothing; a known term it might be a slip of is the likelier meant.
 func TestNormalizeStopwordTypos(t *testing.T) {

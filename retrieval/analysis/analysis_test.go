@@ -292,3 +292,39 @@ func FuzzQuotes(f *testing.F) {
 		}
 	})
 }
+
+func TestFixSlip(t *testing.T) {
+	words := map[string]bool{"receive": true, "default": true, "automatically": true, "caching": true, "address": true, "until": true, "planning": true}
+	f := NewTypoFixer(words, func(string) int { return 1 })
+	for _, tc := range []struct{ word, want string }{
+		{"recieve", "receive"}, {"defualt", "default"}, // two letters swapped
+		{"automaticaly", "automatically"}, {"adress", "address"}, // a doubled letter written once
+		{"untill", "until"},     // a letter written twice
+		{"coaching", ""},        // a letter more, not a repeat: a word of its own
+		{"receive", ""},         // the word itself is no slip
+		{"reveice", ""},         // two letters apart swapped
+		{"planing", "planning"}, // the cost: a real word, one doubled letter short
+		{"xyzzy", ""},
+	} {
+		got, ok := f.FixSlip(tc.word)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("FixSlip(%q) = %q, %v; want %q", tc.word, got, ok, tc.want)
+		}
+	}
+}
+
+func FuzzFixSlip(f *testing.F) {
+	for _, s := range []string{"recieve", "adress", "untill", "coaching", "ééa", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		words := map[string]bool{"receive": true, "address": true, "until": true, "aéé": true}
+		fixed, ok := NewTypoFixer(words, func(string) int { return 1 }).FixSlip(w)
+		if !ok {
+			return
+		}
+		if !words[fixed] || fixed == w || EditDistance(w, fixed, 2) != 1 {
+			t.Fatalf("FixSlip(%q) = %q", w, fixed)
+		}
+	})
+}

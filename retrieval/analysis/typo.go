@@ -189,3 +189,56 @@ func swapped(a, b string) bool {
 	}
 	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
+
+// FixSlip returns the known word that word is a spelling slip of: two
+// adjacent letters swapped ("recieve", "defualt") or a doubled letter
+// written once or a letter written twice ("automaticaly", "adress",
+// "untill"). These are how people misspell words they know; a word one
+// other edit from a known one is as often a word of its own ("coaching"
+// and "caching", "bread" and "break"), which a fixer without a dictionary
+// cannot tell from a typo. Ties go to the word found in more units, then
+// to the alphabetically first.
+func (f *TypoFixer) FixSlip(word string) (string, bool) {
+	q := []rune(word)
+	best, bestDF := "", -1
+	for n := len(q) - 1; n <= len(q)+1; n++ {
+		for _, k := range f.byLen[n] {
+			if k.df > bestDF && isSlip(q, k.runes) {
+				best, bestDF = k.word, k.df
+			}
+		}
+	}
+	return best, best != ""
+}
+
+// isSlip reports whether a is b with two adjacent letters swapped, or
+// with one letter of a doubled pair left out or one letter doubled.
+func isSlip(a, b []rune) bool {
+	switch len(a) - len(b) {
+	case 0:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i] != a[i+1] && slices.Equal(a[i+2:], b[i+2:])
+	case 1:
+		return doubledOnce(a, b)
+	case -1:
+		return doubledOnce(b, a)
+	}
+	return false
+}
+
+// doubledOnce reports whether long is short with one letter written twice
+// where short writes it once.
+func doubledOnce(long, short []rune) bool {
+	i := 0
+	for i < len(short) && long[i] == short[i] {
+		i++
+	}
+	// long[i] is the extra letter: it repeats its neighbour.
+	if !slices.Equal(long[i+1:], short[i:]) {
+		return false
+	}
+	return i > 0 && long[i] == long[i-1] || i+1 < len(long) && long[i] == long[i+1]
+}

@@ -106,8 +106,14 @@ type Index struct {
 	// identifiers holds the compound identifiers any unit writes
 	// (analysis.AppendIdentifiers): the exact names the docs use.
 	identifiers map[string]struct{}
-	scratch     sync.Pool // *accumulator
+	// words are the terms units write, as analyzed (not the stem keys
+	// variants add): what a misspelt question word may have meant.
+	words   []string
+	scratch sync.Pool // *accumulator
 }
+
+// Words returns the terms the units write, in no particular order.
+func (ix *Index) Words() []string { return ix.words }
 
 // Fields is the text of one unit, field by field.
 type Fields [NumFields]string
@@ -187,6 +193,7 @@ func Build(units []Unit, texts func(i int) Fields, an *analysis.Analyzer) *Index
 		}
 		ix.postings[t] = out
 		ix.idf[t] = idf
+		ix.words = append(ix.words, t)
 	}
 	ix.addVariantPostings(table.names, raw, lens, avg, p)
 	return ix
