@@ -108,9 +108,9 @@ func TestKeywords(t *testing.T) {
 		want      []string
 	}{
 		{
-			name: "front matter keywords and tags merged, lower-cased and deduped; aliases are URLs, not keywords",
-			src:  "---\nkeywords: [Home, \" Start Page \"]\naliases:\n  - /start-page\n  - Landing\ntags: home, Dashboard\n---\n## Home\n\n**Bold** is ignored here.",
-			want: []string{"home", "start page", "dashboard"},
+			name: "front matter keywords and tags merged, lower-cased and deduped; aliases that are names count, URLs do not",
+			src:  "---\nkeywords: [Home, \" Start Page \"]\naliases:\n  - /start-page\n  - old/home.html\n  - Landing\ntags: home, Dashboard\n---\n## Home\n\n**Bold** is ignored here.",
+			want: []string{"home", "start page", "dashboard", "landing"},
 		},
 		{
 			// A page that mentions **X** must not compete with X's own page,

@@ -27,9 +27,12 @@ type frontMatter struct {
 	description string
 	keywords    []string // as written
 	tags        []string
-	aliases     []string // Hugo: former URLs of the page, not topics
-	weight      int
-	draft       bool // Hugo and Jekyll drafts; Jekyll's "published: false" too
+	// aliases are Hugo's and Jekyll's former URLs of the page, which name
+	// no topic, or Obsidian's other names of the note ("bank connection"
+	// for "Set up bank sync"), which do: see aliasNames.
+	aliases []string
+	weight  int
+	draft   bool // Hugo and Jekyll drafts; Jekyll's "published: false" too
 }
 
 // keywordList returns the declared keywords lower-cased, with whitespace
@@ -37,13 +40,25 @@ type frontMatter struct {
 func (fm frontMatter) keywordList() []string {
 	var out []string
 	seen := make(map[string]bool, len(fm.keywords)+len(fm.tags))
-	for _, k := range append(slices.Clip(fm.keywords), fm.tags...) {
+	for _, k := range append(append(slices.Clip(fm.keywords), fm.tags...), aliasNames(fm.aliases)...) {
 		k = strings.ToLower(textsafe.Line(k)) // YAML escapes can spell control characters
 		if k == "" || seen[k] {
 			continue
 		}
 		seen[k] = true
 		out = append(out, k)
+	}
+	return out
+}
+
+// aliasNames are the aliases that are names, not URLs: an alias with a
+// slash or a dot in it ("/api/v1/x/", "old-page.html") is a path.
+func aliasNames(aliases []string) []string {
+	var out []string
+	for _, a := range aliases {
+		if a = strings.TrimSpace(a); a != "" && !strings.ContainsAny(a, "/.\\") {
+			out = append(out, a)
+		}
 	}
 	return out
 }

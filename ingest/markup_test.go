@@ -59,7 +59,7 @@ func TestConventions(t *testing.T) {
 		{
 			file:     "obsidian.md",
 			title:    "Sync",
-			keywords: []string{"sync", "notes"},
+			keywords: []string{"sync", "notes", "syncing"}, // an Obsidian alias is another name of the note
 			text: []string{
 				"Sync keeps your vaults identical on every device.", "See Conflicts > Resolving by hand and Encryption.",
 				"Back up first. Turning sync on for an existing vault merges both copies.",
