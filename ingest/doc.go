@@ -119,7 +119,7 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 				}
 			}
 		}
-		if len(x.files) > 0 {
+		if len(x.texts) > 0 { // files read in, whole or in part
 			bodyLines = x.lines
 			origin = func(line int) int {
 				if line >= 1 && line <= len(x.origin) {

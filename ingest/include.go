@@ -36,6 +36,9 @@ type siteFiles struct {
 	// data holds the data files parsed so far, by path; nil for a file
 	// that is missing or not a mapping.
 	data map[string]map[string]any
+	// byName lists the markdown files by their lower-cased file name,
+	// for Obsidian's embeds, which name a note and not a path.
+	byName map[string][]string
 }
 
 // maxIncludeDepth bounds nested includes: a fragment including a fragment
@@ -62,6 +65,9 @@ var (
 	// Python-Markdown's markdown-include: {!path!}, from a base folder the
 	// site's configuration names (Zulip: the help's include/ folder).
 	markdownInclude = regexp.MustCompile(`^\s*\{!\s*([^!{}\s]+)\s*!\}\s*$`)
+	// Obsidian: ![[Note]], ![[Note#Heading]], ![[Note#^block-id]], with an
+	// optional "|alias"; an image's ![[x.png]] too, which is not read.
+	obsidianEmbed = regexp.MustCompile(`^\s*!\[\[([^\]|#]+)(?:#([^\]|]*))?(?:\|[^\]]*)?\]\]\s*$`)
 	// Mintlify: <Snippet file="name.mdx" />, from the snippets folder.
 	mintlifySnippet = regexp.MustCompile(`^\s*<Snippet\s+file=(?:"([^"]+)"|'([^']+)')\s*/>\s*$`)
 )
@@ -110,6 +116,11 @@ type includeDirective struct {
 	// names, which docent does not read; an include/ or includes/ folder
 	// beside the page or above it is where sites keep such files.
 	nearby bool
+	// note: the target is an Obsidian note's name, found anywhere in the
+	// vault; section is the heading ("Limits") or block ("^id") it embeds,
+	// "" for the whole note.
+	note    bool
+	section string
 }
 
 // parseInclude reports the include directive a line holds, if any.
@@ -117,7 +128,7 @@ func parseInclude(line string) (includeDirective, bool) {
 	// Every directive is a line of its own starting with its sign: most
 	// lines are ruled out by their first character, before any pattern.
 	t := strings.TrimLeft(line, " \t")
-	if t == "" || !strings.ContainsRune("<{-[", rune(t[0])) {
+	if t == "" || !strings.ContainsRune("<{-[!", rune(t[0])) {
 		return includeDirective{}, false
 	}
 	if m := vitepressInclude.FindStringSubmatch(line); m != nil {
@@ -155,6 +166,16 @@ func parseInclude(line string) (includeDirective, bool) {
 	}
 	if d, ok := dataInclude(line); ok {
 		return d, true
+	}
+	if m := obsidianEmbed.FindStringSubmatch(line); m != nil {
+		name := strings.TrimSpace(m[1])
+		if ext := path.Ext(name); ext != "" && !isMarkdown(name) {
+			return includeDirective{}, false // an image, a PDF: nothing to read
+		}
+		if !isMarkdown(name) {
+			name += ".md"
+		}
+		return includeDirective{target: name, note: true, section: strings.TrimSpace(m[2])}, true
 	}
 	if m := markdownInclude.FindStringSubmatch(line); m != nil {
 		return includeDirective{target: m[1], inFences: true, nearby: true}, true
@@ -212,7 +233,9 @@ func (x *expansion) expand(lines []string, from string, read *siteFiles, stack [
 		if ok && (!inFence || d.inFences) && len(stack) < maxIncludeDepth {
 			if p, text, ok := x.read(d, from, read, stack); ok {
 				body := includedLines(text, d, p, inFence)
-				x.files = append(x.files, p)
+				if d.section == "" {
+					x.files = append(x.files, p) // a note a part of which is shown is still a page
+				}
 				x.texts = append(x.texts, text)
 				x.expand(body, p, read, append(stack, from), []int{at})
 				continue
@@ -246,6 +269,11 @@ func (x *expansion) read(d includeDirective, from string, read *siteFiles, stack
 		_, p, _ = strings.Cut(p, "/")
 		candidates = append(candidates, p)
 	}
+	if d.note {
+		// Obsidian finds a note by its name wherever it is in the vault
+		// (by a path when the name is not unique).
+		candidates = append(candidates, read.byName[strings.ToLower(path.Base(d.target))]...)
+	}
 	if d.nearby {
 		for dir := path.Dir(from); ; dir = path.Dir(dir) {
 			for _, sub := range includeFolders {
@@ -270,6 +298,84 @@ func (x *expansion) read(d includeDirective, from string, read *siteFiles, stack
 	return "", "", false
 }
 
+// noteSection is the part of a note an Obsidian embed names: the block
+// whose last line ends with " ^id" for "^id" (a paragraph, or a list item
+// alone), else the heading whose text is section, with what follows up
+// to a heading of its level or above. Nothing when the note has neither.
+func noteSection(lines []string, section string) []string {
+	if id, ok := strings.CutPrefix(section, "^"); ok {
+		for i, l := range lines {
+			if !strings.HasSuffix(strings.TrimRight(l, " \t"), " ^"+id) {
+				continue
+			}
+			start := i
+			for start > 0 && strings.TrimSpace(lines[start-1]) != "" && !isListMarker(strings.TrimSpace(lines[start])) {
+				start--
+			}
+			return lines[start : i+1]
+		}
+		return nil
+	}
+	want := strings.ToLower(strings.Join(strings.Fields(section), " "))
+	var fence codeFence
+	for i, l := range lines {
+		inFence := fence.open()
+		fence.update(l)
+		level, text := atxHeading(l)
+		if inFence || level == 0 || strings.ToLower(text) != want {
+			continue
+		}
+		end := len(lines)
+		var inner codeFence
+		for j := i + 1; j < len(lines); j++ {
+			in := inner.open()
+			inner.update(lines[j])
+			if lv, _ := atxHeading(lines[j]); !in && lv > 0 && lv <= level {
+				end = j
+				break
+			}
+		}
+		return lines[i:end]
+	}
+	return nil
+}
+
+// boxedHeadings writes the headings of an embedded note as paragraphs:
+// Obsidian shows an embed in a box of its own, and its headings must not
+// become sections of the page around it, taking the page's next
+// paragraphs under them.
+func boxedHeadings(lines []string) []string {
+	out := make([]string, len(lines))
+	var fence codeFence
+	for i, l := range lines {
+		inFence := fence.open()
+		fence.update(l)
+		if level, text := atxHeading(l); !inFence && level > 0 && text != "" {
+			l = text
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// atxHeading returns an ATX heading line's level and text, 0 for any
+// other line.
+func atxHeading(l string) (int, string) {
+	t := strings.TrimLeft(l, " ")
+	if len(l)-len(t) > 3 {
+		return 0, ""
+	}
+	n := 0
+	for n < len(t) && n < 7 && t[n] == '#' {
+		n++
+	}
+	if n == 0 || n > 6 || n < len(t) && t[n] != ' ' && t[n] != '\t' {
+		return 0, ""
+	}
+	text := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t[n:]), "#"))
+	return n, strings.Join(strings.Fields(text), " ")
+}
+
 // includeFolders are the folders, beside a page or above it, where a site
 // keeps the files its pages include from a configured base folder.
 var includeFolders = []string{"include", "includes", "_includes"}
@@ -287,6 +393,12 @@ func includedLines(text string, d includeDirective, p string, inFence bool) []st
 	}
 	if d.part != "" {
 		lines = mdbookPart(lines, d.part)
+	}
+	if d.section != "" {
+		lines = noteSection(lines, d.section)
+	}
+	if d.note {
+		lines = boxedHeadings(lines)
 	}
 	lines = trimBlankLines(lines)
 	if !inFence && (d.code || !isMarkdown(p)) {
@@ -368,7 +480,12 @@ func siteFilesOf(fsys fs.FS, files []mdFile) *siteFiles {
 	for _, f := range files {
 		real[f.path] = f.real
 	}
-	return &siteFiles{read: func(p string) (string, error) {
+	byName := map[string][]string{}
+	for _, f := range files {
+		name := strings.ToLower(path.Base(f.path))
+		byName[name] = append(byName[name], f.path)
+	}
+	return &siteFiles{byName: byName, read: func(p string) (string, error) {
 		if r, ok := real[p]; ok {
 			p = r
 		}

@@ -41,6 +41,11 @@ func TestParseInclude(t *testing.T) {
 		{"{!admin-only.md!}", includeDirective{target: "admin-only.md", inFences: true, nearby: true}, true},
 		{"    {! include/warn.md !}", includeDirective{target: "include/warn.md", inFences: true, nearby: true}, true},
 		{"{!admin-only.md!} and more", includeDirective{}, false},
+		{"![[Plans and pricing#Limits]]", includeDirective{target: "Plans and pricing.md", note: true, section: "Limits"}, true},
+		{"![[Two-factor authentication#^backup-codes|codes]]", includeDirective{target: "Two-factor authentication.md", note: true, section: "^backup-codes"}, true},
+		{"![[Shared warning]]", includeDirective{target: "Shared warning.md", note: true}, true},
+		{"![[sync-settings.png|300]]", includeDirective{}, false},
+		{"See ![[Shared warning]] here", includeDirective{}, false},
 	} {
 		got, ok := parseInclude(tc.line)
 		if ok != tc.ok || got != tc.want {
@@ -62,6 +67,7 @@ func TestExpandIncludes(t *testing.T) {
 		"snippets/binary.bin": {Data: []byte("a\x00b")},
 		"guide/local-frag.md": {Data: []byte("Local fragment.")},
 		"include/admin.md":    {Data: []byte("Only administrators can do this.")},
+		"vault/Plans.md":      {Data: []byte("---\naliases: [pricing]\n---\nIntro.\n\n## Limits\n\nUp to 2 accounts.\n\n### Detail\n\nMore.\n\n## Other\n\nx\n\nA sentence\nending here. ^block-1\n- item ^block-2\n")},
 	}
 	read := readerOf(fsys)
 	for _, tc := range []struct {
@@ -87,6 +93,11 @@ func TestExpandIncludes(t *testing.T) {
 		{"mdx import", "import Warn from '/snippets/warn.mdx';\n\n<Warn />\n<Other />", []string{"import Warn from '/snippets/warn.mdx';", "", "Keep the key secret.", "<Other />"}, []string{"snippets/warn.mdx"}},
 		{"a root path naming folders above the root", `{{% readfile file="/docs/parts/help.md" %}}`, []string{"Ask support@example.com."}, []string{"parts/help.md"}},
 		{"markdown-include from an include folder above the page", "{!admin.md!}", []string{"Only administrators can do this."}, []string{"include/admin.md"}},
+		{"obsidian section by note name, headings boxed", "![[Plans#Limits]]", []string{"Limits", "", "Up to 2 accounts.", "", "Detail", "", "More."}, nil},
+		{"obsidian block", "![[Plans#^block-1]]", []string{"A sentence", "ending here. ^block-1"}, nil},
+		{"obsidian list item block", "![[Plans#^block-2]]", []string{"- item ^block-2"}, nil},
+		{"obsidian whole note", "![[Plans]]", []string{"Intro.", "", "Limits", "", "Up to 2 accounts.", "", "Detail", "", "More.", "", "Other", "", "x", "", "A sentence", "ending here. ^block-1", "- item ^block-2"}, []string{"vault/Plans.md"}},
+		{"obsidian missing section: nothing", "![[Plans#Nope]]", nil, nil},
 		{"relative to the page first", "--8<-- \"local-frag.md\"", []string{"Local fragment."}, []string{"guide/local-frag.md"}},
 		{"missing, binary or outside: left as written", "<!-- @include: ./nope.md -->\n--8<-- \"../snippets/binary.bin\"\n<!-- @include: ../../etc/passwd -->",
 			[]string{"<!-- @include: ./nope.md -->", "--8<-- \"../snippets/binary.bin\"", "<!-- @include: ../../etc/passwd -->"}, nil},
@@ -153,6 +164,7 @@ func TestLoadReadsIncludes(t *testing.T) {
 func FuzzExpandIncludes(f *testing.F) {
 	f.Add("Intro.\n<!-- @include: ./b.md -->\n```\n{{#include a.md:1:2}}\n```\n[x](a.md ':include :type=code')\n<Snippet file=\"s.mdx\" />")
 	f.Add("--8<-- \"a.md\"\n--8<-- \"b.md\"")
+	f.Add("![[a#Intro]]\n![[b#^x]]\n![[a]]\n![[pic.png]]")
 	f.Add("{% data reusables.r %}\nUse {% data variables.p.name %} and {{ site.data.p.name }}, {% data variables.p.loop %}.")
 	fsys := fstest.MapFS{
 		"data/reusables/r.md":  {Data: []byte("1. Step {% data variables.p.name %}.\n1. {% data reusables.r %}\n")},

@@ -87,7 +87,9 @@ func (x *inlineConverter) run() {
 		case '+':
 			end, repl, ok = x.keys(i)
 		case '=', '^':
-			end, repl, ok = x.mark(i)
+			if end, ok = x.blockID(i); !ok {
+				end, repl, ok = x.mark(i)
+			}
 		case ':':
 			end, ok = x.icon(i)
 		}
@@ -170,6 +172,20 @@ func (x *inlineConverter) brace(i int) (int, string, bool) {
 			x.noteAt(i, "Liquid "+name+" left out: docent does not read included files")
 		case "octicon":
 			return x.octicon(i, end, shortcodeArgs(arg).named["aria-label"])
+		case "term":
+			// Home Assistant's glossary term, "{% term automation %}" or
+			// "{% term automation automations %}": the page shows the
+			// word (the second, when given) with a tooltip.
+			args := shortcodeArgs(arg)
+			if text := args.positional(1); text != "" {
+				return end, text, true
+			}
+			return end, args.positional(0), true
+		case "my":
+			// Home Assistant's link into the reader's own instance: it
+			// shows its title ("**Settings** > **Devices & services**"),
+			// or a badge, which has no text.
+			return end, shortcodeArgs(arg).named["title"], true
 		case "else", "elsif", "when":
 			// Between two branches written on one line ("…a custom
 			// domain.{% elsif ghes %}Sites are…", "`url`{% else %}`url`"):
@@ -199,6 +215,23 @@ func (x *inlineConverter) brace(i int) (int, string, bool) {
 		return end, "", true
 	}
 	return 0, "", false
+}
+
+// blockID reports Obsidian's block id ending a paragraph or a list item,
+// " ^backup-codes": an anchor for links and embeds, shown nowhere.
+func (x *inlineConverter) blockID(i int) (int, bool) {
+	s := x.s
+	if s[i] != '^' || i == 0 || s[i-1] != ' ' {
+		return 0, false
+	}
+	j := i + 1
+	for j < len(s) && (isAlnum(s[j]) || s[j] == '-') {
+		j++
+	}
+	if j == i+1 || j < len(s) && s[j] != '\n' {
+		return 0, false
+	}
+	return j, true
 }
 
 // octicon converts GitHub Docs' icon tag, "{% octicon "gear"

@@ -632,6 +632,10 @@ func (c *converter) liquidTag(n int, trimmed, indent string) bool {
 	case "tab":
 		// GitBook's {% tab title="…" %}: the tab's label, then its text.
 		c.title(n, indent, shortcodeArgs(lang).named["title"])
+	case "details":
+		// Home Assistant's {% details "Show the YAML" %}: a disclosure
+		// whose summary the reader clicks, then its text.
+		c.title(n, indent, shortcodeArgs(lang).positional(0))
 	case "content-ref":
 		// GitBook's card linking another page: it shows that page's title,
 		// which the link inside does not hold (it repeats the URL).

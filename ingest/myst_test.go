@@ -79,6 +79,12 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		{"octicon before a label", "Click **{% octicon \"sync\" aria-label=\"The sync icon\" %} Re-run jobs**, then {% octicon \"gear\" %} **Settings**.", "Click **Re-run jobs**, then **Settings**."},
 		{"octicon as the button", "click {% octicon \"sync\" aria-label=\"Re-run job\" %}. Open **{% octicon \"kebab\" aria-label=\"More\" %}**.", "click Re-run job. Open **More**."},
 		{"liquid branches on one line", "Served from a domain.{% elsif ghes %}Sites are served{% endif %} here. Go to `a`{% else %}`b`{% endif %}.", "Served from a domain. Sites are served here. Go to `a` `b`."},
+		// Home Assistant's glossary terms, links into the reader's instance
+		// and disclosures show their words.
+		{"liquid term and my", "Create an {% term automation %} or two {% term automation automations %}. Open {% my integrations title=\"**Settings** > **Devices**\" %}{% my backup badge %}.", "Create an automation or two automations. Open **Settings** > **Devices**."},
+		{"liquid details", "{% details \"Show the YAML\" %}\nText.\n{% enddetails %}", "\nShow the YAML\n\nText."},
+		// Obsidian's block ids are anchors, shown nowhere; a caret in text stays.
+		{"obsidian block id", "Sync runs every 4 hours. ^sync-delay\n- Item ^a1\n\n2^10 and x ^y z", "Sync runs every 4 hours. \n- Item \n\n2^10 and x ^y z"}, // trailing spaces go with the doc's normalization
 		// Zulip's help centre: macros alone on a line are widgets, not text;
 		// a brace in prose, or a macro with spaces, stays.
 		{"template macros", "{start_tabs}\n{tab|desktop-web}\n{relative|gear|settings}\nClick **Save**.\n{end_tabs}\n{not a macro}", "Click **Save**.\n{not a macro}"},
