@@ -18,6 +18,20 @@ func readerOf(fsys fstest.MapFS) *siteFiles {
 	return siteFilesOf(fsys, files)
 }
 
+// loadSlugs loads fsys as Load does and lists the docs' slugs.
+func loadSlugs(t *testing.T, fsys fstest.MapFS) (Result, []string) {
+	t.Helper()
+	res, err := Load(context.Background(), fsys, "kb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slugs []string
+	for _, d := range res.Docs {
+		slugs = append(slugs, d.Slug)
+	}
+	return res, slugs
+}
+
 func TestParseInclude(t *testing.T) {
 	for _, tc := range []struct {
 		line string
@@ -132,14 +146,7 @@ func TestLoadReadsIncludes(t *testing.T) {
 		"snippets/window.md":     {Data: []byte("Carriers can book up to 21 days ahead.\n")},
 		"snippets/standalone.md": {Data: []byte("# Standalone\n\nNobody includes this page.\n")},
 	}
-	res, err := Load(context.Background(), fsys, "kb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var slugs []string
-	for _, d := range res.Docs {
-		slugs = append(slugs, d.Slug)
-	}
+	res, slugs := loadSlugs(t, fsys)
 	if !slices.Equal(slugs, []string{"guide/booking", "snippets/standalone"}) {
 		t.Fatalf("docs %q, want the page and the page nobody includes", slugs)
 	}
@@ -156,7 +163,7 @@ func TestLoadReadsIncludes(t *testing.T) {
 	})
 	before := res.Docs[0].ContentHash
 	fsys["snippets/window.md"] = &fstest.MapFile{Data: []byte("Carriers can book up to 30 days ahead.\n")}
-	if res, err = Load(context.Background(), fsys, "kb"); err != nil || res.Docs[0].ContentHash == before {
+	if res, err := Load(context.Background(), fsys, "kb"); err != nil || res.Docs[0].ContentHash == before {
 		t.Errorf("a changed fragment left the page's hash as it was (%v)", err)
 	}
 }

@@ -40,14 +40,7 @@ Missing: [{% data variables.product.nope %}] stays out.
 
 func TestLiquidDataTags(t *testing.T) {
 	fsys := githubDocs()
-	res, err := Load(context.Background(), fsys, "kb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var slugs []string
-	for _, d := range res.Docs {
-		slugs = append(slugs, d.Slug)
-	}
+	res, slugs := loadSlugs(t, fsys)
 	// A reusable a page reads, in a block or inline, is a fragment; one
 	// nobody reads stays a page, as any file nobody includes.
 	if want := []string{"content/pipelines/about", "content/pipelines/other", "data/reusables/pipelines/unused"}; !slices.Equal(slugs, want) {
@@ -84,7 +77,7 @@ func TestLiquidDataTags(t *testing.T) {
 	// A changed value is a new version of the pages showing it.
 	before := about.ContentHash
 	fsys["data/variables/limits.yml"] = &fstest.MapFile{Data: []byte("run:\n  hours: 8\n")}
-	if res, err = Load(context.Background(), fsys, "kb"); err != nil || res.Docs[0].ContentHash == before {
+	if res, err := Load(context.Background(), fsys, "kb"); err != nil || res.Docs[0].ContentHash == before {
 		t.Errorf("a changed data file left the page's hash as it was (%v)", err)
 	}
 }
