@@ -68,6 +68,8 @@ var (
 	// Obsidian: ![[Note]], ![[Note#Heading]], ![[Note#^block-id]], with an
 	// optional "|alias"; an image's ![[x.png]] too, which is not read.
 	obsidianEmbed = regexp.MustCompile(`^\s*!\[\[([^\]|#]+)(?:#([^\]|]*))?(?:\|[^\]]*)?\]\]\s*$`)
+	// Jekyll: {% include path %} and {% include_relative path %}.
+	liquidInclude = regexp.MustCompile(`^\s*\{%-?\s*include(_relative)?\s+['"]?([^\s'"%]+)['"]?(.*?)\s*-?%\}\s*$`)
 	// Mintlify: <Snippet file="name.mdx" />, from the snippets folder.
 	mintlifySnippet = regexp.MustCompile(`^\s*<Snippet\s+file=(?:"([^"]+)"|'([^']+)')\s*/>\s*$`)
 )
@@ -166,6 +168,12 @@ func parseInclude(line string) (includeDirective, bool) {
 	}
 	if d, ok := dataInclude(line); ok {
 		return d, true
+	}
+	if m := liquidInclude.FindStringSubmatch(line); m != nil && isMarkdown(m[2]) && !strings.Contains(m[3], "=") {
+		// Jekyll: {% include x.md %} from the site's _includes folder,
+		// {% include_relative x.md %} from the page's. An include passing
+		// parameters is a template (a callout), read by the converter.
+		return includeDirective{target: m[2], nearby: m[1] == "", inFences: true}, true
 	}
 	if m := obsidianEmbed.FindStringSubmatch(line); m != nil {
 		name := strings.TrimSpace(m[1])

@@ -55,6 +55,10 @@ func TestParseInclude(t *testing.T) {
 		{"{!admin-only.md!}", includeDirective{target: "admin-only.md", inFences: true, nearby: true}, true},
 		{"    {! include/warn.md !}", includeDirective{target: "include/warn.md", inFences: true, nearby: true}, true},
 		{"{!admin-only.md!} and more", includeDirective{}, false},
+		{"{% include integrations/config_flow.md %}", includeDirective{target: "integrations/config_flow.md", nearby: true, inFences: true}, true},
+		{"{%- include_relative parts/steps.md -%}", includeDirective{target: "parts/steps.md", inFences: true}, true},
+		{`{% include note.md content="Back up first." %}`, includeDirective{}, false}, // a template: the converter shows its content
+		{"{% include asides/nav.html %}", includeDirective{}, false},                  // a layout piece, not text
 		{"![[Plans and pricing#Limits]]", includeDirective{target: "Plans and pricing.md", note: true, section: "Limits"}, true},
 		{"![[Two-factor authentication#^backup-codes|codes]]", includeDirective{target: "Two-factor authentication.md", note: true, section: "^backup-codes"}, true},
 		{"![[Shared warning]]", includeDirective{target: "Shared warning.md", note: true}, true},
@@ -70,18 +74,19 @@ func TestParseInclude(t *testing.T) {
 
 func TestExpandIncludes(t *testing.T) {
 	fsys := fstest.MapFS{
-		"guide/page.md":       {Data: []byte("x")},
-		"parts/help.md":       {Data: []byte("---\ntitle: Help\n---\nAsk support@example.com.\n")},
-		"parts/nested.md":     {Data: []byte("Nested start.\n<!-- @include: ./help.md -->\n")},
-		"parts/loop.md":       {Data: []byte("Loop.\n<!-- @include: ./loop2.md -->\n")},
-		"parts/loop2.md":      {Data: []byte("Loop two.\n<!-- @include: ./loop.md -->\n")},
-		"snippets/ferry.toml": {Data: []byte("# ANCHOR: server\n[server]\nport = 8080\n# ANCHOR_END: server\n[tls]\nacme = true\n")},
-		"snippets/p.json":     {Data: []byte(`{"event": "created"}`)},
-		"snippets/warn.mdx":   {Data: []byte("Keep the key secret.")},
-		"snippets/binary.bin": {Data: []byte("a\x00b")},
-		"guide/local-frag.md": {Data: []byte("Local fragment.")},
-		"include/admin.md":    {Data: []byte("Only administrators can do this.")},
-		"vault/Plans.md":      {Data: []byte("---\naliases: [pricing]\n---\nIntro.\n\n## Limits\n\nUp to 2 accounts.\n\n### Detail\n\nMore.\n\n## Other\n\nx\n\nA sentence\nending here. ^block-1\n- item ^block-2\n")},
+		"guide/page.md":               {Data: []byte("x")},
+		"parts/help.md":               {Data: []byte("---\ntitle: Help\n---\nAsk support@example.com.\n")},
+		"parts/nested.md":             {Data: []byte("Nested start.\n<!-- @include: ./help.md -->\n")},
+		"parts/loop.md":               {Data: []byte("Loop.\n<!-- @include: ./loop2.md -->\n")},
+		"parts/loop2.md":              {Data: []byte("Loop two.\n<!-- @include: ./loop.md -->\n")},
+		"snippets/ferry.toml":         {Data: []byte("# ANCHOR: server\n[server]\nport = 8080\n# ANCHOR_END: server\n[tls]\nacme = true\n")},
+		"snippets/p.json":             {Data: []byte(`{"event": "created"}`)},
+		"snippets/warn.mdx":           {Data: []byte("Keep the key secret.")},
+		"snippets/binary.bin":         {Data: []byte("a\x00b")},
+		"guide/local-frag.md":         {Data: []byte("Local fragment.")},
+		"include/admin.md":            {Data: []byte("Only administrators can do this.")},
+		"_includes/common/backups.md": {Data: []byte("Backups are stored in /backup.")},
+		"vault/Plans.md":              {Data: []byte("---\naliases: [pricing]\n---\nIntro.\n\n## Limits\n\nUp to 2 accounts.\n\n### Detail\n\nMore.\n\n## Other\n\nx\n\nA sentence\nending here. ^block-1\n- item ^block-2\n")},
 	}
 	read := readerOf(fsys)
 	for _, tc := range []struct {
@@ -107,6 +112,7 @@ func TestExpandIncludes(t *testing.T) {
 		{"mdx import", "import Warn from '/snippets/warn.mdx';\n\n<Warn />\n<Other />", []string{"import Warn from '/snippets/warn.mdx';", "", "Keep the key secret.", "<Other />"}, []string{"snippets/warn.mdx"}},
 		{"a root path naming folders above the root", `{{% readfile file="/docs/parts/help.md" %}}`, []string{"Ask support@example.com."}, []string{"parts/help.md"}},
 		{"markdown-include from an include folder above the page", "{!admin.md!}", []string{"Only administrators can do this."}, []string{"include/admin.md"}},
+		{"jekyll include from _includes", "{% include common/backups.md %}", []string{"Backups are stored in /backup."}, []string{"_includes/common/backups.md"}},
 		{"obsidian section by note name, headings boxed", "![[Plans#Limits]]", []string{"Limits", "", "Up to 2 accounts.", "", "Detail", "", "More."}, nil},
 		{"obsidian block", "![[Plans#^block-1]]", []string{"A sentence", "ending here. ^block-1"}, nil},
 		{"obsidian list item block", "![[Plans#^block-2]]", []string{"- item ^block-2"}, nil},
