@@ -42,5 +42,7 @@ var clippedWords = map[string]string{
 	"notif": "notification", "notifs": "notifications",
 	"db": "database", "dbs": "databases",
 	"stats": "statistics",
+	"max":   "maximum",
+	"qty":   "quantity",
 	"sync":  "synchronize", "syncing": "synchronizing", "synced": "synchronized",
 }
