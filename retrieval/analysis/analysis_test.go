@@ -142,6 +142,15 @@ func TestFollowUpAndIntents(t *testing.T) {
 		{"2,000 parcels, 1,5 kg", []string{"2,000 parcels", "1,5 kg"}},
 		{"workspace", nil},
 		{"and", nil},
+		// What happened, then the question: one question.
+		{"customer archived their repo, can they still publish from it?", nil},
+		{"a client says she never got her reminder, what should I check?", nil},
+		{"my friend can't make it, can she go instead", nil},
+		// Two things to do, or two questions, stay two.
+		{"restore a deleted file, request admin rights", []string{"restore a deleted file", "request admin rights"}},
+		{"how do I pin a note, and how do I share it", []string{"how do I pin a note", "how do I share it"}},
+		{"client paid twice and wants a refund", []string{"client paid twice", "wants a refund"}}, // "and" joins two asks
+		{"a client says hi, thanks & bye", []string{"a client says hi, thanks", "bye"}},
 	}
 	for _, tt := range tests {
 		if got := SplitIntents(tt.in); !slices.Equal(got, tt.want) {

@@ -201,8 +201,76 @@ func SplitIntents(text string) []string {
 		}
 	}
 	flush()
+	parts = joinCircumstances(text, parts)
 	if len(parts) < 2 {
 		return nil
 	}
 	return parts
 }
+
+// joinCircumstances joins to the part after it each part that tells what
+// happened rather than asks ("customer archived their repo, can they
+// still publish from it?", "a client says she never got her reminder,
+// what should I check?") when only a comma stands between them: the
+// circumstance and the question are one question. A part tells when it
+// does not open with a question word and a verb after its first word is
+// in the past or the present tense of a subject ("archived", "says",
+// "can't"); a participle after an article ("restore a deleted file, …")
+// is an adjective, and an imperative ("add a caption, make tables
+// sortable") has no subject.
+func joinCircumstances(text string, parts []string) []string {
+	if len(parts) < 2 {
+		return parts
+	}
+	lower := strings.ToLower(text)
+	out := []string{parts[0]}
+	at := strings.Index(lower, strings.ToLower(parts[0])) + len(parts[0])
+	for _, p := range parts[1:] {
+		next := strings.Index(lower[max(at, 0):], strings.ToLower(p))
+		if at < 0 || next < 0 {
+			out = append(out, p)
+			at = -1
+			continue
+		}
+		sep := strings.TrimSpace(lower[at : at+next])
+		prev := out[len(out)-1]
+		if sep == "," && tellsWhatHappened(prev) {
+			out[len(out)-1] = prev + ", " + p
+		} else {
+			out = append(out, p)
+		}
+		at += next + len(p)
+	}
+	return out
+}
+
+// tellsWhatHappened reports a statement of what happened (see
+// joinCircumstances).
+func tellsWhatHappened(part string) bool {
+	words := strings.Fields(strings.ToLower(part))
+	if len(words) < 2 || questionOpeners[strings.Trim(words[0], "?,.!")] {
+		return false
+	}
+	for i := 1; i < len(words); i++ {
+		w := strings.Trim(words[i], "?,.!\"'")
+		if finiteVerbs[w] || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "'m") || strings.HasSuffix(w, "'re") {
+			return true
+		}
+		if strings.HasSuffix(w, "ed") && len(w) > 4 && !determiners[strings.Trim(words[i-1], ",")] {
+			return true
+		}
+	}
+	return false
+}
+
+// questionOpeners open a question, not a statement.
+var questionOpeners = WordSet(`how what what's whats where where's when why which who whom whose can could
+	is are do does did should will would may might shall am`)
+
+// finiteVerbs are verbs in a tense only a statement with a subject has.
+var finiteVerbs = WordSet(`is are was were has had says said keeps kept got gets gave gives paid pays lost
+	quit went goes came comes took takes made makes sent sends saw sees told tells thinks thought wants wanted
+	needs cant wont doesnt didnt isnt arent wasnt`)
+
+// determiners before a participle make it an adjective: "a deleted file".
+var determiners = WordSet(`a an the my our your their his her its this that these those some any no each every`)
