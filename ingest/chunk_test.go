@@ -382,6 +382,10 @@ func TestChunkSplitsParagraphFromAdjacentTable(t *testing.T) {
 func fenceLines(content string) int {
 	n, open := 0, 0 // open: the backticks of the open fence, 0 for none
 	for _, line := range strings.Split(content, "\n") {
+		// A fence may be indented up to three spaces (CommonMark).
+		if t := strings.TrimLeft(line, " "); len(line)-len(t) <= 3 {
+			line = t
+		}
 		run := len(line) - len(strings.TrimLeft(line, "`"))
 		if run < 3 {
 			continue
