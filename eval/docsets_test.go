@@ -15,7 +15,7 @@ import (
 
 // The decision policy is measured on documentation it was not written
 // for: the real sets in shared/eval beside the repository (Mastodon's Hugo
-// docs, Material for MkDocs; see evaldata.Dir), and twenty sets in other
+// docs, Material for MkDocs; see evaldata.Dir), and twenty-two sets in other
 // conventions written for this repository (testdata/README.md). Each run
 // here fails below its floor, so a change that makes docent decide worse
 // on any of them fails make test.
@@ -101,17 +101,19 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		{"testdata/quillpad", floor{passed: 33, hitAt1Found: 21, maxWrongConfident: 3}},
 		{"testdata/ferrydock", floor{passed: 31, hitAt1Found: 16, maxWrongConfident: 2}},
 		{"testdata/parcelpost", floor{passed: 29, hitAt1Found: 22, maxWrongConfident: 2}},
-		{"testdata/brightdesk", floor{passed: 31, hitAt1Found: 23, maxWrongConfident: 5}},
+		{"testdata/brightdesk", floor{passed: 33, hitAt1Found: 23, maxWrongConfident: 4}},
 		{"testdata/dockhand", floor{passed: 30, hitAt1Found: 21, maxWrongConfident: 1}},
 		{"testdata/meshgate", floor{passed: 27, hitAt1Found: 20, maxWrongConfident: 3}},
 		{"testdata/nimbusnote", floor{passed: 28, hitAt1Found: 18, maxWrongConfident: 6}},
 		{"testdata/tillsupport", floor{passed: 28, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/spoolcast", floor{passed: 31, hitAt1Found: 22, maxWrongConfident: 2}},
 		{"testdata/lumenpay", floor{passed: 31, hitAt1Found: 24, maxWrongConfident: 3}},
-		{"testdata/forgehub", floor{passed: 29, hitAt1Found: 22, maxWrongConfident: 3}},
-		{"testdata/ticketly", floor{passed: 35, hitAt1Found: 21, maxWrongConfident: 2}},
+		{"testdata/forgehub", floor{passed: 30, hitAt1Found: 21, maxWrongConfident: 3}},
+		{"testdata/ticketly", floor{passed: 36, hitAt1Found: 22, maxWrongConfident: 1}},
 		{"testdata/driftwood", floor{passed: 34, hitAt1Found: 23, maxWrongConfident: 4}},
 		{"testdata/hearthhub", floor{passed: 33, hitAt1Found: 23, maxWrongConfident: 2}},
+		{"testdata/chatterbox", floor{passed: 32, hitAt1Found: 22, maxWrongConfident: 5}},
+		{"testdata/pipewright", floor{passed: 35, hitAt1Found: 23, maxWrongConfident: 3}},
 	} {
 		t.Run(filepath.Base(tc.dir), func(t *testing.T) { checkFloor(t, runDocSet(t, tc.dir), tc.f) })
 	}
