@@ -70,6 +70,11 @@ var (
 	obsidianEmbed = regexp.MustCompile(`^\s*!\[\[([^\]|#]+)(?:#([^\]|]*))?(?:\|[^\]]*)?\]\]\s*$`)
 	// Jekyll: {% include path %} and {% include_relative path %}.
 	liquidInclude = regexp.MustCompile(`^\s*\{%-?\s*include(_relative)?\s+['"]?([^\s'"%]+)['"]?(.*?)\s*-?%\}\s*$`)
+	// docfx (Microsoft Learn): [!INCLUDE [title](includes/x.md)], "~/"
+	// for the repository's root.
+	docfxInclude = regexp.MustCompile(`^\s*\[!INCLUDE\s*\[[^\]]*\]\(\s*<?([^)>]+?)>?\s*\)\]\s*$`)
+	// docfxInlineInclude is one inside a sentence.
+	docfxInlineInclude = regexp.MustCompile(`\[!INCLUDE\s*\[[^\]]*\]\(\s*<?([^)>\s]+)>?\s*\)\]`)
 	// Mintlify: <Snippet file="name.mdx" />, from the snippets folder.
 	mintlifySnippet = regexp.MustCompile(`^\s*<Snippet\s+file=(?:"([^"]+)"|'([^']+)')\s*/>\s*$`)
 )
@@ -185,6 +190,10 @@ func parseInclude(line string) (includeDirective, bool) {
 		}
 		return includeDirective{target: name, note: true, section: strings.TrimSpace(m[2])}, true
 	}
+	if m := docfxInclude.FindStringSubmatch(line); m != nil {
+		t := strings.TrimSpace(m[1])
+		return includeDirective{target: strings.TrimPrefix(t, "~/"), root: strings.HasPrefix(t, "~/")}, true
+	}
 	if m := markdownInclude.FindStringSubmatch(line); m != nil {
 		return includeDirective{target: m[1], inFences: true, nearby: true}, true
 	}
@@ -255,9 +264,32 @@ func (x *expansion) expand(lines []string, from string, read *siteFiles, stack [
 		// Liquid renders a page before markdown does: its data tags are
 		// values in code too.
 		l = read.substituteData(l, true, &x.data)
+		l = x.inlineIncludes(l, from, read, stack)
 		x.lines = append(x.lines, l)
 		x.origin = append(x.origin, at)
 	}
+}
+
+// inlineIncludes reads docfx includes inside a sentence: a fragment of
+// one paragraph reads where it stands; any other stays for the converter.
+func (x *expansion) inlineIncludes(l, from string, read *siteFiles, stack []string) string {
+	if !strings.Contains(l, "[!INCLUDE") && !strings.Contains(l, "[!include") {
+		return l
+	}
+	return docfxInlineInclude.ReplaceAllStringFunc(l, func(tag string) string {
+		t := docfxInlineInclude.FindStringSubmatch(tag)[1]
+		d := includeDirective{target: strings.TrimPrefix(t, "~/"), root: strings.HasPrefix(t, "~/")}
+		p, text, ok := x.read(d, from, read, stack)
+		if !ok {
+			return tag
+		}
+		lines := trimBlankLines(includedLines(text, d, p, false))
+		if len(lines) != 1 {
+			return tag
+		}
+		x.data = append(x.data, p) // in the hash, and a fragment
+		return strings.TrimSpace(lines[0])
+	})
 }
 
 // read finds and reads a directive's file: from the including file's

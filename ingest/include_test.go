@@ -59,6 +59,8 @@ func TestParseInclude(t *testing.T) {
 		{"{%- include_relative parts/steps.md -%}", includeDirective{target: "parts/steps.md", inFences: true}, true},
 		{`{% include note.md content="Back up first." %}`, includeDirective{}, false}, // a template: the converter shows its content
 		{"{% include asides/nav.html %}", includeDirective{}, false},                  // a layout piece, not text
+		{"[!INCLUDE [prereqs](includes/prereqs.md)]", includeDirective{target: "includes/prereqs.md"}, true},
+		{"[!INCLUDE [cli](~/includes/cli.md)]", includeDirective{target: "includes/cli.md", root: true}, true},
 		{"![[Plans and pricing#Limits]]", includeDirective{target: "Plans and pricing.md", note: true, section: "Limits"}, true},
 		{"![[Two-factor authentication#^backup-codes|codes]]", includeDirective{target: "Two-factor authentication.md", note: true, section: "^backup-codes"}, true},
 		{"![[Shared warning]]", includeDirective{target: "Shared warning.md", note: true}, true},
@@ -112,6 +114,9 @@ func TestExpandIncludes(t *testing.T) {
 		{"mdx import", "import Warn from '/snippets/warn.mdx';\n\n<Warn />\n<Other />", []string{"import Warn from '/snippets/warn.mdx';", "", "Keep the key secret.", "<Other />"}, []string{"snippets/warn.mdx"}},
 		{"a root path naming folders above the root", `{{% readfile file="/docs/parts/help.md" %}}`, []string{"Ask support@example.com."}, []string{"parts/help.md"}},
 		{"markdown-include from an include folder above the page", "{!admin.md!}", []string{"Only administrators can do this."}, []string{"include/admin.md"}},
+		{"docfx include, block and inline", "[!INCLUDE [a](../include/admin.md)]\nNote: [!INCLUDE [b](../parts/help.md)] Then [!INCLUDE [c](nope.md)].",
+			[]string{"Only administrators can do this.", "Note: Ask support@example.com. Then [!INCLUDE [c](nope.md)]."}, []string{"include/admin.md"}},
+		{"docfx inline include of one paragraph", "Note: [!INCLUDE [a](../include/admin.md)] Done.", []string{"Note: Only administrators can do this. Done."}, nil},
 		{"jekyll include from _includes", "{% include common/backups.md %}", []string{"Backups are stored in /backup."}, []string{"_includes/common/backups.md"}},
 		{"obsidian section by note name, headings boxed", "![[Plans#Limits]]", []string{"Limits", "", "Up to 2 accounts.", "", "Detail", "", "More."}, nil},
 		{"obsidian block", "![[Plans#^block-1]]", []string{"A sentence", "ending here. ^block-1"}, nil},

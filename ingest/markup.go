@@ -53,6 +53,9 @@ type converter struct {
 	prose     []string // pending prose lines, converted inline on flush
 	proseLine int      // body line of prose[0]
 	skipUntil string   // inside {% comment %} or a --8<-- block: the line that ends it
+	// docfxTabs: a docfx tab group ("# [Portal](#tab/portal)") is open;
+	// the "---" line after its last tab closes it.
+	docfxTabs bool
 	// rawHTML is the end tag of an HTML element whose content is code,
 	// not prose (<pre>, <script>, <style>, <textarea>), open around the
 	// line: no heading is read inside it.
@@ -247,9 +250,13 @@ func (c *converter) line(n int, raw string) {
 		c.flush()
 		return
 	}
+	afterText := f.afterText // indentedCode sets it for the next line
 	if c.indentedCode(f, l, trimmed) {
 		c.flush()
 		c.emit(l)
+		return
+	}
+	if c.docfx(n, trimmed, indent, afterText) {
 		return
 	}
 	if c.directive(n, trimmed, indent) {
@@ -701,6 +708,10 @@ func calloutLine(l string) string {
 	if i == 0 || !strings.Contains(l[:i], ">") || !strings.HasPrefix(l[i:], "[!") {
 		return l
 	}
+	if strings.HasPrefix(l[i:], "[!div") && strings.HasSuffix(strings.TrimSpace(l), "]") {
+		// docfx's "> [!div class="nextstepaction"]": the quote's styling.
+		return strings.TrimRight(l[:i], " \t")
+	}
 	end := strings.IndexByte(l[i:], ']')
 	if end < 0 {
 		return l
@@ -716,6 +727,50 @@ func calloutLine(l string) string {
 	// An empty quoted line after the title makes it a paragraph of its
 	// own, as the callout shows it, not the start of the text.
 	return l[:i] + title + "\n" + strings.TrimRight(l[:i], " \t")
+}
+
+// Microsoft Learn writes its docs in docfx's markdown: images as
+// ":::image type="content" source="…" alt-text="…":::", whose alt text is
+// what a reader without the picture reads; zone pivots ("::: zone
+// pivot="os-windows"" … "::: zone-end") around text for one platform,
+// which is the page's text; tab groups as headings linking to "#tab/…"
+// ("# [Portal](#tab/portal)"), which are labels, not sections, closed by
+// a "---" line; and code includes ("[!code-json[](~/samples/x.json)]").
+var (
+	docfxImage   = regexp.MustCompile(`(?i)^:::\s*image\s(.*?)(:::)?$`)
+	docfxZone    = regexp.MustCompile(`(?i)^:::\s*(zone\b.*|zone-end|image-end|column\b.*|row\b.*|column-end|row-end)\s*(:::)?$`)
+	docfxTab     = regexp.MustCompile(`^#{1,6}\s+\[([^\]]+)\]\(#tab/[^)\s]*\)\s*$`)
+	docfxCode    = regexp.MustCompile(`^\[!code-[\w-]*\[[^\]]*\]\([^)]*\)\]$`)
+	docfxAltText = regexp.MustCompile(`alt-text\s*=\s*"([^"]*)"`)
+)
+
+// docfx converts a docfx line (see above) and reports whether it was one.
+func (c *converter) docfx(n int, trimmed, indent string, afterText bool) bool {
+	if trimmed == "" {
+		return false
+	}
+	switch {
+	case trimmed[0] == ':' && docfxZone.MatchString(trimmed):
+		c.flush()
+	case trimmed[0] == ':' && docfxImage.MatchString(trimmed):
+		alt := ""
+		if m := docfxAltText.FindStringSubmatch(trimmed); m != nil {
+			alt = m[1]
+		}
+		c.title(n, indent, alt)
+	case trimmed[0] == '#' && docfxTab.MatchString(trimmed):
+		c.title(n, indent, docfxTab.FindStringSubmatch(trimmed)[1])
+		c.docfxTabs = true
+	case trimmed == "---" && c.docfxTabs && !afterText:
+		c.flush()
+		c.docfxTabs = false
+	case trimmed[0] == '[' && docfxCode.MatchString(trimmed):
+		c.flush()
+		c.note(n, "docfx code include left out: docent does not read code samples from other files")
+	default:
+		return false
+	}
+	return true
 }
 
 // macroLine is a line holding one template macro: a lower-case name and

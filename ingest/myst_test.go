@@ -85,6 +85,11 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		{"liquid details", "{% details \"Show the YAML\" %}\nText.\n{% enddetails %}", "\nShow the YAML\n\nText."},
 		// Obsidian's block ids are anchors, shown nowhere; a caret in text stays.
 		{"obsidian block id", "Sync runs every 4 hours. ^sync-delay\n- Item ^a1\n\n2^10 and x ^y z", "Sync runs every 4 hours. \n- Item \n\n2^10 and x ^y z"}, // trailing spaces go with the doc's normalization
+		// docfx (Microsoft Learn): an image reads as its alt text, zone
+		// pivots and a tab group's closing line go, tab headings are labels,
+		// a code include and a quote's div styling show nothing.
+		{"docfx", ":::image type=\"content\" source=\"m/a.png\" alt-text=\"Screenshot of the toggle.\":::\n::: zone pivot=\"os-windows\"\nOpen it.\n::: zone-end\n\n# [Portal](#tab/portal)\n\nClick **Save**.\n\n# [CLI](#tab/cli)\n\nRun it.\n\n---\n\n> [!div class=\"nextstepaction\"]\n> [Next](next.md)\n\n[!code-json[](~/samples/p.json)]\n:::image-end:::",
+			"\nScreenshot of the toggle.\n\nOpen it.\n\n\nPortal\n\n\nClick **Save**.\n\n\nCLI\n\n\nRun it.\n\n\n>\n> [Next](next.md)\n"},
 		// Zulip's help centre: macros alone on a line are widgets, not text;
 		// a brace in prose, or a macro with spaces, stays.
 		{"template macros", "{start_tabs}\n{tab|desktop-web}\n{relative|gear|settings}\nClick **Save**.\n{end_tabs}\n{not a macro}", "Click **Save**.\n{not a macro}"},
