@@ -40,7 +40,7 @@ func fuzzSeeds(f *testing.F) []string {
 		"<h2 id=\"a\">\n  B\n</h2>\n<h3>\nC\n\n</h3>\n```\n<h2>\nD\n</h2>\n```\n<h4>\nE\n</h5>",
 		"[block:callout]\n{\"type\": \"warning\", \"title\": \"T\", \"body\": \"**B**\\n[/block]\"}\n[/block]\n[block:code]\n{\"codes\": [{\"code\": \"```\\nx\", \"language\": \"sh\"}]}\n[/block]\n[block:parameters]\n{\"data\": {\"h-0\": \"A\", \"0-0\": \"a|b\"}, \"cols\": 1, \"rows\": 1}\n[/block]\n[block:x]\n{bad\n\n```\n[block:image]\n```\n[block:html]\n{\"html\": \"<p>\\n\\n    y</p>\"}",
 		"Title\n=====\n{: .no_toc }\n\n1. TOC\n{:toc}\n\n<details>\n<summary>Q?</summary>\n\nA.\n\n</details>\n\n[ref][r]\n\n[r]: x.md",
-		":::image type=\"complex\" source=\"a.png\" alt-text=\"Alt.\":::\nLong.\n:::image-end:::\n::: zone pivot=\"x\"\nT.\n::: zone-end\n# [A](#tab/a)\n\nx\n\n---\n> [!div class=\"checklist\"]\n> * y\n[!code-json[](~/a.json)]\n{start_tabs}\n{tab|x}\nText ^id\n{% term a b %} {% my x title=\"T\" %} {% octicon \"g\" aria-label=\"G\" %}.",
+		":::image type=\"complex\" source=\"a.png\" alt-text=\"Alt.\":::\nLong.\n:::image-end:::\n::: zone pivot=\"x\"\nT.\n::: zone-end\n# [A](#tab/a)\n\nx\n\n---\n> [!div class=\"checklist\"]\n> * y\n[!code-json[](~/a.json)]\n{start_tabs}\n{tab|x}\nText ^id\n{% term a b %} {% my x title=\"T\" %} {% octicon \"g\" aria-label=\"G\" %}.\n{% configuration %}\na:\n  keys:\n    b: {c: [\n{% endconfiguration %}\n{% configuration %}\nx: 1",
 	}
 	for _, in := range hostileInputs {
 		seeds = append(seeds, in.gen(200))

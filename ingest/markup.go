@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"gopkg.in/yaml.v3"
 	"html"
 	"regexp"
 	"strconv"
@@ -53,6 +54,10 @@ type converter struct {
 	prose     []string // pending prose lines, converted inline on flush
 	proseLine int      // body line of prose[0]
 	skipUntil string   // inside {% comment %} or a --8<-- block: the line that ends it
+	// config holds the lines of a Home Assistant {% configuration %}
+	// block while it is open (configEnd names the tag that ends it).
+	config    []string
+	configEnd string
 	// docfxTabs: a docfx tab group ("# [Portal](#tab/portal)") is open;
 	// the "---" line after its last tab closes it.
 	docfxTabs bool
@@ -91,6 +96,11 @@ func convertMarkup(body string) (string, []markupNote) {
 		c.line(i+1, raw)
 	}
 	c.readmeUnclosed()
+	if c.configEnd != "" {
+		// A configuration block that never closes: its lines are still
+		// the page's, read as they stand.
+		c.emit(configurationList(c.config, "")...)
+	}
 	c.flush()
 	for len(c.stack) > 1 {
 		c.pop()
@@ -210,6 +220,15 @@ func (c *converter) line(n int, raw string) {
 			l = kept
 		}
 		c.emit(l)
+		return
+	}
+	if c.configEnd != "" {
+		if blockTag(trimmed) == c.configEnd {
+			c.emit(configurationList(c.config, indent)...)
+			c.config, c.configEnd = nil, ""
+			return
+		}
+		c.config = append(c.config, l)
 		return
 	}
 	if c.skipUntil != "" {
@@ -639,6 +658,13 @@ func (c *converter) liquidTag(n int, trimmed, indent string) bool {
 	case "tab":
 		// GitBook's {% tab title="…" %}: the tab's label, then its text.
 		c.title(n, indent, shortcodeArgs(lang).named["title"])
+	case "configuration", "configuration_basic":
+		// Home Assistant documents configuration variables in YAML
+		// between these tags: read as text, keys and all ("required: false
+		// type: map keys:"); see configurationList.
+		c.flush()
+		c.emit("")
+		c.configEnd = "end" + name
 	case "details":
 		// Home Assistant's {% details "Show the YAML" %}: a disclosure
 		// whose summary the reader clicks, then its text.
@@ -727,6 +753,66 @@ func calloutLine(l string) string {
 	// An empty quoted line after the title makes it a paragraph of its
 	// own, as the callout shows it, not the start of the text.
 	return l[:i] + title + "\n" + strings.TrimRight(l[:i], " \t")
+}
+
+// configurationList writes a Home Assistant configuration block as the
+// site shows it: a list of the variables, each with its type, whether it
+// is required, its default and its description, nested variables (under
+// "keys") in a list of their own. YAML that does not parse stays as a
+// code block.
+func configurationList(lines []string, indent string) []string {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(strings.Join(lines, "\n")), &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		out := append([]string{indent + "```yaml"}, lines...)
+		return append(out, indent+"```", "")
+	}
+	var out []string
+	var walk func(m *yaml.Node, depth int)
+	walk = func(m *yaml.Node, depth int) {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			name, v := m.Content[i].Value, m.Content[i+1]
+			fields := map[string]string{}
+			var keys *yaml.Node
+			if v.Kind == yaml.MappingNode {
+				for j := 0; j+1 < len(v.Content); j += 2 {
+					k, val := v.Content[j].Value, v.Content[j+1]
+					if k == "keys" && val.Kind == yaml.MappingNode {
+						keys = val
+					} else if val.Kind == yaml.ScalarNode {
+						fields[k] = strings.Join(strings.Fields(val.Value), " ")
+					}
+				}
+			} else if v.Kind == yaml.ScalarNode {
+				fields["description"] = v.Value
+			}
+			var about []string
+			if t := fields["type"]; t != "" {
+				about = append(about, t)
+			}
+			switch fields["required"] {
+			case "true":
+				about = append(about, "required")
+			case "false":
+				about = append(about, "optional")
+			}
+			if d, ok := fields["default"]; ok && d != "" {
+				about = append(about, "default "+d)
+			}
+			item := "**" + name + "**"
+			if len(about) > 0 {
+				item += " (" + strings.Join(about, ", ") + ")"
+			}
+			if d := fields["description"]; d != "" {
+				item += ": " + d
+			}
+			out = append(out, indent+strings.Repeat("  ", depth)+"- "+item)
+			if keys != nil && depth < maxNesting/2 {
+				walk(keys, depth+1)
+			}
+		}
+	}
+	walk(doc.Content[0], 0)
+	return append(out, "")
 }
 
 // Microsoft Learn writes its docs in docfx's markdown: images as

@@ -85,6 +85,11 @@ func TestConvertMarkupSiteConventions(t *testing.T) {
 		{"liquid details", "{% details \"Show the YAML\" %}\nText.\n{% enddetails %}", "\nShow the YAML\n\nText."},
 		// Obsidian's block ids are anchors, shown nowhere; a caret in text stays.
 		{"obsidian block id", "Sync runs every 4 hours. ^sync-delay\n- Item ^a1\n\n2^10 and x ^y z", "Sync runs every 4 hours. \n- Item \n\n2^10 and x ^y z"}, // trailing spaces go with the doc's normalization
+		// Home Assistant's configuration variables read as a list; YAML
+		// that does not parse stays code.
+		{"liquid configuration unclosed", "{% configuration %}\nhost: The host.", "\n- **host**: The host.\n"},
+		{"liquid configuration", "{% configuration %}\nhost:\n  description: The host.\n  required: true\n  type: string\n  keys:\n    port:\n      description: Its port.\n      default: 80\n{% endconfiguration %}\n{% configuration_basic %}\nbad: [\n{% endconfiguration_basic %}",
+			"\n- **host** (string, required): The host.\n  - **port** (default 80): Its port.\n\n\n```yaml\nbad: [\n```\n"},
 		// docfx (Microsoft Learn): an image reads as its alt text, zone
 		// pivots and a tab group's closing line go, tab headings are labels,
 		// a code include and a quote's div styling show nothing.
