@@ -193,7 +193,7 @@ func BenchmarkHostile(b *testing.B) {
 	for _, in := range hostileInputs {
 		for _, n := range []int{25_000, 50_000, 100_000} {
 			src := []byte(in.gen(n))
-			for _, ext := range []string{".md", ".mdx"} {
+			for _, ext := range []string{".md", ".mdx", ".rst"} {
 				b.Run(fmt.Sprintf("%s%s/%dk", in.name, ext, n/1000), func(b *testing.B) {
 					b.SetBytes(int64(len(src)))
 					for b.Loop() {
@@ -211,17 +211,19 @@ func BenchmarkHostile(b *testing.B) {
 // parse.
 func TestHostileInputsAreReadOrReported(t *testing.T) {
 	for _, in := range hostileInputs {
-		_, _, err := parseDoc("hostile.md", []byte(in.gen(1000)))
-		var w Warning
-		switch {
-		case err == nil:
-		case errors.As(err, &w) && w.Kind == Excluded: // nothing a reader would see
-		case errors.As(err, &w) && strings.Contains(w.Msg, "nested"):
-			if !strings.HasPrefix(in.name, "nested-") {
-				t.Errorf("%s: %v", in.name, err)
+		for _, name := range []string{"hostile.md", "hostile.rst"} {
+			_, _, err := parseDoc(name, []byte(in.gen(1000)))
+			var w Warning
+			switch {
+			case err == nil:
+			case errors.As(err, &w) && w.Kind == Excluded: // nothing a reader would see
+			case errors.As(err, &w) && strings.Contains(w.Msg, "nested"):
+				if !strings.HasPrefix(in.name, "nested-") {
+					t.Errorf("%s as %s: %v", in.name, name, err)
+				}
+			default:
+				t.Errorf("%s as %s: %v", in.name, name, err)
 			}
-		default:
-			t.Errorf("%s: %v", in.name, err)
 		}
 	}
 }

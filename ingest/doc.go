@@ -53,8 +53,8 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 	if !fs.ValidPath(relPath) || relPath == "." {
 		return fail(0, Problem, "invalid path: must be relative to the knowledge base, without ..")
 	}
-	if !isMarkdown(relPath) {
-		return fail(0, Problem, "not a markdown file (want %s)", strings.Join(markdownExts, ", "))
+	if !isDocFile(relPath) {
+		return fail(0, Problem, "not a markdown or reStructuredText file (want %s)", strings.Join(docExts, ", "))
 	}
 	var notes []Warning
 	if msg := fileNameProblem(relPath); msg != "" {
@@ -74,6 +74,26 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 	source := trimBlankLines(lines)
 	if len(source) == 0 {
 		return fail(0, Problem, "empty file")
+	}
+	if isRST(relPath) {
+		// The reader recurses once per level of indentation, and the
+		// markdown it writes nests as deep: both are bounded.
+		if line, depth := deepestNesting(lines); depth > maxNesting {
+			return fail(line, Problem, "reStructuredText nested %d levels deep (lists, quotes or indented blocks), over the limit of %d: not read, it would take too long to parse", depth, maxNesting)
+		}
+		r := rstToMarkdown(lines, relPath, read)
+		if _, depth := deepestNesting(r.lines); depth > maxNesting {
+			return fail(0, Problem, "reStructuredText nested %d levels deep once read (lists, quotes or indented blocks), over the limit of %d: not read, it would take too long to parse", depth, maxNesting)
+		}
+		for _, n := range r.notes {
+			notes = append(notes, Warning{Path: relPath, Line: n.line, Kind: Note, Msg: n.msg})
+		}
+		if included != nil {
+			*included = append(*included, r.included...)
+		}
+		fm := frontMatter{description: r.meta.description, keywords: r.meta.keywords}
+		doc, err := finishDoc(relPath, strings.Join(r.lines, "\n"), fm, append(slices.Clip(source), r.texts...), false)
+		return doc, notes, err
 	}
 	fm, bodyLines, fmErr := splitFrontMatter(lines)
 	if fmErr != nil {
@@ -143,14 +163,26 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 	if strings.EqualFold(path.Ext(relPath), ".mdx") {
 		body = stripMDX(body)
 	}
+	frontMatterOnly := len(bodyLines) < len(lines) && strings.TrimSpace(strings.Join(bodyLines, "")) == ""
+	doc, err := finishDoc(relPath, body, fm, source, frontMatterOnly)
+	return doc, notes, err
+}
+
+// finishDoc makes the doc of a body converted to plain markdown: its
+// slug, title and chunks. source is the text the doc's version hashes;
+// frontMatterOnly says why an empty body is empty.
+func finishDoc(relPath, body string, fm frontMatter, source []string, frontMatterOnly bool) (knowledge.Doc, error) {
+	fail := func(kind Kind, msg string) (knowledge.Doc, error) {
+		return knowledge.Doc{}, Warning{Path: relPath, Kind: kind, Msg: msg}
+	}
 	// Stripping leaves trailing spaces and blank runs behind, so the
 	// result is normalized again.
 	body = strings.Join(trimBlankLines(collapseBlankRuns(normalizeLines(body))), "\n")
 	if body == "" {
-		if len(bodyLines) < len(lines) && strings.TrimSpace(strings.Join(bodyLines, "")) == "" {
-			return fail(0, Excluded, "no body: front matter only, like a section page, so nothing to answer from")
+		if frontMatterOnly {
+			return fail(Excluded, "no body: front matter only, like a section page, so nothing to answer from")
 		}
-		return fail(0, Excluded, "no text: only markup that shows none (comments, shortcodes)")
+		return fail(Excluded, "no text: only markup that shows none (comments, shortcodes)")
 	}
 
 	slug := SlugFor(relPath)
@@ -170,9 +202,9 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 	doc.Title = firstNonEmpty(textsafe.Line(fm.title), textsafe.Line(fm.linkTitle), firstHeading(md), titleFromPath(relPath))
 	doc.Chunks = chunkParsed(md, &doc, docLimits)
 	if !slices.ContainsFunc(doc.Chunks, func(c knowledge.Chunk) bool { return c.Text != "" || c.BodyChars > 0 }) {
-		return fail(0, Excluded, "no text: only markup that shows none (comments, shortcodes)")
+		return fail(Excluded, "no text: only markup that shows none (comments, shortcodes)")
 	}
-	return doc, notes, nil
+	return doc, nil
 }
 
 // fileNameProblem says why a file's path cannot name a doc, or "": every

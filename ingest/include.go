@@ -39,6 +39,10 @@ type siteFiles struct {
 	// byName lists the markdown files by their lower-cased file name,
 	// for Obsidian's embeds, which name a note and not a path.
 	byName map[string][]string
+	// paths are the docs' files; rstSite is what a Sphinx project's
+	// pages share, read from them on first use (see rst).
+	paths   []string
+	rstSite *rstSite
 }
 
 // maxIncludeDepth bounds nested includes: a fragment including a fragment
@@ -521,11 +525,13 @@ func siteFilesOf(fsys fs.FS, files []mdFile) *siteFiles {
 		real[f.path] = f.real
 	}
 	byName := map[string][]string{}
+	paths := make([]string, 0, len(files))
 	for _, f := range files {
 		name := strings.ToLower(path.Base(f.path))
 		byName[name] = append(byName[name], f.path)
+		paths = append(paths, f.path)
 	}
-	return &siteFiles{byName: byName, read: func(p string) (string, error) {
+	return &siteFiles{byName: byName, paths: paths, read: func(p string) (string, error) {
 		if r, ok := real[p]; ok {
 			p = r
 		}

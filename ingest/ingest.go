@@ -96,6 +96,14 @@ func isMarkdown(name string) bool {
 	return slices.Contains(markdownExts, strings.ToLower(path.Ext(name)))
 }
 
+// docExts are the extensions of the files read as docs: markdown, and
+// reStructuredText, which Sphinx projects write (see rst.go).
+var docExts = append(slices.Clip(markdownExts), ".rst")
+
+func isDocFile(name string) bool {
+	return slices.Contains(docExts, strings.ToLower(path.Ext(name)))
+}
+
 // Load reads every markdown file under fsys (recursively, hidden folders
 // skipped, symbolic links followed inside the folder) and parses it into a
 // Doc with chunks. root only names the folder in messages. A missing
@@ -187,7 +195,7 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 		if n := len(res.Warnings) + len(res.Notices); n > 0 {
 			return res, fmt.Errorf("knowledge base %s: %w (%d file(s) skipped or left out)", root, ErrNoDocs, n)
 		}
-		return res, fmt.Errorf("knowledge base %s: %w (looked for %s)", root, ErrNoDocs, strings.Join(markdownExts, ", "))
+		return res, fmt.Errorf("knowledge base %s: %w (looked for %s)", root, ErrNoDocs, strings.Join(docExts, ", "))
 	}
 	return res, nil
 }
@@ -251,7 +259,7 @@ func (w *walker) dir(name, real string, ancestors []string) {
 			switch {
 			case e.IsDir():
 				w.warn(path.Join(name, e.Name()), "folder name is not valid UTF-8: its files are not read; rename it")
-			case isMarkdown(e.Name()):
+			case isDocFile(e.Name()):
 				w.warn(path.Join(name, e.Name()), "file name is not valid UTF-8: rename the file")
 			}
 			continue
@@ -266,7 +274,7 @@ func (w *walker) dir(name, real string, ancestors []string) {
 			hops := 0
 			target, problem := realPath(w.fsys, childReal, &hops)
 			if problem != "" {
-				if isMarkdown(childName) || !strings.Contains(path.Base(childName), ".") {
+				if isDocFile(childName) || !strings.Contains(path.Base(childName), ".") {
 					w.warn(childName, "symbolic link not followed: "+problem)
 				}
 				continue
@@ -285,7 +293,7 @@ func (w *walker) dir(name, real string, ancestors []string) {
 		switch {
 		case mode.IsDir():
 			w.dir(childName, childReal, append(slices.Clip(ancestors), childReal))
-		case mode.IsRegular() && isMarkdown(childName) && !isVocabularyFile(childName):
+		case mode.IsRegular() && isDocFile(childName) && !isVocabularyFile(childName):
 			w.files = append(w.files, mdFile{path: childName, real: childReal})
 		}
 	}

@@ -1,0 +1,300 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"unicode/utf8"
+
+	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/textsafe"
+)
+
+// sphinxProject is a small Sphinx source folder in the conventions real
+// projects use: conf.py with substitutions, a toctree-only index, labels
+// and cross-references across pages, a shared fragment included from the
+// source root, and the common directives and tables.
+func sphinxProject() fstest.MapFS {
+	return fstest.MapFS{
+		"conf.py": {Data: []byte(`project = "Kilnforge"
+version = '2.4'
+release = "2.4.1"
+extensions = ["sphinx_tabs.tabs"]
+rst_epilog = """
+.. |product| replace:: Kilnforge
+"""
+`)},
+		"index.rst": {Data: []byte(`Kilnforge documentation
+=======================
+
+.. toctree::
+   :maxdepth: 2
+
+   user/retries
+   admin/deploy
+`)},
+		"shared/limits.rst": {Data: []byte("The default retry limit is **5** attempts.\n")},
+		"admin/deploy.rst": {Data: []byte(`.. _deploying:
+
+Deploying |product|
+===================
+
+Run the server with :command:` + "`kiln serve`" + `. Retried jobs are described in :ref:` + "`dead-letter`" + `.
+
+.. tabs::
+
+   .. tab:: Linux
+
+      Run ` + "``systemctl restart kiln``" + `.
+
+   .. tab:: macOS
+
+      Run ` + "``brew services restart kiln``" + `.
+`)},
+		"user/retries.rst": {Data: []byte(`:orphan:
+
+.. meta::
+   :description: How retries work
+   :keywords: retry, backoff
+
+=====================
+ Retries and backoff
+=====================
+
+|product| |version| retries failed jobs. See :ref:` + "`deploying`" + ` and :doc:` + "`../admin/deploy`" + `,
+or :ref:` + "`the queue <dead-letter>`" + `.
+
+.. contents::
+   :local:
+
+.. _dead-letter:
+
+Dead-letter queue
+-----------------
+
+Jobs that fail too often go to the DLQ. Open :menuselection:` + "`Jobs --> Dead`" + ` and press :kbd:` + "`Ctrl+R`" + `.
+Set :envvar:` + "`KILN_RETRIES`" + ` or call :py:func:` + "`~kilnforge.client.retry`" + `.
+
+.. note:: The DLQ keeps jobs
+   for 7 days.
+
+.. include:: /shared/limits.rst
+
+.. include:: ../missing.rst
+
+Example::
+
+    kiln retry --all
+
+Backoff strategies
+~~~~~~~~~~~~~~~~~~
+
+.. list-table:: Backoff
+   :header-rows: 1
+
+   * - Strategy
+     - Delay
+   * - linear
+     - 10 s
+
++--------+---------+
+| Option | Default |
++========+=========+
+| max    | 5       |
+| tries  |         |
++--------+---------+
+
+=====  ======
+Name   Value
+=====  ======
+jitter 0.1
+=====  ======
+
+.. versionadded:: 2.1
+   The ` + "``--all``" + ` flag.
+
+.. autoclass:: kilnforge.Client
+
+.. py:function:: retry(job_id, delay=None)
+
+   Retries a job.
+
+   :param job_id: the job
+
+.. this comment is not shown
+   on the page
+
+See ` + "`the site <https://kiln.example>`_" + ` and Python_.
+
+.. _Python: https://python.org
+`)},
+	}
+}
+
+func loadSphinx(t *testing.T, fsys fstest.MapFS) (map[string]knowledge.Doc, Result) {
+	t.Helper()
+	res, err := Load(context.Background(), fsys, "docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]knowledge.Doc{}
+	for _, d := range res.Docs {
+		docs[d.Slug] = d
+	}
+	return docs, res
+}
+
+func TestRSTReadsWhatSphinxShows(t *testing.T) {
+	docs, res := loadSphinx(t, sphinxProject())
+	r, ok := docs["user/retries"]
+	if !ok {
+		t.Fatalf("no user/retries doc; got %v", res.Docs)
+	}
+	if r.Title != "Retries and backoff" || r.Description != "How retries work" || strings.Join(r.Keywords, ",") != "retry,backoff" {
+		t.Errorf("title %q, description %q, keywords %v", r.Title, r.Description, r.Keywords)
+	}
+	for _, want := range []string{
+		"# Retries and backoff\n",
+		"## Dead-letter queue\n",                                         // the second style is the second level
+		"### Backoff strategies\n",                                       // and the third the third
+		"Kilnforge 2.4 retries failed jobs",                              // conf.py's rst_epilog and version
+		"See Deploying Kilnforge and Deploying Kilnforge, or the queue.", // :ref: and :doc: show titles
+		"Open **Jobs > Dead** and press Ctrl+R.",
+		"Set `KILN_RETRIES` or call `retry()`.",
+		"Note\n\nThe DLQ keeps jobs for 7 days.",
+		"The default retry limit is **5** attempts.", // the included fragment
+		"Example:\n\n```\nkiln retry --all\n```",
+		"| Strategy | Delay |\n| --- | --- |\n| linear | 10 s |",
+		"| Option | Default |\n| --- | --- |\n| max tries | 5 |",
+		"| Name | Value |\n| --- | --- |\n| jitter | 0.1 |",
+		"New in version 2.1: The `--all` flag.",
+		"`retry(job_id, delay=None)`\n\nRetries a job.\n\n- **param job_id**: the job",
+		"See the site and Python.",
+	} {
+		if !strings.Contains(r.Content, want) {
+			t.Errorf("content lacks %q:\n%s", want, r.Content)
+		}
+	}
+	for _, gone := range []string{"orphan", "toctree", "contents::", ":ref:", "|product|", "comment is not shown", "autoclass", "https://python.org", ".. _"} {
+		if strings.Contains(r.Content, gone) {
+			t.Errorf("content shows %q:\n%s", gone, r.Content)
+		}
+	}
+	d := docs["admin/deploy"]
+	for _, want := range []string{"# Deploying Kilnforge", "`kiln serve`", "described in Dead-letter queue.", "Linux\n\nRun `systemctl restart kiln`.", "macOS\n\nRun `brew services restart kiln`."} {
+		if !strings.Contains(d.Content, want) {
+			t.Errorf("admin/deploy lacks %q:\n%s", want, d.Content)
+		}
+	}
+	if _, ok := docs["shared/limits"]; ok {
+		t.Error("the included fragment is also a page of its own")
+	}
+	var notes []string
+	for _, n := range res.Notices {
+		notes = append(notes, n.String())
+	}
+	all := strings.Join(notes, "\n")
+	for _, want := range []string{"user/retries.rst:30: include of ../missing.rst left out", "user/retries.rst:63: autodoc directive left out", "shared/limits.rst: included by user/retries.rst"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("notices lack %q:\n%s", want, all)
+		}
+	}
+}
+
+// A fragment's text is part of the page's version: editing it is a new
+// version of every page that includes it.
+func TestRSTIncludedTextVersionsThePage(t *testing.T) {
+	fsys := sphinxProject()
+	before, _ := loadSphinx(t, fsys)
+	fsys["shared/limits.rst"] = &fstest.MapFile{Data: []byte("The default retry limit is **3** attempts.\n")}
+	after, _ := loadSphinx(t, fsys)
+	if before["user/retries"].ContentHash == after["user/retries"].ContentHash {
+		t.Error("editing an included fragment left the page's hash unchanged")
+	}
+	if before["admin/deploy"].ContentHash != after["admin/deploy"].ContentHash {
+		t.Error("a page that does not include the fragment changed")
+	}
+}
+
+// Includes that name each other end at the depth limit, with a note.
+func TestRSTIncludeCycleEnds(t *testing.T) {
+	docs, res := loadSphinx(t, fstest.MapFS{
+		"a.rst": {Data: []byte("A\n=\n\nText of a.\n\n.. include:: b.inc\n")},
+		"b.inc": {Data: []byte("Text of b.\n\n.. include:: c.inc\n")},
+		"c.inc": {Data: []byte("Text of c.\n\n.. include:: b.inc\n")},
+	})
+	if got := strings.Count(docs["a"].Content, "Text of b."); got != maxIncludeDepth/2 {
+		t.Errorf("b's text %d times, want %d:\n%s", got, maxIncludeDepth/2, docs["a"].Content)
+	}
+	if !strings.Contains(res.Notices[0].Msg, "nested too deep") {
+		t.Errorf("notices %v", res.Notices)
+	}
+}
+
+// A page that is only a toctree, or only a comment, has no text: left
+// out, with the reason.
+func TestRSTWithoutTextIsLeftOut(t *testing.T) {
+	_, err := ParseDoc("c.rst", []byte(".. a comment\n\n.. toctree::\n\n   a\n   b\n"))
+	var w Warning
+	if !errors.As(err, &w) || w.Kind != Excluded || !strings.Contains(w.Msg, "no text") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// Headings are in the order the file first uses each style, an overlined
+// style apart from the same underline alone, as docutils reads them; an
+// underline under four characters and shorter than its title is text.
+func TestRSTSectionLevels(t *testing.T) {
+	doc, err := ParseDoc("s.rst", []byte("####\nPart\n####\n\nIntro.\n\nChapter\n*******\n\nText.\n\nSection\n=======\n\nMore.\n\nOther chapter\n*************\n\nEnd.\n\nShort\n===\n\nUnder a short underline.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# Part\n", "## Chapter\n", "### Section\n", "## Other chapter\n", "Short ===\n\nUnder"} {
+		if !strings.Contains(doc.Content, want) {
+			t.Errorf("content lacks %q:\n%s", want, doc.Content)
+		}
+	}
+}
+
+// FuzzRST feeds arbitrary text to the reStructuredText reader: it never
+// panics or hangs, gives valid UTF-8 and clean titles and chunk lines, or
+// a warning naming the file.
+func FuzzRST(f *testing.F) {
+	for _, p := range []string{"user/retries.rst", "admin/deploy.rst", "index.rst"} {
+		f.Add(string(sphinxProject()[p].Data))
+	}
+	for _, s := range []string{
+		"T\n=\n\n+--+--+\n|é|ü|\n+==+==+\n|a b|\n+--+\n",
+		"=== ===\nä   b\n=== ===\n\n.. list-table::\n\n   * - a\n   - b\n",
+		"* a\n\n  * b\n\n    .. note:: x\n\n       - y\n",
+		".. csv-table:: T\n   :header: \"a\", \"b\n\n   1, \"2\n",
+		"``a`` ``b`` :ref:`x <` `y`_ |z| [#]_ \\ \\* :py:func:`~a.b`",
+		"\t\tx\n  \ty\n        z\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		doc, _, err := parseDoc("guides/fuzz.rst", []byte(src))
+		if err != nil {
+			var w Warning
+			if !errors.As(err, &w) || w.Path != "guides/fuzz.rst" {
+				t.Fatalf("error %v is not a Warning naming the file", err)
+			}
+			return
+		}
+		if !utf8.ValidString(doc.Content) {
+			t.Errorf("invalid UTF-8 out: %q", doc.Content)
+		}
+		checkChunkInvariants(t, doc)
+		for _, c := range doc.Chunks {
+			if c.Text != textsafe.Line(c.Text) {
+				t.Errorf("%s: text is not one clean line: %q", c.ID(), c.Text)
+			}
+		}
+		if doc.Title == "" || doc.Title != textsafe.Line(doc.Title) {
+			t.Errorf("title %q", doc.Title)
+		}
+	})
+}
