@@ -54,7 +54,7 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 		return fail(0, Problem, "invalid path: must be relative to the knowledge base, without ..")
 	}
 	if !isDocFile(relPath) {
-		return fail(0, Problem, "not a markdown or reStructuredText file (want %s)", strings.Join(docExts, ", "))
+		return fail(0, Problem, "not a markdown, reStructuredText or AsciiDoc file (want %s)", strings.Join(docExts, ", "))
 	}
 	var notes []Warning
 	if msg := fileNameProblem(relPath); msg != "" {
@@ -75,15 +75,23 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 	if len(source) == 0 {
 		return fail(0, Problem, "empty file")
 	}
-	if isRST(relPath) {
-		// The reader recurses once per level of indentation, and the
-		// markdown it writes nests as deep: both are bounded.
-		if line, depth := deepestNesting(lines); depth > maxNesting {
-			return fail(line, Problem, "reStructuredText nested %d levels deep (lists, quotes or indented blocks), over the limit of %d: not read, it would take too long to parse", depth, maxNesting)
+	if isRST(relPath) || isAsciiDoc(relPath) {
+		var r rstResult
+		if isRST(relPath) {
+			// The reader recurses once per level of indentation, and the
+			// markdown it writes nests as deep: both are bounded.
+			if line, depth := deepestNesting(lines); depth > maxNesting {
+				return fail(line, Problem, "reStructuredText nested %d levels deep (lists, quotes or indented blocks), over the limit of %d: not read, it would take too long to parse", depth, maxNesting)
+			}
+			r = rstToMarkdown(lines, relPath, read)
+		} else {
+			if why := antoraNotPage(relPath); why != "" {
+				return fail(0, Excluded, "%s", why)
+			}
+			r = adocToMarkdown(lines, relPath, read)
 		}
-		r := rstToMarkdown(lines, relPath, read)
 		if _, depth := deepestNesting(r.lines); depth > maxNesting {
-			return fail(0, Problem, "reStructuredText nested %d levels deep once read (lists, quotes or indented blocks), over the limit of %d: not read, it would take too long to parse", depth, maxNesting)
+			return fail(0, Problem, "nested %d levels deep once read (lists, quotes or indented blocks), over the limit of %d: not read, it would take too long to parse", depth, maxNesting)
 		}
 		for _, n := range r.notes {
 			notes = append(notes, Warning{Path: relPath, Line: n.line, Kind: Note, Msg: n.msg})

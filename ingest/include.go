@@ -41,8 +41,9 @@ type siteFiles struct {
 	byName map[string][]string
 	// paths are the docs' files; rstSite is what a Sphinx project's
 	// pages share, read from them on first use (see rst).
-	paths   []string
-	rstSite *rstSite
+	paths    []string
+	rstSite  *rstSite
+	adocSite *adocSite
 }
 
 // maxIncludeDepth bounds nested includes: a fragment including a fragment

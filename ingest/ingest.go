@@ -26,7 +26,7 @@ import (
 const MaxFileSize = 5 << 20
 
 // ErrNoDocs reports a knowledge base folder without a single usable doc.
-var ErrNoDocs = errors.New("no markdown docs found")
+var ErrNoDocs = errors.New("no docs found")
 
 // Kind says what a Warning means for its file.
 type Kind uint8
@@ -96,9 +96,10 @@ func isMarkdown(name string) bool {
 	return slices.Contains(markdownExts, strings.ToLower(path.Ext(name)))
 }
 
-// docExts are the extensions of the files read as docs: markdown, and
-// reStructuredText, which Sphinx projects write (see rst.go).
-var docExts = append(slices.Clip(markdownExts), ".rst")
+// docExts are the extensions of the files read as docs: markdown,
+// reStructuredText, which Sphinx projects write (see rst.go), and
+// AsciiDoc, which Antora sites write (see asciidoc.go).
+var docExts = append(slices.Clip(markdownExts), ".rst", ".adoc", ".asciidoc", ".asc")
 
 func isDocFile(name string) bool {
 	return slices.Contains(docExts, strings.ToLower(path.Ext(name)))

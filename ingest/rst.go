@@ -386,12 +386,22 @@ func trimAll(ls []string) []string {
 	return out
 }
 
-// code writes lines as a fenced code block in a language, dedented, with
-// a fence longer than any backtick run inside.
+// code writes lines as a fenced code block in a language, dedented.
 func (c *rstConverter) code(line int, lang string, ls []string) {
-	ls = trimBlankLines(dedent(ls, minIndent(ls)))
+	if f := fencedCode(lang, dedent(ls, minIndent(ls))); f != nil {
+		c.blank(line)
+		c.emit(line, f...)
+		c.emit(line, "")
+	}
+}
+
+// fencedCode writes lines as a fenced code block, blank lines around them
+// dropped, with a fence longer than any backtick run inside; nil when
+// there are none.
+func fencedCode(lang string, ls []string) []string {
+	ls = trimBlankLines(ls)
 	if len(ls) == 0 {
-		return
+		return nil
 	}
 	fence := "```"
 	for _, l := range ls {
@@ -399,12 +409,10 @@ func (c *rstConverter) code(line int, lang string, ls []string) {
 			fence += "`"
 		}
 	}
-	c.blank(line)
-	c.emit(line, fence+lang)
-	for k, l := range ls {
-		c.emit(line+k, l)
-	}
-	c.emit(line+len(ls), fence, "")
+	out := make([]string, 0, len(ls)+2)
+	out = append(out, fence+lang)
+	out = append(out, ls...)
+	return append(out, fence)
 }
 
 // listItem reads a list item opened by bullet (its marker and the spaces
@@ -719,18 +727,28 @@ func (c *rstConverter) caption(title string, line int) {
 	}
 }
 
-// table writes rows as a markdown table; header says the first row is
-// the header (markdown has no table without one: an empty header then).
+// table writes rows as a markdown table.
 func (c *rstConverter) table(line int, rows [][]string, header bool) {
+	if t := markdownTable(rows, header, c.inline); t != nil {
+		c.blank(line)
+		c.emit(line, t...)
+		c.emit(line, "")
+	}
+}
+
+// markdownTable writes rows as the lines of a markdown table, each cell's
+// text through inline; header says the first row is the header (markdown
+// has no table without one: an empty header then). nil for no cells.
+func markdownTable(rows [][]string, header bool, inline func(string) string) []string {
 	width := 0
 	for _, r := range rows {
 		width = max(width, len(r))
 	}
 	if width == 0 {
-		return
+		return nil
 	}
 	cell := func(s string) string {
-		return strings.ReplaceAll(c.inline(strings.Join(strings.Fields(s), " ")), "|", `\|`)
+		return strings.ReplaceAll(inline(strings.Join(strings.Fields(s), " ")), "|", `\|`)
 	}
 	row := func(r []string) string {
 		cells := make([]string, width)
@@ -741,18 +759,18 @@ func (c *rstConverter) table(line int, rows [][]string, header bool) {
 		}
 		return "| " + strings.Join(cells, " | ") + " |"
 	}
-	c.blank(line)
+	var out []string
 	if header {
-		c.emit(line, row(rows[0]))
+		out = append(out, row(rows[0]))
 		rows = rows[1:]
 	} else {
-		c.emit(line, row(nil))
+		out = append(out, row(nil))
 	}
-	c.emit(line, "|"+strings.Repeat(" --- |", width))
+	out = append(out, "|"+strings.Repeat(" --- |", width))
 	for _, r := range rows {
-		c.emit(line, row(r))
+		out = append(out, row(r))
 	}
-	c.emit(line, "")
+	return out
 }
 
 // listTable reads a list-table: a bullet list of rows, each a bullet list
