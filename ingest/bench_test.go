@@ -193,7 +193,7 @@ func BenchmarkHostile(b *testing.B) {
 	for _, in := range hostileInputs {
 		for _, n := range []int{25_000, 50_000, 100_000} {
 			src := []byte(in.gen(n))
-			for _, ext := range []string{".md", ".mdx", ".rst", ".adoc"} {
+			for _, ext := range []string{".md", ".mdx", ".rst", ".adoc", ".html"} {
 				b.Run(fmt.Sprintf("%s%s/%dk", in.name, ext, n/1000), func(b *testing.B) {
 					b.SetBytes(int64(len(src)))
 					for b.Loop() {
@@ -211,7 +211,7 @@ func BenchmarkHostile(b *testing.B) {
 // parse.
 func TestHostileInputsAreReadOrReported(t *testing.T) {
 	for _, in := range hostileInputs {
-		for _, name := range []string{"hostile.md", "hostile.rst", "hostile.adoc"} {
+		for _, name := range []string{"hostile.md", "hostile.rst", "hostile.adoc", "hostile.html"} {
 			_, _, err := parseDoc(name, []byte(in.gen(1000)))
 			var w Warning
 			switch {

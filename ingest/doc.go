@@ -53,8 +53,8 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 	if !fs.ValidPath(relPath) || relPath == "." {
 		return fail(0, Problem, "invalid path: must be relative to the knowledge base, without ..")
 	}
-	if !isDocFile(relPath) {
-		return fail(0, Problem, "not a markdown, reStructuredText or AsciiDoc file (want %s)", strings.Join(docExts, ", "))
+	if !isDocFile(relPath) && !isHTMLPage(relPath) {
+		return fail(0, Problem, "not a markdown, reStructuredText, AsciiDoc or HTML file (want %s, .html)", strings.Join(docExts, ", "))
 	}
 	var notes []Warning
 	if msg := fileNameProblem(relPath); msg != "" {
@@ -67,7 +67,13 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 		return fail(lineAt(src, i), Problem, "binary file (contains NUL bytes)")
 	}
 	if i := invalidUTF8(src); i >= 0 {
-		return fail(lineAt(src, i), Problem, "invalid UTF-8")
+		if !isHTMLPage(relPath) {
+			return fail(lineAt(src, i), Problem, "invalid UTF-8")
+		}
+		// A page saved from the web before UTF-8 was the rule is
+		// Windows-1252 (which covers Latin-1), whatever its head says.
+		src = fromWindows1252(src)
+		notes = append(notes, Warning{Path: relPath, Line: lineAt(src, i), Kind: Note, Msg: "not UTF-8: read as Windows-1252"})
 	}
 
 	lines := normalizeLines(string(src))
@@ -103,9 +109,17 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 		doc, err := finishDoc(relPath, strings.Join(r.lines, "\n"), fm, append(slices.Clip(source), r.texts...), false)
 		return doc, notes, err
 	}
+	var page htmlPage
+	if isHTMLPage(relPath) {
+		page = readHTMLPage(strings.Join(lines, "\n"))
+		lines = normalizeLines(page.body)
+	}
 	fm, bodyLines, fmErr := splitFrontMatter(lines)
 	if fmErr != nil {
 		return fail(fmErr.line, Problem, "broken front matter: %s", fmErr.msg)
+	}
+	if page.title != "" || page.description != "" || len(page.keywords) > 0 {
+		fm.title, fm.description, fm.keywords = page.title, page.description, page.keywords
 	}
 	if fm.draft {
 		return fail(0, Excluded, "draft: left out, as the site generator leaves it out")

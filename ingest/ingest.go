@@ -196,7 +196,7 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 		if n := len(res.Warnings) + len(res.Notices); n > 0 {
 			return res, fmt.Errorf("knowledge base %s: %w (%d file(s) skipped or left out)", root, ErrNoDocs, n)
 		}
-		return res, fmt.Errorf("knowledge base %s: %w (looked for %s)", root, ErrNoDocs, strings.Join(docExts, ", "))
+		return res, fmt.Errorf("knowledge base %s: %w (looked for %s, or HTML pages)", root, ErrNoDocs, strings.Join(docExts, ", "))
 	}
 	return res, nil
 }
@@ -222,6 +222,7 @@ type walker struct {
 	ctx      context.Context
 	fsys     fs.FS
 	files    []mdFile
+	pages    []mdFile // HTML pages, the docs of a folder without other docs (see htmlpage.go)
 	warnings []Warning
 	entries  int
 }
@@ -232,6 +233,9 @@ func findMarkdown(ctx context.Context, fsys fs.FS) ([]mdFile, []Warning, error) 
 		return nil, nil, err
 	}
 	w.dir(".", ".", []string{"."})
+	if len(w.files) == 0 {
+		return w.pages, w.warnings, ctx.Err()
+	}
 	return w.files, w.warnings, ctx.Err()
 }
 
@@ -296,6 +300,8 @@ func (w *walker) dir(name, real string, ancestors []string) {
 			w.dir(childName, childReal, append(slices.Clip(ancestors), childReal))
 		case mode.IsRegular() && isDocFile(childName) && !isVocabularyFile(childName):
 			w.files = append(w.files, mdFile{path: childName, real: childReal})
+		case mode.IsRegular() && isHTMLPage(childName):
+			w.pages = append(w.pages, mdFile{path: childName, real: childReal})
 		}
 	}
 }

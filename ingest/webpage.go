@@ -92,21 +92,62 @@ const (
 // names no page, and it keeps a question from meeting the title it asks
 // for. The chunks of a doc whose title changed are rebuilt: their header
 // paths start with it.
+//
+// A prefix is the same: Confluence's export titles each page "Space :
+// Page", and some sites write "Site | Page".
 func stripSiteTitles(docs []knowledge.Doc) {
-	counts := map[string]int{}
+	suffixes, prefixes := map[string]int{}, map[string]int{}
 	for _, d := range docs {
 		if s := siteSuffix(d.Title); s != "" {
-			counts[s]++
+			suffixes[s]++
 		}
+		if p := sitePrefix(d.Title); p != "" {
+			prefixes[p]++
+		}
+	}
+	shared := func(counts map[string]int, s string) bool {
+		return s != "" && counts[s] >= minSiteTitleDocs && float64(counts[s]) >= minSiteTitleShare*float64(len(docs))
 	}
 	for i := range docs {
-		s := siteSuffix(docs[i].Title)
-		if s == "" || counts[s] < minSiteTitleDocs || float64(counts[s]) < minSiteTitleShare*float64(len(docs)) {
-			continue
+		title := docs[i].Title
+		if s := siteSuffix(title); shared(suffixes, s) {
+			title = strings.TrimSpace(strings.TrimSuffix(title, s))
 		}
-		docs[i].Title = textsafe.Line(strings.TrimSpace(strings.TrimSuffix(docs[i].Title, s)))
-		Chunk(&docs[i])
+		if p := sitePrefix(title); shared(prefixes, p) {
+			title = strings.TrimSpace(strings.TrimPrefix(title, p))
+		}
+		if title != docs[i].Title {
+			docs[i].Title = textsafe.Line(title)
+			Chunk(&docs[i])
+		}
 	}
+}
+
+// sitePrefixSeparators set a site's name apart before the page's:
+// Confluence's " : " and the suffix separators.
+var sitePrefixSeparators = append([]string{" : "}, siteTitleSeparators...)
+
+// sitePrefix returns a title's first separator and what precedes it, ""
+// when it has none or nothing follows it.
+func sitePrefix(title string) string {
+	best := -1
+	for _, sep := range sitePrefixSeparators {
+		if i := strings.Index(title, sep); i > 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	for _, sep := range sitePrefixSeparators {
+		if strings.HasPrefix(title[best:], sep) {
+			if strings.TrimSpace(title[best+len(sep):]) == "" {
+				return ""
+			}
+			return title[:best+len(sep)]
+		}
+	}
+	return ""
 }
 
 // siteSuffix returns a title's last separator and what follows it, ""
