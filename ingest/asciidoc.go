@@ -73,6 +73,7 @@ type adocConverter struct {
 	verbatim   string     // the delimiter of the verbatim block open (listing, literal, comment, passthrough), or ""
 	code       []string   // the lines of the open listing or literal block, nil for a comment or passthrough
 	codeLang   string
+	codeAttrs  bool       // the block's subs include attributes: its references are replaced
 	compound   []string   // the delimiters of the example, sidebar, quote and open blocks open, innermost last
 	conds      int        // conditionals open around the line
 	skipping   int        // the depth of the outermost false conditional, 0 if none
@@ -219,8 +220,10 @@ func (c *adocConverter) line(l string) {
 		switch {
 		case t == c.verbatim:
 			c.closeVerbatim()
+		case c.code != nil && c.codeAttrs:
+			c.code = append(c.code, c.subAttrs(l))
 		case c.code != nil:
-			c.code = append(c.code, c.subAttrs(l, true))
+			c.code = append(c.code, l)
 		}
 		return
 	}
@@ -461,7 +464,7 @@ func firstPositional(list string) string {
 // keywords are the page's.
 func (c *adocConverter) attribute(name string, unset bool, value string) {
 	name = strings.ToLower(name)
-	value = c.subAttrs(strings.TrimSpace(value), false)
+	value = c.subAttrs(strings.TrimSpace(value))
 	if unset {
 		c.attrs[name] = "\x00"
 		return
@@ -574,6 +577,9 @@ func (c *adocConverter) delimited(d string) {
 			c.blank()
 			c.emit(c.inline(p.title), "")
 		}
+		// A listing shows its text as written, unless its subs say
+		// otherwise ([source,bash,subs="attributes+"]).
+		c.codeAttrs = strings.Contains(p.named["subs"], "attributes")
 		c.codeLang = p.named["language"]
 		if len(p.pos) > 1 && (p.style() == "source" || p.style() == "") {
 			c.codeLang = strings.TrimSpace(p.pos[1])
@@ -605,7 +611,7 @@ func (c *adocConverter) closeVerbatim() {
 			c.emit("")
 		}
 	}
-	c.verbatim, c.code, c.codeLang = "", nil, ""
+	c.verbatim, c.code, c.codeLang, c.codeAttrs = "", nil, "", false
 }
 
 // include reads the file an include directive names where it stands:
@@ -615,7 +621,7 @@ func (c *adocConverter) closeVerbatim() {
 // sections. In a listing block, or for a file that is not AsciiDoc, the
 // text is code.
 func (c *adocConverter) include(target, attrList string) {
-	target = c.subAttrs(target, false)
+	target = c.subAttrs(target)
 	if c.read == nil {
 		return
 	}
@@ -948,10 +954,9 @@ var (
 	adocHighlight = regexp.MustCompile(`(?:\[[^\]]*\])?#([^#\s](?:[^#]*[^#\s])?)#`)
 )
 
-// subAttrs replaces attribute references with their values; code keeps
-// unknown ones as written, text drops the braces' name as Asciidoctor
-// (with attribute-missing: skip) shows it.
-func (c *adocConverter) subAttrs(s string, code bool) string {
+// subAttrs replaces attribute references with their values; an unknown
+// one stays as written, as Asciidoctor (attribute-missing: skip) shows it.
+func (c *adocConverter) subAttrs(s string) string {
 	if !strings.Contains(s, "{") {
 		return s
 	}
@@ -980,7 +985,7 @@ var adocBuiltins = map[string]string{
 
 // inline converts a line's inline markup to markdown text.
 func (c *adocConverter) inline(s string) string {
-	s = c.subAttrs(s, false)
+	s = c.subAttrs(s)
 	var lits []string
 	code := func(lit string) string {
 		lits = append(lits, lit)
@@ -1076,7 +1081,7 @@ func slicesCompact(ss []string) []string {
 // inlineTitle is a title as text: its attributes replaced, its markup
 // reduced, without following references (which could name it back).
 func (c *adocConverter) inlineTitle(t string) string {
-	t = c.subAttrs(t, false)
+	t = c.subAttrs(t)
 	t = adocStrong.ReplaceAllString(t, "$1")
 	return adocBacktick.ReplaceAllString(t, "$1")
 }

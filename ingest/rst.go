@@ -57,7 +57,6 @@ type rstConverter struct {
 	texts    []string   // their text, which counts in the page's version
 	depth    int        // include depth
 	budget   int        // bytes includes may still pull in
-	line     int        // source line of the block being converted, for notes
 }
 
 // isAdornment reports a line of one punctuation character repeated, the
@@ -152,15 +151,11 @@ func (c *rstConverter) scanDefinitions(src []string) {
 	}
 }
 
-// emit writes output lines; line is the source line they come from,
-// which only documents the call.
-func (c *rstConverter) emit(_ int, ls ...string) {
-	c.out = append(c.out, ls...)
-}
+func (c *rstConverter) emit(ls ...string) { c.out = append(c.out, ls...) }
 
-func (c *rstConverter) blank(line int) {
+func (c *rstConverter) blank() {
 	if n := len(c.out); n > 0 && c.out[n-1] != "" {
-		c.emit(line, "")
+		c.emit("")
 	}
 }
 
@@ -234,10 +229,9 @@ func (c *rstConverter) blocks(ls []string, first int, top bool) {
 	for i := 0; i < len(ls); {
 		l := ls[i]
 		n := first + i
-		c.line = n
 		trimmed := strings.TrimSpace(l)
 		if trimmed == "" {
-			c.blank(n)
+			c.blank()
 			i++
 			continue
 		}
@@ -248,7 +242,7 @@ func (c *rstConverter) blocks(ls []string, first int, top bool) {
 			continue
 		}
 		if top {
-			if next, ok := c.section(ls, i, first); ok {
+			if next, ok := c.section(ls, i); ok {
 				i = next
 				continue
 			}
@@ -261,7 +255,7 @@ func (c *rstConverter) blocks(ls []string, first int, top bool) {
 		case strings.HasPrefix(trimmed, ".. ") || trimmed == "..":
 			i = c.explicit(ls, i, first)
 		case rstGridBorder.MatchString(trimmed):
-			i = c.gridTable(ls, i, first)
+			i = c.gridTable(ls, i)
 		case rstSimpleTable.MatchString(trimmed) && strings.Contains(trimmed, " ") && i+1 < len(ls):
 			i = c.simpleTable(ls, i, first)
 		case rstBullet.MatchString(l):
@@ -269,11 +263,11 @@ func (c *rstConverter) blocks(ls []string, first int, top bool) {
 		case rstEnumerated.MatchString(l) && (i+1 == len(ls) || !isAdornment(strings.TrimSpace(ls[i+1]))):
 			i = c.listItem(ls, i, first, "1. ", rstEnumerated.FindString(l))
 		case strings.HasPrefix(l, "| ") || l == "|":
-			i = c.lineBlock(ls, i, first)
+			i = c.lineBlock(ls, i)
 		case strings.HasPrefix(l, ">>>"):
-			i = c.doctest(ls, i, first)
+			i = c.doctest(ls, i)
 		case rstField.MatchString(l):
-			i = c.fieldList(ls, i, first, top)
+			i = c.fieldList(ls, i, top)
 		default:
 			i = c.paragraph(ls, i, first)
 		}
@@ -282,7 +276,7 @@ func (c *rstConverter) blocks(ls []string, first int, top bool) {
 
 // section reads a section title at i: a line of text underlined, or over-
 // and underlined, with one punctuation character.
-func (c *rstConverter) section(ls []string, i, first int) (int, bool) {
+func (c *rstConverter) section(ls []string, i int) (int, bool) {
 	t := strings.TrimSpace(ls[i])
 	style, title, next := "", "", 0
 	switch {
@@ -309,9 +303,9 @@ func (c *rstConverter) section(ls []string, i, first int) (int, bool) {
 		c.styles = append(c.styles, style)
 		level = len(c.styles) - 1
 	}
-	c.blank(first + i)
-	c.emit(first+i, strings.Repeat("#", min(level+1, 6))+" "+c.inline(title))
-	c.emit(first+i, "")
+	c.blank()
+	c.emit(strings.Repeat("#", min(level+1, 6))+" "+c.inline(title))
+	c.emit("")
 	return next, true
 }
 
@@ -328,11 +322,11 @@ func (c *rstConverter) paragraph(ls []string, i, first int) int {
 		if k := strings.Index(term, " : "); k > 0 { // "term : classifier"
 			term = term[:k]
 		}
-		c.blank(first + i)
-		c.emit(first+i, "**"+c.inline(strings.TrimSpace(term))+"**", "")
+		c.blank()
+		c.emit("**"+c.inline(strings.TrimSpace(term))+"**", "")
 		stop := indentedBlock(ls, end, 0)
 		c.blocks(ls[end:stop], first+end, false)
-		c.blank(first + stop)
+		c.blank()
 		return stop
 	}
 	text := strings.Join(trimAll(ls[i:end]), " ")
@@ -348,8 +342,8 @@ func (c *rstConverter) paragraph(ls []string, i, first int) int {
 		}
 	}
 	if text != "" {
-		c.blank(first + i)
-		c.emit(first+i, c.inline(text), "")
+		c.blank()
+		c.emit(c.inline(text), "")
 	}
 	if !literal {
 		return end
@@ -361,7 +355,7 @@ func (c *rstConverter) paragraph(ls []string, i, first int) int {
 	}
 	if j < len(ls) && rstIndent(ls[j]) > 0 {
 		stop := indentedBlock(ls, j, 0)
-		c.code(first+j, "", ls[j:stop])
+		c.code("", ls[j:stop])
 		return stop
 	}
 	if j < len(ls) && (strings.HasPrefix(ls[j], ">") || strings.HasPrefix(ls[j], "|") || strings.HasPrefix(ls[j], "!")) {
@@ -372,7 +366,7 @@ func (c *rstConverter) paragraph(ls []string, i, first int) int {
 		for stop < len(ls) && strings.HasPrefix(ls[stop], q) {
 			stop++
 		}
-		c.code(first+j, "", ls[j:stop])
+		c.code("", ls[j:stop])
 		return stop
 	}
 	return end
@@ -387,11 +381,11 @@ func trimAll(ls []string) []string {
 }
 
 // code writes lines as a fenced code block in a language, dedented.
-func (c *rstConverter) code(line int, lang string, ls []string) {
+func (c *rstConverter) code(lang string, ls []string) {
 	if f := fencedCode(lang, dedent(ls, minIndent(ls))); f != nil {
-		c.blank(line)
-		c.emit(line, f...)
-		c.emit(line, "")
+		c.blank()
+		c.emit(f...)
+		c.emit("")
 	}
 }
 
@@ -448,30 +442,30 @@ func (c *rstConverter) listItem(ls []string, i, first int, marker, bullet string
 		case l != "":
 			l = pad + l
 		}
-		c.emit(first+i+min(k, end-i-1), l)
+		c.emit(l)
 	}
 	return end
 }
 
 // lineBlock reads "| " lines, each a line of its own.
-func (c *rstConverter) lineBlock(ls []string, i, first int) int {
-	c.blank(first + i)
+func (c *rstConverter) lineBlock(ls []string, i int) int {
+	c.blank()
 	for ; i < len(ls) && (strings.HasPrefix(ls[i], "|") || strings.TrimSpace(ls[i]) != "" && rstIndent(ls[i]) > 0); i++ {
 		if t := strings.TrimSpace(strings.TrimPrefix(ls[i], "|")); t != "" {
-			c.emit(first+i, c.inline(t)+"  ")
+			c.emit(c.inline(t)+"  ")
 		}
 	}
-	c.emit(first+i, "")
+	c.emit("")
 	return i
 }
 
 // doctest reads an interactive Python session, up to a blank line.
-func (c *rstConverter) doctest(ls []string, i, first int) int {
+func (c *rstConverter) doctest(ls []string, i int) int {
 	end := i
 	for end < len(ls) && strings.TrimSpace(ls[end]) != "" {
 		end++
 	}
-	c.code(first+i, "pycon", ls[i:end])
+	c.code("pycon", ls[i:end])
 	return end
 }
 
@@ -481,7 +475,7 @@ var rstDocFields = map[string]bool{"orphan": true, "tocdepth": true, "nocomments
 
 // fieldList reads ":name: value" lines (with values continued on indented
 // lines) as "**name**: value" items.
-func (c *rstConverter) fieldList(ls []string, i, first int, top bool) int {
+func (c *rstConverter) fieldList(ls []string, i int, top bool) int {
 	for i < len(ls) {
 		m := rstField.FindStringSubmatch(ls[i])
 		if m == nil {
@@ -495,14 +489,14 @@ func (c *rstConverter) fieldList(ls []string, i, first int, top bool) int {
 			if value != "" {
 				line += ": " + c.inline(value)
 			}
-			c.emit(first+i, line)
+			c.emit(line)
 		}
 		i = end
 		for i < len(ls) && strings.TrimSpace(ls[i]) == "" && i+1 < len(ls) && rstField.MatchString(ls[i+1]) {
 			i++
 		}
 	}
-	c.emit(first+i, "")
+	c.emit("")
 	return i
 }
 
@@ -526,10 +520,10 @@ func (c *rstConverter) explicit(ls []string, i, first int) int {
 		return end
 	case rstFootnote.MatchString(head):
 		m := rstFootnote.FindStringSubmatch(head)
-		c.blank(first + i)
+		c.blank()
 		text := strings.TrimSpace(m[2] + " " + strings.Join(trimAll(ls[i+1:end]), " "))
 		if text != "" {
-			c.emit(first+i, c.inline(text), "")
+			c.emit(c.inline(text), "")
 		}
 		return end
 	}
@@ -607,18 +601,18 @@ func (c *rstConverter) directive(name, args string, body []string, line int) {
 		version, rest, _ := strings.Cut(args, " ")
 		lead := rstVersionNotes[name] + " " + version
 		text := strings.TrimSpace(rest + " " + strings.Join(trimAll(content), " "))
-		c.blank(line)
+		c.blank()
 		if text != "" {
 			lead += ": " + c.inline(text)
 		}
-		c.emit(line, lead, "")
+		c.emit(lead, "")
 	case name == "code-block" || name == "code" || name == "sourcecode" || name == "parsed-literal" ||
 		name == "code-tab" || name == "testcode" || name == "testoutput" || name == "doctest" ||
 		name == "productionlist" || name == "math" || name == "prompt":
 		lang := strings.Fields(args)
 		if caption := opts["caption"]; caption != "" {
-			c.blank(line)
-			c.emit(line, c.inline(caption), "")
+			c.blank()
+			c.emit(c.inline(caption), "")
 		}
 		if name == "math" && args != "" {
 			content = append([]string{args}, content...)
@@ -627,28 +621,28 @@ func (c *rstConverter) directive(name, args string, body []string, line int) {
 		if len(lang) > 0 && name != "math" && name != "productionlist" {
 			l = lang[0]
 		}
-		c.code(cl, l, content)
+		c.code(l, content)
 	case name == "image":
 		if alt := opts["alt"]; alt != "" {
-			c.blank(line)
-			c.emit(line, c.inline(alt), "")
+			c.blank()
+			c.emit(c.inline(alt), "")
 		}
 	case name == "figure":
 		if alt := opts["alt"]; alt != "" {
-			c.blank(line)
-			c.emit(line, c.inline(alt), "")
+			c.blank()
+			c.emit(c.inline(alt), "")
 		}
 		c.blocks(content, cl, false)
 	case name == "include":
 		c.include(args, opts, line)
 	case name == "list-table":
-		c.caption(args, line)
-		c.listTable(content, cl, opts)
+		c.caption(args)
+		c.listTable(content, opts)
 	case name == "csv-table":
-		c.caption(args, line)
+		c.caption(args)
 		c.csvTable(content, cl, opts)
 	case name == "table":
-		c.caption(args, line)
+		c.caption(args)
 		c.blocks(content, cl, false)
 	case name == "meta":
 		for k, v := range opts {
@@ -664,8 +658,8 @@ func (c *rstConverter) directive(name, args string, body []string, line int) {
 			}
 		}
 	case name == "rubric", name == "centered":
-		c.blank(line)
-		c.emit(line, "**"+c.inline(args)+"**", "")
+		c.blank()
+		c.emit("**"+c.inline(args)+"**", "")
 	case name == "glossary", name == "hlist", name == "only", name == "ifconfig", name == "container",
 		name == "tabs", name == "tab-set", name == "grid", name == "compound", name == "epigraph",
 		name == "highlights", name == "pull-quote", name == "line-block", name == "versionremoved":
@@ -680,17 +674,17 @@ func (c *rstConverter) directive(name, args string, body []string, line int) {
 	case strings.Contains(name, ":") || rstObjects[name]:
 		// An object description (".. py:function:: name(args)",
 		// ".. confval:: name"): its signature, then its text.
-		c.blank(line)
+		c.blank()
 		if args != "" {
-			c.emit(line, codeSpan(args), "")
+			c.emit(codeSpan(args), "")
 		}
 		c.blocks(content, cl, false)
 	default:
 		// A directive docent does not know (an extension's): its text,
 		// without its options.
 		if args != "" {
-			c.blank(line)
-			c.emit(line, c.inline(args), "")
+			c.blank()
+			c.emit(c.inline(args), "")
 		}
 		c.blocks(content, cl, false)
 	}
@@ -707,32 +701,32 @@ var rstObjects = map[string]bool{
 // box writes an admonition-like block: its title as a paragraph of its
 // own (with the text on the directive's line after it), then its content.
 func (c *rstConverter) box(title, inlineText string, content []string, line, cl int) {
-	c.blank(line)
+	c.blank()
 	if title = strings.TrimSpace(title); title != "" {
-		c.emit(line, c.inline(title), "")
+		c.emit(c.inline(title), "")
 	}
 	if inlineText != "" {
 		content = append([]string{inlineText}, dedent(content, minIndent(content))...)
 		cl = line
 	}
 	c.blocks(content, cl, false)
-	c.blank(line)
+	c.blank()
 }
 
 // caption writes a table's title.
-func (c *rstConverter) caption(title string, line int) {
+func (c *rstConverter) caption(title string) {
 	if title = strings.TrimSpace(title); title != "" {
-		c.blank(line)
-		c.emit(line, c.inline(title), "")
+		c.blank()
+		c.emit(c.inline(title), "")
 	}
 }
 
 // table writes rows as a markdown table.
-func (c *rstConverter) table(line int, rows [][]string, header bool) {
+func (c *rstConverter) table(rows [][]string, header bool) {
 	if t := markdownTable(rows, header, c.inline); t != nil {
-		c.blank(line)
-		c.emit(line, t...)
-		c.emit(line, "")
+		c.blank()
+		c.emit(t...)
+		c.emit("")
 	}
 }
 
@@ -775,7 +769,7 @@ func markdownTable(rows [][]string, header bool, inline func(string) string) []s
 
 // listTable reads a list-table: a bullet list of rows, each a bullet list
 // of cells.
-func (c *rstConverter) listTable(content []string, line int, opts map[string]string) {
+func (c *rstConverter) listTable(content []string, opts map[string]string) {
 	ls := dedent(content, minIndent(content))
 	var rows [][]string
 	var cur *[]string
@@ -806,7 +800,7 @@ func (c *rstConverter) listTable(content []string, line int, opts map[string]str
 		}
 	}
 	endCell()
-	c.table(line, rows, opts["header-rows"] != "" && opts["header-rows"] != "0")
+	c.table(rows, opts["header-rows"] != "" && opts["header-rows"] != "0")
 }
 
 // csvTable reads a csv-table: its header option and its lines of
@@ -834,13 +828,13 @@ func (c *rstConverter) csvTable(content []string, line int, opts map[string]stri
 	if !header && opts["header-rows"] != "" && opts["header-rows"] != "0" {
 		header = true
 	}
-	c.table(line, rows, header)
+	c.table(rows, header)
 }
 
 // gridTable reads a table drawn with +, - and |: each row's cells are the
 // text between the column bars, over the row's lines. A cell spanning
 // columns is read as the cells it spans.
-func (c *rstConverter) gridTable(ls []string, i, first int) int {
+func (c *rstConverter) gridTable(ls []string, i int) int {
 	end := i
 	for end < len(ls) && (strings.HasPrefix(strings.TrimSpace(ls[end]), "+") || strings.HasPrefix(strings.TrimSpace(ls[end]), "|")) {
 		end++
@@ -885,7 +879,7 @@ func (c *rstConverter) gridTable(ls []string, i, first int) int {
 		}
 	}
 	flush()
-	c.table(first+i, rows, header)
+	c.table(rows, header)
 	return end
 }
 
@@ -944,7 +938,7 @@ func (c *rstConverter) simpleTable(ls []string, i, first int) int {
 		}
 		rows = append(rows, row)
 	}
-	c.table(first+i, rows, header)
+	c.table(rows, header)
 	return end
 }
 
@@ -991,7 +985,7 @@ func (c *rstConverter) include(arg string, opts map[string]string, line int) {
 	}
 	_, lit := opts["literal"]
 	if lang, code := opts["code"]; lit || code {
-		c.code(line-1, lang, ls)
+		c.code(lang, ls)
 		return
 	}
 	// The included text is the page's: its sections continue the page's
