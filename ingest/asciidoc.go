@@ -55,7 +55,7 @@ func antoraNotPage(relPath string) string {
 type adocConverter struct {
 	out      []string
 	notes    []markupNote
-	meta     rstMeta
+	meta     docMeta
 	attrs    map[string]string // attribute values; "\x00" for one unset
 	ids      map[string]string // section ids of the page to their titles
 	site     *adocSite
@@ -470,16 +470,8 @@ func (c *adocConverter) attribute(name string, unset bool, value string) {
 		return
 	}
 	c.attrs[name] = value
-	switch name {
-	case "description":
-		c.meta.description = value
-	case "keywords":
-		for _, k := range strings.Split(value, ",") {
-			if k = strings.TrimSpace(k); k != "" {
-				c.meta.keywords = append(c.meta.keywords, k)
-			}
-		}
-	case "leveloffset":
+	c.meta.set(name, value)
+	if name == "leveloffset" {
 		if n, err := strconv.Atoi(strings.TrimPrefix(value, "+")); err == nil {
 			if strings.HasPrefix(value, "+") || strings.HasPrefix(value, "-") {
 				c.offset += n
@@ -986,11 +978,8 @@ var adocBuiltins = map[string]string{
 // inline converts a line's inline markup to markdown text.
 func (c *adocConverter) inline(s string) string {
 	s = c.subAttrs(s)
-	var lits []string
-	code := func(lit string) string {
-		lits = append(lits, lit)
-		return "\x00" + strconv.Itoa(len(lits)-1) + "\x00"
-	}
+	var held heldCode
+	code := held.hold
 	s = adocBacktick.ReplaceAllStringFunc(s, func(m string) string { return code(adocBacktick.FindStringSubmatch(m)[1]) })
 	s = adocMacro.ReplaceAllStringFunc(s, func(m string) string {
 		sm := adocMacro.FindStringSubmatch(m)
@@ -1055,16 +1044,7 @@ func (c *adocConverter) inline(s string) string {
 	s = adocStrong.ReplaceAllString(s, "**$1**")
 	s = adocEmphasis.ReplaceAllString(s, "$1*$2*$3")
 	s = adocHighlight.ReplaceAllString(s, "$1")
-	if len(lits) > 0 {
-		s = rstPlaceholder.ReplaceAllStringFunc(s, func(m string) string {
-			k, err := strconv.Atoi(m[1 : len(m)-1])
-			if err != nil || k >= len(lits) {
-				return ""
-			}
-			return codeSpan(lits[k])
-		})
-	}
-	return strings.ReplaceAll(s, "\x00", "")
+	return held.restore(s)
 }
 
 // slicesCompact drops empty strings.

@@ -2,14 +2,11 @@ package ingest
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"testing/fstest"
-	"unicode/utf8"
 
 	"github.com/docent-sh/docent/knowledge"
-	"github.com/docent-sh/docent/textsafe"
 )
 
 // antoraComponent is a small Antora component in the conventions real
@@ -272,26 +269,5 @@ func FuzzAsciiDoc(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, src string) {
-		doc, _, err := parseDoc("guides/fuzz.adoc", []byte(src))
-		if err != nil {
-			var w Warning
-			if !errors.As(err, &w) || w.Path != "guides/fuzz.adoc" {
-				t.Fatalf("error %v is not a Warning naming the file", err)
-			}
-			return
-		}
-		if !utf8.ValidString(doc.Content) {
-			t.Errorf("invalid UTF-8 out: %q", doc.Content)
-		}
-		checkChunkInvariants(t, doc)
-		for _, c := range doc.Chunks {
-			if c.Text != textsafe.Line(c.Text) {
-				t.Errorf("%s: text is not one clean line: %q", c.ID(), c.Text)
-			}
-		}
-		if doc.Title == "" || doc.Title != textsafe.Line(doc.Title) {
-			t.Errorf("title %q", doc.Title)
-		}
-	})
+	f.Fuzz(func(t *testing.T, src string) { checkParsed(t, "guides/fuzz.adoc", src) })
 }

@@ -67,24 +67,35 @@ func FuzzParseDoc(f *testing.F) {
 		if mdx {
 			name = "guides/fuzz.mdx"
 		}
-		doc, _, err := parseDoc(name, []byte(src))
-		if err != nil {
-			var w Warning
-			if !errors.As(err, &w) || w.Path != name {
-				t.Fatalf("error %v is not a Warning naming %s", err, name)
-			}
-			return
-		}
-		checkChunkInvariants(t, doc)
-		for _, c := range doc.Chunks {
-			if c.Text != textsafe.Line(c.Text) {
-				t.Errorf("%s: text is not one clean line: %q", c.ID(), c.Text)
-			}
-		}
-		if doc.Title == "" || doc.Title != textsafe.Line(doc.Title) {
-			t.Errorf("title %q", doc.Title)
-		}
+		checkParsed(t, name, src)
 	})
+}
+
+// checkParsed parses src as the file name and checks what any input must
+// give: a doc in valid UTF-8 whose chunks cover its body in clean lines,
+// under a clean title, or a warning naming the file.
+func checkParsed(t *testing.T, name, src string) {
+	t.Helper()
+	doc, _, err := parseDoc(name, []byte(src))
+	if err != nil {
+		var w Warning
+		if !errors.As(err, &w) || w.Path != name {
+			t.Fatalf("error %v is not a Warning naming %s", err, name)
+		}
+		return
+	}
+	if !utf8.ValidString(doc.Content) {
+		t.Errorf("invalid UTF-8 out: %q", doc.Content)
+	}
+	checkChunkInvariants(t, doc)
+	for _, c := range doc.Chunks {
+		if c.Text != textsafe.Line(c.Text) {
+			t.Errorf("%s: text is not one clean line: %q", c.ID(), c.Text)
+		}
+	}
+	if doc.Title == "" || doc.Title != textsafe.Line(doc.Title) {
+		t.Errorf("title %q", doc.Title)
+	}
 }
 
 // FuzzConvertMarkup feeds arbitrary prose to the markup conversion (and

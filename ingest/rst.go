@@ -30,17 +30,33 @@ import (
 // isRST reports a reStructuredText file.
 func isRST(name string) bool { return strings.EqualFold(path.Ext(name), ".rst") }
 
-// rstMeta is what a .rst file declares about itself beyond its text: the
-// ".. meta::" directive's description and keywords.
-type rstMeta struct {
+// docMeta is what a file declares about itself beyond its text: its
+// description and keywords (a reStructuredText ".. meta::" directive,
+// AsciiDoc's header attributes, an HTML page's meta tags).
+type docMeta struct {
 	description string
 	keywords    []string
+}
+
+// set records a declaration named name; other names are not the page's
+// metadata.
+func (m *docMeta) set(name, value string) {
+	switch name {
+	case "description":
+		m.description = value
+	case "keywords":
+		for _, k := range strings.Split(value, ",") {
+			if k = strings.TrimSpace(k); k != "" {
+				m.keywords = append(m.keywords, k)
+			}
+		}
+	}
 }
 
 type rstConverter struct {
 	out   []string
 	notes []markupNote
-	meta  rstMeta
+	meta  docMeta
 	// styles are the section title styles in the order the file first
 	// uses them: the first is level 1. An overlined style differs from
 	// the same underline alone.
@@ -135,7 +151,7 @@ func oneAutodocNote(notes []markupNote) []markupNote {
 // their text.
 type rstResult struct {
 	lines           []string
-	meta            rstMeta
+	meta            docMeta
 	notes           []markupNote
 	included, texts []string
 }
@@ -304,7 +320,7 @@ func (c *rstConverter) section(ls []string, i int) (int, bool) {
 		level = len(c.styles) - 1
 	}
 	c.blank()
-	c.emit(strings.Repeat("#", min(level+1, 6))+" "+c.inline(title))
+	c.emit(strings.Repeat("#", min(level+1, 6)) + " " + c.inline(title))
 	c.emit("")
 	return next, true
 }
@@ -452,7 +468,7 @@ func (c *rstConverter) lineBlock(ls []string, i int) int {
 	c.blank()
 	for ; i < len(ls) && (strings.HasPrefix(ls[i], "|") || strings.TrimSpace(ls[i]) != "" && rstIndent(ls[i]) > 0); i++ {
 		if t := strings.TrimSpace(strings.TrimPrefix(ls[i], "|")); t != "" {
-			c.emit(c.inline(t)+"  ")
+			c.emit(c.inline(t) + "  ")
 		}
 	}
 	c.emit("")
@@ -646,16 +662,7 @@ func (c *rstConverter) directive(name, args string, body []string, line int) {
 		c.blocks(content, cl, false)
 	case name == "meta":
 		for k, v := range opts {
-			switch k {
-			case "description":
-				c.meta.description = v
-			case "keywords":
-				for _, kw := range strings.Split(v, ",") {
-					if kw = strings.TrimSpace(kw); kw != "" {
-						c.meta.keywords = append(c.meta.keywords, kw)
-					}
-				}
-			}
+			c.meta.set(k, v)
 		}
 	case name == "rubric", name == "centered":
 		c.blank()
@@ -1022,11 +1029,8 @@ var (
 // roles and references keep the text the page shows.
 func (c *rstConverter) inline(s string) string {
 	// Literals first, set aside so nothing inside them is touched.
-	var lits []string
-	code := func(lit string) string {
-		lits = append(lits, lit)
-		return "\x00" + strconv.Itoa(len(lits)-1) + "\x00"
-	}
+	var held heldCode
+	code := held.hold
 	s = rstLiteral.ReplaceAllStringFunc(s, func(m string) string { return code(m[2 : len(m)-2]) })
 	s = rstFootnoteRef.ReplaceAllString(s, "")
 	s = rstRole.ReplaceAllStringFunc(s, func(m string) string {
@@ -1052,13 +1056,27 @@ func (c *rstConverter) inline(s string) string {
 		}
 		return m[1:]
 	})
-	if len(lits) > 0 {
+	return held.restore(s)
+}
+
+// heldCode is code set aside while the inline markup around it is
+// converted: hold returns a placeholder (NUL bytes around its number,
+// which no valid input holds) and restore puts each back as a code span.
+type heldCode []string
+
+func (cs *heldCode) hold(lit string) string {
+	*cs = append(*cs, lit)
+	return "\x00" + strconv.Itoa(len(*cs)-1) + "\x00"
+}
+
+func (cs heldCode) restore(s string) string {
+	if len(cs) > 0 {
 		s = rstPlaceholder.ReplaceAllStringFunc(s, func(m string) string {
 			k, err := strconv.Atoi(m[1 : len(m)-1])
-			if err != nil || k >= len(lits) {
+			if err != nil || k >= len(cs) {
 				return ""
 			}
-			return codeSpan(lits[k])
+			return codeSpan(cs[k])
 		})
 	}
 	return strings.ReplaceAll(s, "\x00", "")

@@ -6,10 +6,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-	"unicode/utf8"
 
 	"github.com/docent-sh/docent/knowledge"
-	"github.com/docent-sh/docent/textsafe"
 )
 
 // sphinxProject is a small Sphinx source folder in the conventions real
@@ -275,26 +273,5 @@ func FuzzRST(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, src string) {
-		doc, _, err := parseDoc("guides/fuzz.rst", []byte(src))
-		if err != nil {
-			var w Warning
-			if !errors.As(err, &w) || w.Path != "guides/fuzz.rst" {
-				t.Fatalf("error %v is not a Warning naming the file", err)
-			}
-			return
-		}
-		if !utf8.ValidString(doc.Content) {
-			t.Errorf("invalid UTF-8 out: %q", doc.Content)
-		}
-		checkChunkInvariants(t, doc)
-		for _, c := range doc.Chunks {
-			if c.Text != textsafe.Line(c.Text) {
-				t.Errorf("%s: text is not one clean line: %q", c.ID(), c.Text)
-			}
-		}
-		if doc.Title == "" || doc.Title != textsafe.Line(doc.Title) {
-			t.Errorf("title %q", doc.Title)
-		}
-	})
+	f.Fuzz(func(t *testing.T, src string) { checkParsed(t, "guides/fuzz.rst", src) })
 }
