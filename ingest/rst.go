@@ -589,7 +589,7 @@ var rstVersionNotes = map[string]string{
 // does not have.
 var rstSilent = map[string]bool{
 	"toctree": true, "contents": true, "sectnum": true, "highlight": true, "default-role": true,
-	"role": true, "raw": true, "index": true, "currentmodule": true, "module": true, "py:module": true,
+	"role": true, "raw": true, "currentmodule": true, "module": true, "py:module": true,
 	"py:currentmodule": true, "tabularcolumns": true, "rst-class": true, "cssclass": true, "class": true,
 	"title": true, "header": true, "footer": true, "target-notes": true, "include-raw": true,
 	"literalinclude": true, "graphviz": true, "mermaid": true, "plot": true, "autosummary": true,
@@ -664,6 +664,8 @@ func (c *rstConverter) directive(name, args string, body []string, line int) {
 		for k, v := range opts {
 			c.meta.set(k, v)
 		}
+	case name == "index":
+		c.meta.keywords = append(c.meta.keywords, indexEntries(args, content)...)
 	case name == "rubric", name == "centered":
 		c.blank()
 		c.emit("**"+c.inline(args)+"**", "")
@@ -696,6 +698,35 @@ func (c *rstConverter) directive(name, args string, body []string, line int) {
 		c.blocks(content, cl, false)
 	}
 }
+
+// indexEntries reads the terms of an ".. index::" directive: the terms
+// its argument lists ("retries, backoff") and those its entries name
+// ("single: log format; JSON", "pair: queue; pause", "see: DLQ;
+// dead-letter queue", "!main"). Sphinx puts them in the site's index,
+// pointing at the page: they are the words its author expects readers to
+// look it up by, which is what a doc's keywords are.
+func indexEntries(args string, content []string) []string {
+	var out []string
+	add := func(s string, sep string) {
+		for _, t := range strings.Split(s, sep) {
+			if t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "!")); t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	add(args, ",")
+	for _, l := range content {
+		l = strings.TrimSpace(l)
+		if kind, rest, ok := strings.Cut(l, ":"); ok && rstIndexKinds[strings.TrimSpace(kind)] {
+			l = rest
+		}
+		add(l, ";")
+	}
+	return out
+}
+
+// rstIndexKinds are the entry types of an index directive's lines.
+var rstIndexKinds = map[string]bool{"single": true, "pair": true, "triple": true, "see": true, "seealso": true, "module": true, "keyword": true, "operator": true, "object": true, "exception": true, "statement": true, "builtin": true}
 
 // rstObjects are the standard domain's object directives, written
 // without a domain.

@@ -57,6 +57,10 @@ Run the server with :command:` + "`kiln serve`" + `. Retried jobs are described 
    :description: How retries work
    :keywords: retry, backoff
 
+.. index:: failed jobs
+   single: dead-letter queue; retention
+   !DLQ
+
 =====================
  Retries and backoff
 =====================
@@ -150,7 +154,7 @@ func TestRSTReadsWhatSphinxShows(t *testing.T) {
 	if !ok {
 		t.Fatalf("no user/retries doc; got %v", res.Docs)
 	}
-	if r.Title != "Retries and backoff" || r.Description != "How retries work" || strings.Join(r.Keywords, ",") != "retry,backoff" {
+	if r.Title != "Retries and backoff" || r.Description != "How retries work" || strings.Join(r.Keywords, ",") != "retry,backoff,failed jobs,dead-letter queue,retention,dlq" {
 		t.Errorf("title %q, description %q, keywords %v", r.Title, r.Description, r.Keywords)
 	}
 	for _, want := range []string{
@@ -194,7 +198,7 @@ func TestRSTReadsWhatSphinxShows(t *testing.T) {
 		notes = append(notes, n.String())
 	}
 	all := strings.Join(notes, "\n")
-	for _, want := range []string{"user/retries.rst:30: include of ../missing.rst left out", "user/retries.rst:63: autodoc directive left out", "shared/limits.rst: included by user/retries.rst"} {
+	for _, want := range []string{"user/retries.rst:34: include of ../missing.rst left out", "user/retries.rst:67: autodoc directive left out", "shared/limits.rst: included by user/retries.rst"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("notices lack %q:\n%s", want, all)
 		}
