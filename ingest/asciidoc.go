@@ -933,17 +933,19 @@ func (c *adocConverter) flushTable() {
 
 // Inline markup.
 var (
-	adocAttrRef   = regexp.MustCompile(`\\?\{([\w][\w-]*)\}`)
-	adocXref      = regexp.MustCompile(`xref:([^\[\s]+)\[([^\]]*)\]`)
-	adocCrossRef  = regexp.MustCompile(`<<([^,>]+?)(?:,\s*([^>]*))?>>`)
-	adocURL       = regexp.MustCompile(`(?:link:|mailto:)?((?:https?|ftp|irc|mailto)?:?[^\s\[\]]*)\[([^\]]*)\]`)
-	adocMacro     = regexp.MustCompile(`\b(kbd|btn|menu|footnote|footnoteref|image|icon|pass|stem|latexmath|asciimath|indexterm|indexterm2|anchor):([^\[\s]*)\[([^\]]*)\]`)
-	adocInlineID  = regexp.MustCompile(`\[\[[\w:.-]+(?:,[^\]]*)?\]\]|\[#[\w:.-]+\]`)
-	adocBacktick  = regexp.MustCompile("`\\+?([^`]+?)\\+?`")
-	adocPlus      = regexp.MustCompile(`\+\+?([^+\s](?:[^+]*[^+\s])?)\+\+?`)
-	adocStrong    = regexp.MustCompile(`\*\*?([^*\s](?:[^*]*[^*\s])?)\*\*?`)
-	adocEmphasis  = regexp.MustCompile(`(^|[^\w])__?([^_\s](?:[^_]*[^_\s])?)__?([^\w]|$)`)
-	adocHighlight = regexp.MustCompile(`(?:\[[^\]]*\])?#([^#\s](?:[^#]*[^#\s])?)#`)
+	adocAttrRef    = regexp.MustCompile(`\\?\{([\w][\w-]*)\}`)
+	adocXref       = regexp.MustCompile(`xref:([^\[\s]+)\[([^\]]*)\]`)
+	adocCrossRef   = regexp.MustCompile(`<<([^,>]+?)(?:,\s*([^>]*))?>>`)
+	adocURL        = regexp.MustCompile(`(?:link:|mailto:)?((?:https?|ftp|irc|mailto)?:?[^\s\[\]]*)\[([^\]]*)\]`)
+	adocMacro      = regexp.MustCompile(`\b(kbd|btn|menu|footnote|footnoteref|image|icon|pass|stem|latexmath|asciimath|indexterm|indexterm2|anchor):([^\[\s]*)\[([^\]]*)\]`)
+	adocHiddenTerm = regexp.MustCompile(`\(\(\([^()]*\)\)\)`)
+	adocShownTerm  = regexp.MustCompile(`\(\(([^()]+)\)\)`)
+	adocInlineID   = regexp.MustCompile(`\[\[[\w:.-]+(?:,[^\]]*)?\]\]|\[#[\w:.-]+\]`)
+	adocBacktick   = regexp.MustCompile("`\\+?([^`]+?)\\+?`")
+	adocPlus       = regexp.MustCompile(`\+\+?([^+\s](?:[^+]*[^+\s])?)\+\+?`)
+	adocStrong     = regexp.MustCompile(`\*\*?([^*\s](?:[^*]*[^*\s])?)\*\*?`)
+	adocEmphasis   = regexp.MustCompile(`(^|[^\w])__?([^_\s](?:[^_]*[^_\s])?)__?([^\w]|$)`)
+	adocHighlight  = regexp.MustCompile(`(?:\[[^\]]*\])?#([^#\s](?:[^#]*[^#\s])?)#`)
 )
 
 // subAttrs replaces attribute references with their values; an unknown
@@ -1040,6 +1042,9 @@ func (c *adocConverter) inline(s string) string {
 		return sm[1]
 	})
 	s = adocInlineID.ReplaceAllString(s, "")
+	// Index terms: "(((a, b)))" is hidden, "((term))" shows its term.
+	s = adocHiddenTerm.ReplaceAllString(s, "")
+	s = adocShownTerm.ReplaceAllString(s, "$1")
 	s = adocPlus.ReplaceAllStringFunc(s, func(m string) string { return code(adocPlus.FindStringSubmatch(m)[1]) })
 	s = adocStrong.ReplaceAllString(s, "**$1**")
 	s = adocEmphasis.ReplaceAllString(s, "$1*$2*$3")

@@ -52,7 +52,7 @@ NOTE: Quotas are checked every *hour*.
 
 [WARNING]
 ====
-Deleting a project frees its storage after _24 hours_.
+Deleting a ((project)) frees its storage after _24 hours_.
 ====
 
 .Push an image
@@ -116,7 +116,7 @@ A comment block.
 
 // A comment line.
 
-Press kbd:[Ctrl+C], click btn:[Save], go to menu:Settings[Security > Tokens].footnote:[Admins only.]
+(((hidden, term)))Press kbd:[Ctrl+C], click btn:[Save], go to menu:Settings[Security > Tokens].footnote:[Admins only.]
 Read link:https://example.com[the guide] or https://example.com/x[this page].
 
 image::scan.png[Scan report showing three critical CVEs]
