@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -68,7 +69,9 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 			continue
 		}
 		for _, t := range n.rewriteWord(w, &q) {
-			add(n.fixTerm(t, &q))
+			for _, part := range n.splitQuantity(t, &q) {
+				add(n.fixTerm(part, &q))
+			}
 		}
 	}
 	for _, t := range q.terms {
@@ -146,6 +149,22 @@ func (n *normalizer) rewriteWord(w string, q *normalizedQuery) []string {
 		}
 	}
 	return out
+}
+
+// quantity is a number written against its unit: "5ghz", "10gb", "30min".
+var quantity = regexp.MustCompile(`^([0-9]+)([a-z]{2,})$`)
+
+// splitQuantity reads a number written against its unit as the two words
+// the docs write ("5 GHz", "10 GB"), when the docs know the unit and not
+// the joined word: people type them together, docs set them apart. The
+// number itself weighs nothing unless the docs write it (see Weigh).
+func (n *normalizer) splitQuantity(w string, q *normalizedQuery) []string {
+	m := quantity.FindStringSubmatch(w)
+	if m == nil || n.inVocabulary(analysis.Singular(w)) || !n.inVocabulary(analysis.Singular(m[2])) {
+		return []string{w}
+	}
+	q.synonyms = append(q.synonyms, Rewrite{From: w, To: m[1] + " " + m[2]})
+	return []string{m[1], m[2]}
 }
 
 // minSlipLen is the shortest word corrected as a slip of a word only the

@@ -218,3 +218,27 @@ func TestNormalizeMeaningVerbsAreIntent(t *testing.T) {
 		t.Errorf("intent keys of a plain question = %q, want none", got)
 	}
 }
+
+// A number typed against its unit is the number and the unit, as docs
+// write them, when the docs know the unit and not the joined word.
+func TestNormalizeSplitsQuantities(t *testing.T) {
+	docs := testDocs()
+	docs[0].Chunks[0].Text += " Attachments up to 10 MB sync over 5 GHz Wi-Fi; the 2fa code and 4k video are words of their own."
+	e, err := New(testBundle(docs), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		query string
+		terms []string
+	}{
+		{"10mb attachments", []string{"10", "mb", "attachment"}},
+		{"5ghz wifi", []string{"5", "ghz", "wifi"}},
+		{"2fa code", []string{"2fa", "code"}}, // the docs write it joined
+		{"30xyz", []string{"30xyz"}},          // an unknown unit stays as typed
+	} {
+		if q := e.norm.normalize(tc.query); !slices.Equal(q.terms, tc.terms) {
+			t.Errorf("%q: terms %q, want %q", tc.query, q.terms, tc.terms)
+		}
+	}
+}
