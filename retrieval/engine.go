@@ -164,10 +164,21 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 	}
 	if ix := e.vocabularyIndex(); ix != nil {
 		words := make(map[string]bool, len(ix.Words()))
+		stems := map[string]string{} // stem key → its most frequent word
 		for _, w := range ix.Words() {
 			words[w] = true
+			k := analysis.StemKey(w)
+			if best, ok := stems[k]; !ok || ix.DF(w) > ix.DF(best) || ix.DF(w) == ix.DF(best) && w < best {
+				stems[k] = w
+			}
 		}
 		e.norm.slips = analysis.NewTypoFixer(words, e.docFrequency)
+		keys := make(map[string]bool, len(stems))
+		for k := range stems {
+			keys[k] = true
+		}
+		e.norm.stemSlips = analysis.NewTypoFixer(keys, func(k string) int { return ix.DF(stems[k]) })
+		e.norm.stemWords = stems
 	}
 	return e, nil
 }

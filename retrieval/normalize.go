@@ -41,6 +41,11 @@ type normalizer struct {
 	// slips corrects a spelling slip to any word the docs write, once
 	// neither a known term nor a function word claims it (see fixTerm).
 	slips *analysis.TypoFixer
+	// stemSlips corrects a slip in a word the docs write in another
+	// form ("disconected" for "disconnections"): a slip of a stem key of
+	// theirs, read as stemWords' word for that key.
+	stemSlips *analysis.TypoFixer
+	stemWords map[string]string
 }
 
 // normalize runs the pipeline: lower-case and split, phrase synonyms,
@@ -202,6 +207,11 @@ func (n *normalizer) fixTerm(w string, q *normalizedQuery) string {
 	if n.slips != nil && utf8.RuneCountInString(w) >= minSlipLen {
 		if fixed, ok := n.slips.FixSlip(w); ok {
 			fixed = analysis.Singular(fixed)
+			q.typos = append(q.typos, Rewrite{From: w, To: fixed})
+			return fixed
+		}
+		if key, ok := n.stemSlips.FixSlip(analysis.StemKey(w)); ok {
+			fixed := n.stemWords[key]
 			q.typos = append(q.typos, Rewrite{From: w, To: fixed})
 			return fixed
 		}
