@@ -100,9 +100,10 @@ var (
 )
 
 // rstToMarkdown converts the lines of a .rst file. from is its path, read
-// the files includes may read (nil reads none), subs the substitutions the
-// project defines for every page (conf.py's rst_prolog and rst_epilog) and
-// labels the sections every page's labels mark, for :ref: roles.
+// the files includes may read (nil reads none); through read come too the
+// substitutions the project defines for every page (conf.py's rst_prolog
+// and rst_epilog) and the sections every page's labels mark, for :ref:
+// roles (see siteFiles.rst).
 func rstToMarkdown(src []string, from string, read *siteFiles) rstResult {
 	c := &rstConverter{from: from, read: read, subs: map[string]string{}, labels: map[string]string{}, budget: maxIncludedBytes}
 	site := read.rst()
