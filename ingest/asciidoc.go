@@ -28,7 +28,7 @@ import (
 // isAsciiDoc reports an AsciiDoc file.
 func isAsciiDoc(name string) bool {
 	switch strings.ToLower(path.Ext(name)) {
-	case ".adoc", ".asciidoc", ".asc":
+	case ".adoc", ".asciidoc": // not ".asc": in a docs folder it is more often a PGP signature
 		return true
 	}
 	return false

@@ -99,7 +99,7 @@ func isMarkdown(name string) bool {
 // docExts are the extensions of the files read as docs: markdown,
 // reStructuredText, which Sphinx projects write (see rst.go), and
 // AsciiDoc, which Antora sites write (see asciidoc.go).
-var docExts = append(slices.Clip(markdownExts), ".rst", ".adoc", ".asciidoc", ".asc")
+var docExts = append(slices.Clip(markdownExts), ".rst", ".adoc", ".asciidoc")
 
 func isDocFile(name string) bool {
 	return slices.Contains(docExts, strings.ToLower(path.Ext(name)))
