@@ -1027,6 +1027,14 @@ func (c *rstConverter) include(arg string, opts map[string]string, line int) {
 		c.code(lang, ls)
 		return
 	}
+	if isMarkdown(p) {
+		// A markdown file (a README pulled into the docs, with MyST's
+		// parser option) is markdown already.
+		c.blank()
+		c.emit(ls...)
+		c.blank()
+		return
+	}
 	// The included text is the page's: its sections continue the page's
 	// title styles. Its lines are numbered as the directive's.
 	saveFrom := c.from

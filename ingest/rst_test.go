@@ -34,6 +34,7 @@ rst_epilog = """
    admin/deploy
 `)},
 		"shared/limits.rst": {Data: []byte("The default retry limit is **5** attempts.\n")},
+		"shared/notes.md":   {Data: []byte("## Release notes\n\n- Retries are *logged*.\n")},
 		"admin/deploy.rst": {Data: []byte(`.. _deploying:
 
 Deploying |product|
@@ -85,6 +86,9 @@ Set :envvar:` + "`KILN_RETRIES`" + ` or call :py:func:` + "`~kilnforge.client.re
 .. include:: /shared/limits.rst
 
 .. include:: ../missing.rst
+
+.. include:: ../shared/notes.md
+   :parser: myst_parser.sphinx_
 
 Example::
 
@@ -166,7 +170,8 @@ func TestRSTReadsWhatSphinxShows(t *testing.T) {
 		"Open **Jobs > Dead** and press Ctrl+R.",
 		"Set `KILN_RETRIES` or call `retry()`.",
 		"Note\n\nThe DLQ keeps jobs for 7 days.",
-		"The default retry limit is **5** attempts.", // the included fragment
+		"The default retry limit is **5** attempts.",   // the included fragment
+		"## Release notes\n\n- Retries are *logged*.", // markdown included as it is
 		"Example:\n\n```\nkiln retry --all\n```",
 		"| Strategy | Delay |\n| --- | --- |\n| linear | 10 s |",
 		"| Option | Default |\n| --- | --- |\n| max tries | 5 |",
@@ -198,7 +203,7 @@ func TestRSTReadsWhatSphinxShows(t *testing.T) {
 		notes = append(notes, n.String())
 	}
 	all := strings.Join(notes, "\n")
-	for _, want := range []string{"user/retries.rst:34: include of ../missing.rst left out", "user/retries.rst:67: autodoc directive left out", "shared/limits.rst: included by user/retries.rst"} {
+	for _, want := range []string{"user/retries.rst:34: include of ../missing.rst left out", "user/retries.rst:70: autodoc directive left out", "shared/limits.rst: included by user/retries.rst"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("notices lack %q:\n%s", want, all)
 		}
