@@ -96,10 +96,13 @@ const (
 // A prefix is the same: Confluence's export titles each page "Space :
 // Page", and some sites write "Site | Page".
 func stripSiteTitles(docs []knowledge.Doc) {
-	suffixes, prefixes := map[string]int{}, map[string]int{}
+	suffixes, prefixes, hyphens := map[string]int{}, map[string]int{}, map[string]int{}
 	for _, d := range docs {
 		if s := siteSuffix(d.Title); s != "" {
 			suffixes[s]++
+		}
+		if s := hyphenSuffix(d.Title); s != "" {
+			hyphens[s]++
 		}
 		if p := sitePrefix(d.Title); p != "" {
 			prefixes[p]++
@@ -112,6 +115,8 @@ func stripSiteTitles(docs []knowledge.Doc) {
 		title := docs[i].Title
 		if s := siteSuffix(title); shared(suffixes, s) {
 			title = strings.TrimSpace(strings.TrimSuffix(title, s))
+		} else if s := hyphenSuffix(title); s != "" && hyphens[s] >= minSiteTitleDocs && float64(hyphens[s]) >= hyphenSiteTitleShare*float64(len(docs)) {
+			title = strings.TrimSpace(strings.TrimSuffix(title, s))
 		}
 		if p := sitePrefix(title); shared(prefixes, p) {
 			title = strings.TrimSpace(strings.TrimPrefix(title, p))
@@ -121,6 +126,22 @@ func stripSiteTitles(docs []knowledge.Doc) {
 			Chunk(&docs[i])
 		}
 	}
+}
+
+// hyphenSiteTitleShare is the share of the docs that must end their titles
+// with the same " - " suffix for it to be the site's name, as MkDocs
+// writes it ("Setup - Material for MkDocs"): authors join a title's parts
+// with a hyphen too ("Install - Linux"), but not on most of the pages.
+const hyphenSiteTitleShare = 0.5
+
+// hyphenSuffix returns a title's last " - " and what follows it, "" when
+// it has none or nothing precedes it.
+func hyphenSuffix(title string) string {
+	i := strings.LastIndex(title, " - ")
+	if i <= 0 || strings.TrimSpace(title[:i]) == "" {
+		return ""
+	}
+	return title[i:]
 }
 
 // sitePrefixSeparators set a site's name apart before the page's:

@@ -60,3 +60,22 @@ func TestStripSiteTitles(t *testing.T) {
 		t.Errorf("titles %q, want %q", got, want)
 	}
 }
+
+// A site's name after a hyphen, as MkDocs writes titles, is left out when
+// most pages end with it.
+func TestStripSiteTitlesAfterAHyphen(t *testing.T) {
+	var docs []knowledge.Doc
+	for _, title := range []string{"Setup - Docs", "Admonitions - Docs", "Blog - Docs", "Icons - Docs", "Install - Linux"} {
+		d := knowledge.Doc{Slug: strings.ToLower(strings.Fields(title)[0]), Title: title, Content: "# " + title + "\n\nText."}
+		Chunk(&d)
+		docs = append(docs, d)
+	}
+	stripSiteTitles(docs)
+	var got []string
+	for _, d := range docs {
+		got = append(got, d.Title)
+	}
+	if want := []string{"Setup", "Admonitions", "Blog", "Icons", "Install - Linux"}; !slices.Equal(got, want) {
+		t.Errorf("titles %q, want %q", got, want)
+	}
+}
