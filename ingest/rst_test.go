@@ -170,7 +170,7 @@ func TestRSTReadsWhatSphinxShows(t *testing.T) {
 		"Open **Jobs > Dead** and press Ctrl+R.",
 		"Set `KILN_RETRIES` or call `retry()`.",
 		"Note\n\nThe DLQ keeps jobs for 7 days.",
-		"The default retry limit is **5** attempts.",   // the included fragment
+		"The default retry limit is **5** attempts.",  // the included fragment
 		"## Release notes\n\n- Retries are *logged*.", // markdown included as it is
 		"Example:\n\n```\nkiln retry --all\n```",
 		"| Strategy | Delay |\n| --- | --- |\n| linear | 10 s |",
