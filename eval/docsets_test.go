@@ -75,7 +75,7 @@ func TestDecisionsMastodonDocs(t *testing.T) {
 }
 
 func TestDecisionsMkDocsMaterial(t *testing.T) {
-	checkFloor(t, runDocSet(t, evaldata.Dir(t, "mkdocs-material")), floor{passed: 42, hitAt1Found: 29, maxWrongConfident: 1})
+	checkFloor(t, runDocSet(t, evaldata.Dir(t, "mkdocs-material")), floor{passed: 41, hitAt1Found: 29, maxWrongConfident: 1})
 }
 
 // The sets written for this repository, in conventions the shared sets do
@@ -93,31 +93,31 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		f   floor
 	}{
 		{"testdata/beacon", floor{passed: 32, hitAt1Found: 21, maxWrongConfident: 5}},
-		{"testdata/itwiki", floor{passed: 33, hitAt1Found: 25, maxWrongConfident: 1}},
+		{"testdata/itwiki", floor{passed: 34, hitAt1Found: 25, maxWrongConfident: 1}},
 		{"testdata/shelfwise", floor{passed: 34, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/deskly", floor{passed: 36, hitAt1Found: 22, maxWrongConfident: 1}},
-		{"testdata/tallyroom", floor{passed: 27, hitAt1Found: 20, maxWrongConfident: 1}},
-		{"testdata/relaykit", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 3}},
-		{"testdata/quillpad", floor{passed: 33, hitAt1Found: 21, maxWrongConfident: 3}},
-		{"testdata/ferrydock", floor{passed: 31, hitAt1Found: 16, maxWrongConfident: 2}},
-		{"testdata/parcelpost", floor{passed: 29, hitAt1Found: 22, maxWrongConfident: 2}},
+		{"testdata/tallyroom", floor{passed: 30, hitAt1Found: 20, maxWrongConfident: 1}},
+		{"testdata/relaykit", floor{passed: 34, hitAt1Found: 21, maxWrongConfident: 2}},
+		{"testdata/quillpad", floor{passed: 34, hitAt1Found: 21, maxWrongConfident: 1}},
+		{"testdata/ferrydock", floor{passed: 31, hitAt1Found: 17, maxWrongConfident: 2}},
+		{"testdata/parcelpost", floor{passed: 32, hitAt1Found: 22, maxWrongConfident: 4}},
 		{"testdata/brightdesk", floor{passed: 33, hitAt1Found: 23, maxWrongConfident: 4}},
-		{"testdata/dockhand", floor{passed: 30, hitAt1Found: 21, maxWrongConfident: 1}},
-		{"testdata/meshgate", floor{passed: 27, hitAt1Found: 20, maxWrongConfident: 3}},
-		{"testdata/nimbusnote", floor{passed: 28, hitAt1Found: 18, maxWrongConfident: 6}},
-		{"testdata/tillsupport", floor{passed: 28, hitAt1Found: 21, maxWrongConfident: 2}},
-		{"testdata/spoolcast", floor{passed: 31, hitAt1Found: 22, maxWrongConfident: 2}},
-		{"testdata/lumenpay", floor{passed: 31, hitAt1Found: 24, maxWrongConfident: 3}},
-		{"testdata/forgehub", floor{passed: 30, hitAt1Found: 21, maxWrongConfident: 3}},
+		{"testdata/dockhand", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 1}},
+		{"testdata/meshgate", floor{passed: 30, hitAt1Found: 20, maxWrongConfident: 2}},
+		{"testdata/nimbusnote", floor{passed: 29, hitAt1Found: 18, maxWrongConfident: 5}},
+		{"testdata/tillsupport", floor{passed: 30, hitAt1Found: 21, maxWrongConfident: 2}},
+		{"testdata/spoolcast", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 2}},
+		{"testdata/lumenpay", floor{passed: 34, hitAt1Found: 24, maxWrongConfident: 4}},
+		{"testdata/forgehub", floor{passed: 32, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/ticketly", floor{passed: 36, hitAt1Found: 22, maxWrongConfident: 1}},
 		{"testdata/driftwood", floor{passed: 34, hitAt1Found: 23, maxWrongConfident: 4}},
-		{"testdata/hearthhub", floor{passed: 33, hitAt1Found: 23, maxWrongConfident: 2}},
-		{"testdata/chatterbox", floor{passed: 32, hitAt1Found: 22, maxWrongConfident: 5}},
+		{"testdata/hearthhub", floor{passed: 35, hitAt1Found: 23, maxWrongConfident: 1}},
+		{"testdata/chatterbox", floor{passed: 33, hitAt1Found: 22, maxWrongConfident: 5}},
 		{"testdata/pipewright", floor{passed: 35, hitAt1Found: 23, maxWrongConfident: 3}},
 		{"testdata/cloudmesa", floor{passed: 30, hitAt1Found: 24, maxWrongConfident: 7}},
-		{"testdata/kilnforge", floor{passed: 33, hitAt1Found: 22, maxWrongConfident: 3}},
-		{"testdata/harborline", floor{passed: 32, hitAt1Found: 25, maxWrongConfident: 5}},
-		{"testdata/quaystone", floor{passed: 30, hitAt1Found: 21, maxWrongConfident: 5}},
+		{"testdata/kilnforge", floor{passed: 33, hitAt1Found: 22, maxWrongConfident: 4}},
+		{"testdata/harborline", floor{passed: 34, hitAt1Found: 25, maxWrongConfident: 6}},
+		{"testdata/quaystone", floor{passed: 32, hitAt1Found: 22, maxWrongConfident: 5}},
 	} {
 		t.Run(filepath.Base(tc.dir), func(t *testing.T) { checkFloor(t, runDocSet(t, tc.dir), tc.f) })
 	}

@@ -72,6 +72,8 @@ type ranking struct {
 	// sections holds per doc the query keys its best-named unit carries
 	// in title, keywords or headings (see searchResult).
 	sections map[int32]uint64
+	// covered holds per doc the query keys any of its units carries.
+	covered map[int32]uint64
 	// fused holds each unit's scores in a hybrid ranking, whose order
 	// (of hits and docs) is by fused score; nil in a lexical one. docs
 	// then holds only docs with a word of the question in them, and
@@ -90,7 +92,7 @@ func (e *Engine) rank(ix *unitIndex, q normalizedQuery, capped bool, vh vectorHi
 	for {
 		sc := e.scoringFor(ix, q)
 		sr := ix.Search(q.terms, q.keys, depth, sc)
-		r := ranking{sections: sr.Sections}
+		r := ranking{sections: sr.Sections, covered: sr.Covered}
 		ranked := sr.Ranked
 		if vh != nil {
 			ranked = e.fuseRanking(ix, q, sc, sr, vh, &r)
@@ -144,9 +146,12 @@ func vectorOnlyDocs(ix *unitIndex, ranked []index.Hit, r ranking) []index.Hit {
 	return out
 }
 
-// candidatesOf measures each doc's best hit for the decision policy: its
-// coverage, and how much of the question the doc's best-named section
-// carries in its title, keywords and headings.
+// candidatesOf measures each doc's best hit for the decision policy: the
+// coverage of the doc (any of its units) and of the hit alone, and how
+// much of the question the doc's best-named section carries in its title,
+// keywords and headings. A page may answer in two sections what a
+// question asks in one sentence: the doc covers it, though no one chunk
+// does.
 func (e *Engine) candidatesOf(ix *unitIndex, r ranking, ws index.Weights) []candidate {
 	out := make([]candidate, len(r.docs))
 	for i, h := range r.docs {
@@ -160,7 +165,8 @@ func (e *Engine) candidatesOf(ix *unitIndex, r ranking, ws index.Weights) []cand
 		out[i] = candidate{
 			doc:      doc,
 			rank:     rank,
-			coverage: ws.Share(h.Cov),
+			coverage: ws.Share(h.Cov | r.covered[doc]),
+			together: ws.Share(h.Cov),
 			naming:   ws.Share(h.Head | r.sections[doc]),
 			named:    h.Head | r.sections[doc],
 		}
@@ -686,7 +692,7 @@ func (e *Engine) SearchQuery(q Query, limit int) []Hit {
 	var r ranking
 	if ix == e.chunks && len(q.Vector) > 0 {
 		if vh, _ := e.vectorSearch(q, nq.alpha, nq.allow, max(limit, 3*e.cfg.TopK)); vh != nil {
-			r.sections = sr.Sections
+			r.sections, r.covered = sr.Sections, sr.Covered
 			ranked = e.fuseRanking(ix, nq, sc, sr, vh, &r)
 			ranked = ranked[:min(limit, len(ranked))]
 		}

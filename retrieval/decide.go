@@ -27,13 +27,15 @@ const (
 	RuleChosen = "chosen evidence"
 )
 
-// candidate is what the decision policy knows about one doc: the
-// measures of its best-ranked unit. Every measure is a share or a ratio,
+// candidate is what the decision policy knows about one doc: what it
+// covers, what its best-named section names and the rank of its
+// best-ranked unit. Every measure is a share or a ratio,
 // so the policy means the same on any corpus and any chunk length.
 type candidate struct {
 	doc      int32   // index into Engine.docs
 	rank     float64 // rank score: only ever compared as a ratio
-	coverage float64 // share of the question's informative weight its best unit covers
+	coverage float64 // share of the question's informative weight the doc covers, in any of its units
+	together float64 // … its best-ranked unit covers: the words in one place
 	naming   float64 // … carried by the doc's title, keywords or headings
 	named    uint64  // the question's keys those carry (bit i: key i)
 }
@@ -95,7 +97,7 @@ const scoreEpsilon = 1e-9
 // Rules, in order:
 //   - no candidate → no_match;
 //   - the top doc covers less than MIN_COVERAGE of the question's
-//     informative weight → no_match;
+//     informative weight, in all its units together → no_match;
 //   - another doc is a second meaning: it covers the question and names it
 //     in its title or headings about as well as the top, by the words the
 //     top names (any words, for a bare topic), and ranks within MIN_MARGIN
@@ -108,9 +110,10 @@ const scoreEpsilon = 1e-9
 //     between two docs is a question to ask;
 //   - the top doc does not name the question (no word of it in its title,
 //     keywords or headings; for a bare topic, less than MIN_COVERAGE of it)
-//     → weak when its text covers every informative word ("are you asking
-//     about X?"), no_match when it only mentions some of them. Except: a
-//     longer question whose every informative word the top's text covers,
+//     → weak when its best unit covers every informative word ("are you
+//     asking about X?"), no_match when it only mentions some of them (words
+//     scattered over a page that does not name them are no answer). Except:
+//     a longer question whose every informative word the top's best unit covers,
 //     with no other doc within MIN_MARGIN of it, is found: its headings
 //     put the answer in other words ("Maintenance windows" for "silence
 //     alerts during a planned deployment"), and no other doc comes close
@@ -155,9 +158,9 @@ func decide(cands []candidate, f form, th thresholds) decision {
 		d.status, d.rule = StatusNoMatch, RuleCoverage
 	case d.rival >= 0:
 		d.status, d.rule = StatusAmbiguous, RuleSecondMeaning
-	case !bare && !named && top.coverage >= 1-scoreEpsilon && len(cands) > 1 && !within(cands[1].rank, top.rank, th.minMargin):
+	case !bare && !named && top.together >= 1-scoreEpsilon && len(cands) > 1 && !within(cands[1].rank, top.rank, th.minMargin):
 		d.status, d.rule = StatusFound, RuleStandsOut
-	case !named && top.coverage >= 1-scoreEpsilon:
+	case !named && top.together >= 1-scoreEpsilon:
 		d.status, d.rule = StatusWeak, RuleNotNamed
 	case !named:
 		d.status, d.rule = StatusNoMatch, RuleMentioned

@@ -7,9 +7,16 @@ import (
 
 func TestDecide(t *testing.T) {
 	th := thresholds{minCoverage: 0.5, minMargin: 0.25}
-	// c builds a candidate: doc, rank, coverage, naming.
+	// c builds a candidate: doc, rank, coverage, naming; its best unit
+	// covers what the doc covers.
 	c := func(doc int32, rank, coverage, naming float64) candidate {
-		return candidate{doc: doc, rank: rank, coverage: coverage, naming: naming}
+		return candidate{doc: doc, rank: rank, coverage: coverage, together: coverage, naming: naming}
+	}
+	// apart has c's doc cover its words only across its units, its best
+	// one covering together of them.
+	apart := func(c candidate, together float64) candidate {
+		c.together = together
+		return c
 	}
 	// named sets the keys a candidate's title or headings carry.
 	named := func(c candidate, bits uint64) candidate {
@@ -49,6 +56,8 @@ func TestDecide(t *testing.T) {
 		{"… weak with a close doc", []candidate{c(0, 10, 1, 0), c(1, 8, 1, 0)}, formQuestion, StatusWeak, RuleNotNamed, -1, 0.2},
 		{"… weak for a bare topic, which must be named", []candidate{c(0, 10, 1, 0), c(1, 2, 1, 0)}, formTopic, StatusWeak, RuleNotNamed, -1, 0.8},
 		{"… and no match when it covers part of it", []candidate{c(0, 10, 0.9, 0), c(1, 2, 0.5, 0)}, formQuestion, StatusNoMatch, RuleMentioned, -1, 0.8},
+		{"a doc covering the question across its sections passes the coverage limit", []candidate{apart(c(0, 10, 0.6, 0.2), 0.3)}, formQuestion, StatusFound, RuleFound, -1, 1},
+		{"… but stands out unnamed only with every word in one section", []candidate{apart(c(0, 10, 1, 0), 0.8), c(1, 7, 1, 0.5)}, formQuestion, StatusNoMatch, RuleMentioned, -1, 0.3},
 		{"body covers part, nothing named: no match", []candidate{c(0, 10, 0.8, 0)}, formQuestion, StatusNoMatch, RuleMentioned, -1, 1},
 		{"a doc whose text covers a bare topic within half the top's rank is a second meaning", []candidate{c(0, 10, 1, 1), c(1, 5, 1, 0)}, formTopic, StatusAmbiguous, RuleSecondMeaning, 1, 0.5},
 		{"… not one naming part of it, which its naming weighs", []candidate{c(0, 10, 1, 1), c(1, 7, 1, 0.3)}, formTopic, StatusFound, RuleFound, -1, 0.3},

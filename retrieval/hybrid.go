@@ -246,7 +246,8 @@ func (f fusedScore) source() Source {
 // id), recording each unit's scores in r.fused. A vector hit the lexical
 // search did not return is scored lexically on its own doc, so that a
 // chunk holding the question's words below the search's depth keeps its
-// lexical measures; its doc's best-named section is added to r.sections.
+// lexical measures; its doc's best-named section is added to r.sections, and what the doc
+// covers to r.covered.
 func (e *Engine) fuseRanking(ix *unitIndex, q normalizedQuery, sc index.Scoring, sr index.Result, vh vectorHits, r *ranking) []index.Hit {
 	hits := make([]index.Hit, len(sr.Ranked), len(sr.Ranked)+len(vh))
 	copy(hits, sr.Ranked)
@@ -274,6 +275,14 @@ func (e *Engine) fuseRanking(ix *unitIndex, q normalizedQuery, sc index.Scoring,
 					r.sections = map[int32]uint64{}
 				}
 				r.sections[doc] = bestHead(dh, sc.Weights)
+			}
+			if _, known := r.covered[doc]; !known {
+				if r.covered == nil {
+					r.covered = map[int32]uint64{}
+				}
+				for _, h := range dh {
+					r.covered[doc] |= h.Cov
+				}
 			}
 		}
 		h := index.Hit{Unit: id}

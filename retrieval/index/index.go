@@ -391,6 +391,9 @@ type Result struct {
 	// best-named unit carries in its title, keywords or headings: the
 	// section most about the question, wherever the ranking put it.
 	Sections map[int32]uint64
+	// Covered holds, for each doc of the ranked hits, the query keys any
+	// of its units carries: what the doc covers, wherever it says it.
+	Covered map[int32]uint64
 }
 
 // Search scores every unit that contains a query term, or a variant of
@@ -424,7 +427,7 @@ func (ix *Index) Search(terms, keys []string, depth int, sc Scoring) Result {
 		top.offer(ix.scoreUnit(id, a.acc[id], sc))
 	}
 	res.Ranked = top.sorted()
-	res.Sections = ix.bestSections(res.Ranked, a, sc.Weights)
+	res.Sections, res.Covered = ix.docKeys(res.Ranked, a, sc.Weights)
 	return res
 }
 
@@ -503,27 +506,30 @@ func (ix *Index) SearchDoc(terms, keys []string, doc int32, sc Scoring) []Hit {
 	return hits
 }
 
-// bestSections finds, for each doc of ranked, the unit whose title,
-// keywords and headings carry the largest share of the question.
-func (ix *Index) bestSections(ranked []Hit, a *accumulator, ws Weights) map[int32]uint64 {
-	out := make(map[int32]uint64, len(ranked))
+// docKeys finds, for each doc of ranked, the unit whose title, keywords
+// and headings carry the largest share of the question (sections), and
+// the keys any of its units carries (covered).
+func (ix *Index) docKeys(ranked []Hit, a *accumulator, ws Weights) (sections, covered map[int32]uint64) {
+	sections = make(map[int32]uint64, len(ranked))
+	covered = make(map[int32]uint64, len(ranked))
 	for _, h := range ranked {
 		doc := ix.Units[h.Unit].Doc
-		if _, done := out[doc]; done {
+		if _, done := sections[doc]; done {
 			continue
 		}
 		r := ix.docUnits[doc]
-		best, bestShare := uint64(0), -1.0
+		best, bestShare, cov := uint64(0), -1.0, uint64(0)
 		for u := r[0]; u < r[1]; u++ {
+			cov |= a.acc[u].cov
 			if bits := a.acc[u].head; bits != 0 {
 				if s := ws.Share(bits); s > bestShare {
 					best, bestShare = bits, s
 				}
 			}
 		}
-		out[doc] = best
+		sections[doc], covered[doc] = best, cov
 	}
-	return out
+	return sections, covered
 }
 
 func (ix *Index) scoreUnit(id int32, u unitAcc, sc Scoring) Hit {

@@ -146,3 +146,33 @@ func TestSearchDocsScope(t *testing.T) {
 		}
 	}
 }
+
+// A doc covers what any of its units holds, while each hit covers what its
+// own unit holds: a question's words may sit in two sections of one page.
+func TestSearchCoveredByDoc(t *testing.T) {
+	ix := build(t, []int32{0, 0, 0, 1}, []Fields{
+		{FieldTitle: "Billing", FieldBody: "Send an invoice from the Billing tab."},
+		{FieldTitle: "Billing", FieldHeader: "Refunds", FieldBody: "A refund goes back to the card."},
+		{FieldTitle: "Billing", FieldHeader: "Limits", FieldBody: "Nothing about the question here."},
+		{FieldTitle: "Cards", FieldBody: "A card is charged once."},
+	})
+	terms := []string{"invoice", "refund", "card"}
+	sc := Scoring{Weights: ix.Weigh(keys(terms), 0)}
+	res := ix.Search(terms, keys(terms), 10, sc)
+	if got, want := res.Covered[0], AllKeys(3); got != want {
+		t.Errorf("doc 0 covers %03b, want %03b (invoice in one section, refund and card in another)", got, want)
+	}
+	if got, want := res.Covered[1], uint64(1<<2); got != want {
+		t.Errorf("doc 1 covers %03b, want %03b (card alone)", got, want)
+	}
+	for _, h := range res.Ranked {
+		if ix.Units[h.Unit].Doc == 0 && h.Cov == AllKeys(3) {
+			t.Errorf("unit %d covers every key alone, but no section of doc 0 holds them all", h.Unit)
+		}
+	}
+	// A unit of a doc the scope leaves out covers nothing.
+	scoped := ix.Search(terms, keys(terms), 10, Scoring{Weights: sc.Weights, Docs: []bool{false, true}})
+	if _, ok := scoped.Covered[0]; ok {
+		t.Errorf("scoped search reports doc 0, which it may not score: %v", scoped.Covered)
+	}
+}
