@@ -189,12 +189,14 @@ func TestCompileSynonyms(t *testing.T) {
 // coverage; a clip with another reading stays a word of its own.
 func TestStemKeyJoinsClippedWords(t *testing.T) {
 	for _, p := range [][2]string{{"repo", "repository"}, {"repos", "repositories"}, {"config", "configuring"},
-		{"admin", "administrators"}, {"prefs", "preference"}, {"sync", "synchronizing"}} {
+		{"admin", "administrators"}, {"prefs", "preference"}, {"sync", "synchronizing"},
+		{"cert", "certificates"}, {"convos", "conversation"}, {"hrs", "hour"}, {"perms", "permission"}} {
 		if StemKey(p[0]) != StemKey(p[1]) {
 			t.Errorf("StemKey(%q) = %q, StemKey(%q) = %q: want one key", p[0], StemKey(p[0]), p[1], StemKey(p[1]))
 		}
 	}
-	for _, p := range [][2]string{{"auth", "authentication"}, {"docs", "documentation"}, {"org", "organization"}} {
+	for _, p := range [][2]string{{"auth", "authentication"}, {"docs", "documentation"}, {"org", "organization"},
+		{"min", "minutes"}, {"min", "minimum"}, {"prod", "production"}, {"ep", "episode"}} {
 		if StemKey(p[0]) == StemKey(p[1]) {
 			t.Errorf("StemKey(%q) = StemKey(%q): a clip with two readings must not join either", p[0], p[1])
 		}

@@ -24,7 +24,9 @@ func StemKey(term string) string {
 // "org" (an organization or the .org of an address), "sub", "docs"
 // (documentation, or documents in a document store), "app" (an
 // application, or an app store's app, which docs write as a word of its
-// own).
+// own), "min" (minimum, or minutes), "hr" (hours, or human resources),
+// "prod" (production, or product), "dev", "temp", "spec", "ref", "ep" (an
+// episode, or an endpoint).
 var clippedWords = map[string]string{
 	"repo": "repository", "repos": "repositories",
 	"config": "configuration", "configs": "configurations",
@@ -37,7 +39,7 @@ var clippedWords = map[string]string{
 	"msg": "message", "msgs": "messages",
 	"pwd":  "password",
 	"acct": "account", "accts": "accounts",
-	"prefs": "preferences",
+	"pref": "preference", "prefs": "preferences",
 	"ppl":   "people",
 	"notif": "notification", "notifs": "notifications",
 	"db": "database", "dbs": "databases",
@@ -45,4 +47,17 @@ var clippedWords = map[string]string{
 	"max":   "maximum",
 	"qty":   "quantity",
 	"sync":  "synchronize", "syncing": "synchronizing", "synced": "synchronized",
+	"cert": "certificate", "certs": "certificates",
+	"convo": "conversation", "convos": "conversations",
+	"perms": "permissions",
+	"creds": "credentials",
+	"vid":   "video", "vids": "videos",
+	"hrs": "hours", "mins": "minutes", "secs": "seconds",
+	"wk": "week", "wks": "weeks", "yr": "year", "yrs": "years",
+	"txn": "transaction", "txns": "transactions",
+	"pkg": "package", "pkgs": "packages",
+	"addr": "address",
+	"biz":  "business",
+	"mgr":  "manager", "mgrs": "managers",
+	"dept": "department", "depts": "departments",
 }
