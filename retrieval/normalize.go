@@ -64,7 +64,9 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	words = n.rewritePhrases(words, &q)
 	seen := map[string]bool{}
 	add := func(t string) {
-		if t != "" && !seen[t] {
+		// A fix or a stem may land on a function word ("anys" is "any"):
+		// it weighs nothing, unless the docs make it a term of theirs.
+		if t != "" && !seen[t] && (!analysis.IsStopword(t) || n.an.Known[t]) {
 			seen[t] = true
 			q.terms = append(q.terms, t)
 		}
