@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -54,7 +55,7 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 		return fail(0, Problem, "invalid path: must be relative to the knowledge base, without ..")
 	}
 	if !isDocFile(relPath) && !isHTMLPage(relPath) {
-		return fail(0, Problem, "not a markdown, reStructuredText, AsciiDoc or HTML file (want %s, .html)", strings.Join(docExts, ", "))
+		return fail(0, Problem, "not a markdown, reStructuredText, AsciiDoc, notebook or HTML file (want %s, .html)", strings.Join(docExts, ", "))
 	}
 	var notes []Warning
 	if msg := fileNameProblem(relPath); msg != "" {
@@ -76,6 +77,19 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 		notes = append(notes, Warning{Path: relPath, Line: lineAt(src, i), Kind: Note, Msg: "not UTF-8: read as Windows-1252"})
 	}
 
+	if isNotebook(relPath) {
+		text, err := notebookMarkdown(src)
+		if err != nil {
+			var ne notebookError
+			if errors.As(err, &ne) {
+				return fail(ne.line, Problem, "%s", ne.msg)
+			}
+			return fail(0, Problem, "%v", err)
+		}
+		// The version is the page's: a notebook run again, with new
+		// outputs and execution counts, shows the same page.
+		src = []byte(text)
+	}
 	lines := normalizeLines(string(src))
 	source := trimBlankLines(lines)
 	if len(source) == 0 {

@@ -15,7 +15,8 @@ import (
 
 // Site generators let a page pull in another file where a directive
 // stands: VitePress' "<!-- @include: ./parts/x.md -->", mdBook's
-// "{{#include x.md}}" (with an anchor or a line range), MkDocs' snippets
+// "{{#include x.md}}" (with an anchor or a line range), Quarto's
+// "{{< include _x.qmd >}}", MkDocs' snippets
 // "--8<-- "x.md"", Hugo's "{{% readfile file="x.md" %}}", docsify's
 // "[x](x.md ':include')", Python-Markdown's markdown-include "{!x.md!}"
 // (Zulip's help centre, MkDocs' markdown-include plugin) and Mintlify's
@@ -67,6 +68,9 @@ var (
 	// Hugo (Docsy and others): {{% readfile file="/docs/x.md" %}}, or
 	// {{< readfile file="x.md" markdown="true" >}}; code="true" fences it.
 	hugoReadfile = regexp.MustCompile(`^\s*\{\{[<%]\s*readfile\s+(.*?)\s*[%>]\}\}\s*$`)
+	// Quarto: {{< include _part.qmd >}}, from the page's folder or, with
+	// a leading "/", the project's.
+	quartoInclude = regexp.MustCompile(`^\s*\{\{<\s*include\s+(?:"([^"]+)"|'([^']+)'|(\S+?))\s*>\}\}\s*$`)
 	// Python-Markdown's markdown-include: {!path!}, from a base folder the
 	// site's configuration names (Zulip: the help's include/ folder).
 	markdownInclude = regexp.MustCompile(`^\s*\{!\s*([^!{}\s]+)\s*!\}\s*$`)
@@ -175,6 +179,10 @@ func parseInclude(line string) (includeDirective, bool) {
 			return includeDirective{}, false
 		}
 		return includeDirective{target: strings.TrimPrefix(f, "/"), root: strings.HasPrefix(f, "/"), code: args.named["code"] == "true", inFences: true}, true
+	}
+	if m := quartoInclude.FindStringSubmatch(line); m != nil {
+		t := m[1] + m[2] + m[3]
+		return includeDirective{target: strings.TrimPrefix(t, "/"), root: strings.HasPrefix(t, "/"), inFences: true}, true
 	}
 	if d, ok := dataInclude(line); ok {
 		return d, true

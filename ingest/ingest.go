@@ -89,17 +89,19 @@ type Result struct {
 	Files   int // markdown files seen, loaded or skipped
 }
 
-// markdownExts are the file extensions ingested; everything else is ignored.
-var markdownExts = []string{".md", ".markdown", ".mdx"}
+// markdownExts are the file extensions read as markdown: Quarto's and R
+// Markdown's pages are markdown (pandoc's) with code chunks in fences.
+var markdownExts = []string{".md", ".markdown", ".mdx", ".qmd", ".rmd"}
 
 func isMarkdown(name string) bool {
 	return slices.Contains(markdownExts, strings.ToLower(path.Ext(name)))
 }
 
 // docExts are the extensions of the files read as docs: markdown,
-// reStructuredText, which Sphinx projects write (see rst.go), and
-// AsciiDoc, which Antora sites write (see asciidoc.go).
-var docExts = append(slices.Clip(markdownExts), ".rst", ".adoc", ".asciidoc")
+// reStructuredText, which Sphinx projects write (see rst.go), AsciiDoc,
+// which Antora sites write (see asciidoc.go), and Jupyter notebooks,
+// which Jupyter Book, nbsphinx and Quarto publish (see notebook.go).
+var docExts = append(slices.Clip(markdownExts), ".rst", ".adoc", ".asciidoc", ".ipynb")
 
 func isDocFile(name string) bool {
 	return slices.Contains(docExts, strings.ToLower(path.Ext(name)))
