@@ -54,7 +54,8 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 	if !fs.ValidPath(relPath) || relPath == "." {
 		return fail(0, Problem, "invalid path: must be relative to the knowledge base, without ..")
 	}
-	if !isDocFile(relPath) && !isHTMLPage(relPath) {
+	declaredRST := read != nil && hasExt(relPath, read.rstExts)
+	if !isDocFile(relPath) && !isHTMLPage(relPath) && !declaredRST {
 		return fail(0, Problem, "not a markdown, reStructuredText, AsciiDoc, notebook or HTML file (want %s, .html)", strings.Join(docExts, ", "))
 	}
 	var notes []Warning
@@ -95,9 +96,9 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 	if len(source) == 0 {
 		return fail(0, Problem, "empty file")
 	}
-	if isRST(relPath) || isAsciiDoc(relPath) {
+	if isRST(relPath) || declaredRST || isAsciiDoc(relPath) {
 		var r rstResult
-		if isRST(relPath) {
+		if isRST(relPath) || declaredRST {
 			// The reader recurses once per level of indentation, and the
 			// markdown it writes nests as deep: both are bounded.
 			if line, depth := deepestNesting(lines); depth > maxNesting {

@@ -45,6 +45,9 @@ type siteFiles struct {
 	paths    []string
 	rstSite  *rstSite
 	adocSite *adocSite
+	// rstExts are the further extensions conf.py declares as
+	// reStructuredText (see sphinxSuffixes).
+	rstExts []string
 }
 
 // maxIncludeDepth bounds nested includes: a fragment including a fragment

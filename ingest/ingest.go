@@ -134,7 +134,8 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	if !info.IsDir() {
 		return res, fmt.Errorf("knowledge base %s: not a directory", root)
 	}
-	files, walkWarnings, err := findMarkdown(ctx, fsys)
+	rstExts := sphinxSuffixes(fsys)
+	files, walkWarnings, err := findMarkdown(ctx, fsys, rstExts)
 	if err != nil {
 		return res, fmt.Errorf("knowledge base %s: %w", root, err)
 	}
@@ -149,6 +150,7 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	bySlug := make(map[string]string, len(files))
 	includedBy := map[string]string{} // an included file's path → the first page including it
 	read := siteFilesOf(fsys, files)
+	read.rstExts = rstExts
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return Result{}, fmt.Errorf("knowledge base %s: %w", root, err)
@@ -227,10 +229,13 @@ type walker struct {
 	pages    []mdFile // HTML pages, the docs of a folder without other docs (see htmlpage.go)
 	warnings []Warning
 	entries  int
+	// rstExts are the further extensions a Sphinx project's conf.py
+	// declares as reStructuredText (see sphinxSuffixes).
+	rstExts []string
 }
 
-func findMarkdown(ctx context.Context, fsys fs.FS) ([]mdFile, []Warning, error) {
-	w := walker{ctx: ctx, fsys: fsys}
+func findMarkdown(ctx context.Context, fsys fs.FS, rstExts []string) ([]mdFile, []Warning, error) {
+	w := walker{ctx: ctx, fsys: fsys, rstExts: rstExts}
 	if _, err := fs.ReadDir(fsys, "."); err != nil {
 		return nil, nil, err
 	}
@@ -300,7 +305,7 @@ func (w *walker) dir(name, real string, ancestors []string) {
 		switch {
 		case mode.IsDir():
 			w.dir(childName, childReal, append(slices.Clip(ancestors), childReal))
-		case mode.IsRegular() && isDocFile(childName) && !isVocabularyFile(childName):
+		case mode.IsRegular() && (isDocFile(childName) || hasExt(childName, w.rstExts)) && !isVocabularyFile(childName):
 			w.files = append(w.files, mdFile{path: childName, real: childReal})
 		case mode.IsRegular() && isHTMLPage(childName):
 			w.pages = append(w.pages, mdFile{path: childName, real: childReal})

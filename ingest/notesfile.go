@@ -46,7 +46,7 @@ func ReadNotesDir(ctx context.Context, fsys fs.FS, root string) ([]knowledge.Not
 	if !info.IsDir() {
 		return nil, nil, fmt.Errorf("notes folder %s: not a directory", root)
 	}
-	files, warnings, err := findMarkdown(ctx, fsys)
+	files, warnings, err := findMarkdown(ctx, fsys, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("notes folder %s: %w", root, err)
 	}

@@ -3,8 +3,10 @@ package ingest
 import (
 	"encoding/csv"
 	"fmt"
+	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -29,6 +31,56 @@ import (
 
 // isRST reports a reStructuredText file.
 func isRST(name string) bool { return strings.EqualFold(path.Ext(name), ".rst") }
+
+// hasExt reports whether name ends in one of exts (lower-case, with the
+// dot).
+func hasExt(name string, exts []string) bool {
+	return len(exts) > 0 && slices.Contains(exts, strings.ToLower(path.Ext(name)))
+}
+
+// sphinxConfs are where a Sphinx project's conf.py is looked for: at the
+// top of the docs folder, or in the source/ or docs/ folder beside the
+// build.
+var sphinxConfs = []string{"conf.py", "source/conf.py", "docs/conf.py"}
+
+// sourceSuffix matches conf.py's source_suffix assignment, up to the end
+// of its value: a string, a list or a dict, which may span lines.
+var sourceSuffix = regexp.MustCompile(`(?m)^source_suffix\s*=\s*(\{[^}]*\}|\[[^\]]*\]|\([^)]*\)|"[^"\n]*"|'[^'\n]*')`)
+
+// suffixEntry is one suffix of source_suffix, with the parser a dict
+// names for it.
+var suffixEntry = regexp.MustCompile(`["'](\.[\w.-]+)["']\s*(?::\s*["']([\w-]+)["'])?`)
+
+// sphinxSuffixes returns the extensions beyond .rst a Sphinx project
+// writes its pages in, as conf.py's source_suffix declares them: Django's
+// docs are .txt files of reStructuredText ("source_suffix = '.txt'").
+// A suffix a dict maps to another parser than reStructuredText (MyST's
+// "markdown") is not one; nor is an extension docent reads otherwise.
+// Without a conf.py declaring any, nil.
+func sphinxSuffixes(fsys fs.FS) []string {
+	for _, conf := range sphinxConfs {
+		src, err := readSmallFile(fsys, conf)
+		if err != nil {
+			continue
+		}
+		m := sourceSuffix.FindStringSubmatch(src)
+		if m == nil {
+			return nil
+		}
+		var out []string
+		for _, e := range suffixEntry.FindAllStringSubmatch(m[1], -1) {
+			ext, parser := strings.ToLower(e[1]), e[2]
+			if parser != "" && parser != "restructuredtext" && parser != "rst" || isDocFile("x"+ext) || isHTMLPage("x"+ext) || strings.Count(ext, ".") > 1 {
+				continue
+			}
+			if !slices.Contains(out, ext) {
+				out = append(out, ext)
+			}
+		}
+		return out
+	}
+	return nil
+}
 
 // docMeta is what a file declares about itself beyond its text: its
 // description and keywords (a reStructuredText ".. meta::" directive,
@@ -1266,14 +1318,28 @@ func rstFirstTitle(ls []string) string {
 	return ""
 }
 
-// rstDocPath resolves a :doc: target: from the source folder when it
-// starts with "/", else from the folder of the page naming it.
+// rstDocPath resolves a :doc: target, a path without its extension: from
+// the source folder when it starts with "/", else from the folder of the
+// page naming it.
 func rstDocPath(root, from, target string) string {
 	target = strings.TrimSpace(target)
 	if strings.HasPrefix(target, "/") {
-		return path.Join(root, strings.TrimPrefix(target, "/")) + ".rst"
+		return path.Join(root, strings.TrimPrefix(target, "/"))
 	}
-	return path.Join(path.Dir(from), target) + ".rst"
+	return path.Join(path.Dir(from), target)
+}
+
+// readSmallFile reads a file of fsys no larger than MaxFileSize.
+func readSmallFile(fsys fs.FS, name string) (string, error) {
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return "", err
+	}
+	if !info.Mode().IsRegular() || info.Size() > MaxFileSize {
+		return "", errNotText
+	}
+	b, err := fs.ReadFile(fsys, name)
+	return string(b), err
 }
 
 // rstSite is what every page of a Sphinx project shares: the substitutions
@@ -1302,7 +1368,7 @@ func (s *siteFiles) rst() *rstSite {
 	}
 	site := &rstSite{subs: map[string]string{}, labels: map[string]string{}, titles: map[string]string{}}
 	s.rstSite = site
-	for _, conf := range []string{"conf.py", "source/conf.py", "docs/conf.py"} {
+	for _, conf := range sphinxConfs {
 		text, err := s.read(conf)
 		if err != nil {
 			continue
@@ -1324,7 +1390,7 @@ func (s *siteFiles) rst() *rstSite {
 		break
 	}
 	for _, p := range s.paths {
-		if !isRST(p) {
+		if !isRST(p) && !hasExt(p, s.rstExts) {
 			continue
 		}
 		text, err := s.read(p)
@@ -1338,7 +1404,7 @@ func (s *siteFiles) rst() *rstSite {
 			}
 		}
 		if t := rstFirstTitle(ls); t != "" {
-			site.titles[p] = t
+			site.titles[strings.TrimSuffix(p, path.Ext(p))] = t
 		}
 	}
 	return site

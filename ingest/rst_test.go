@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -283,4 +284,60 @@ func FuzzRST(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) { checkParsed(t, "guides/fuzz.rst", src) })
+}
+
+// A Sphinx project's pages are in the extensions conf.py's source_suffix
+// declares: Django's docs are .txt files of reStructuredText.
+func TestSphinxSourceSuffix(t *testing.T) {
+	page := "=========\nUser auth\n=========\n\nSee :doc:`/topics/sessions` for how long a login lasts.\n"
+	sessions := "Sessions\n========\n\nA session lasts two weeks.\n"
+	for _, tc := range []struct {
+		conf  string
+		slugs []string
+	}{
+		{"project = 'x'\nsource_suffix = '.txt'\n", []string{"index", "topics/sessions"}},
+		{"source_suffix = {\n    '.rst': 'restructuredtext',\n    '.txt': 'restructuredtext',\n    '.md': 'markdown',\n}\n", []string{"index", "topics/sessions"}},
+		{"source_suffix = ['.rst']\n", nil},
+		{"source_suffix = {'.txt': 'markdown'}\n", nil}, // MyST's, not reStructuredText: not read as it
+		{"project = 'x'\n", nil},
+	} {
+		fsys := fstest.MapFS{
+			"conf.py":             {Data: []byte(tc.conf)},
+			"index.txt":           {Data: []byte(page)},
+			"topics/sessions.txt": {Data: []byte(sessions)},
+			"other.md":            {Data: []byte("# Other\n\nA page.\n")},
+		}
+		res, err := Load(context.Background(), fsys, "docs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var slugs []string
+		for _, d := range res.Docs {
+			if d.Slug == "other" {
+				continue
+			}
+			slugs = append(slugs, d.Slug)
+			if d.Slug == "index" && (d.Title != "User auth" || !strings.Contains(d.Chunks[0].Text, "See Sessions for how long")) {
+				t.Errorf("%q: index titled %q, text %q: want the :doc: role read as the page's title", tc.conf, d.Title, d.Chunks[0].Text)
+			}
+		}
+		if !slices.Equal(slugs, tc.slugs) {
+			t.Errorf("%q: docs %v, want %v", tc.conf, slugs, tc.slugs)
+		}
+	}
+}
+
+// FuzzSphinxSuffixes feeds conf.py text to sphinxSuffixes: every suffix
+// it returns is one extension, lower-case, that no other reader claims.
+func FuzzSphinxSuffixes(f *testing.F) {
+	for _, s := range []string{"source_suffix = '.txt'", "source_suffix = {'.txt': 'restructuredtext', '.md': 'markdown'}", "source_suffix = ['.rst', '.TXT', \".rest\"]", "source_suffix = (\n'.a.b',\n)", "source_suffix = {"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, conf string) {
+		for _, ext := range sphinxSuffixes(fstest.MapFS{"conf.py": {Data: []byte(conf)}}) {
+			if !strings.HasPrefix(ext, ".") || strings.Count(ext, ".") != 1 || ext != strings.ToLower(ext) || isDocFile("x"+ext) || isHTMLPage("x"+ext) {
+				t.Fatalf("sphinxSuffixes(%q) returned %q", conf, ext)
+			}
+		}
+	})
 }
