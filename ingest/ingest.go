@@ -140,7 +140,13 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 		return res, fmt.Errorf("knowledge base %s: %w", root, err)
 	}
 	res.Files = len(files)
-	res.Warnings = walkWarnings
+	for _, w := range walkWarnings {
+		if w.Kind == Problem {
+			res.Warnings = append(res.Warnings, w)
+		} else {
+			res.Notices = append(res.Notices, w)
+		}
+	}
 
 	progress := opts.Progress
 	if progress == nil {
@@ -304,6 +310,10 @@ func (w *walker) dir(name, real string, ancestors []string) {
 		}
 		switch {
 		case mode.IsDir():
+			if why := w.notDocs(real, e.Name()); why != "" {
+				w.warnings = append(w.warnings, Warning{Path: childName, Kind: Excluded, Msg: why})
+				continue
+			}
 			w.dir(childName, childReal, append(slices.Clip(ancestors), childReal))
 		case mode.IsRegular() && (isDocFile(childName) || hasExt(childName, w.rstExts)) && !isVocabularyFile(childName):
 			w.files = append(w.files, mdFile{path: childName, real: childReal})
@@ -311,6 +321,36 @@ func (w *walker) dir(name, real string, ancestors []string) {
 			w.pages = append(w.pages, mdFile{path: childName, real: childReal})
 		}
 	}
+}
+
+// notDocs says why the folder name inside the folder at real holds no
+// docs of the site, "" when it may: installed packages (node_modules,
+// whose every package has its README), a Sphinx build (_build, beside
+// conf.py), Jekyll's built site and unpublished drafts (_site, _drafts,
+// beside _config.yml). A docs folder is often a site's source folder,
+// and these sit in it.
+func (w *walker) notDocs(real, name string) string {
+	has := func(file string) bool {
+		info, err := fs.Stat(w.fsys, path.Join(real, file))
+		return err == nil && info.Mode().IsRegular()
+	}
+	switch name {
+	case "node_modules", "bower_components", "site-packages":
+		return "installed packages (" + name + "): not the site's docs"
+	case "_build":
+		if has("conf.py") {
+			return "Sphinx's build output: not the site's sources"
+		}
+	case "_site":
+		if has("_config.yml") {
+			return "Jekyll's built site: not the site's sources"
+		}
+	case "_drafts":
+		if has("_config.yml") {
+			return "Jekyll's drafts: left out, as Jekyll leaves them out"
+		}
+	}
+	return ""
 }
 
 func displayDir(p string) string {

@@ -455,3 +455,47 @@ func TestLoadReportsProgress(t *testing.T) {
 		t.Errorf("Files %d, warnings %v; want 3 files, the broken one skipped", res.Files, res.Warnings)
 	}
 }
+
+// A docs folder is often a site's source folder: installed packages, a
+// build's output and Jekyll's drafts sit in it and are no docs of the
+// site. Each is left out with a notice, never as a problem; a folder of
+// the same name where its generator does not put one is read.
+func TestLoadLeavesOutPackagesAndBuilds(t *testing.T) {
+	page := func(title string) *fstest.MapFile { return &fstest.MapFile{Data: []byte("# " + title + "\n\nText.\n")} }
+	fsys := fstest.MapFS{
+		"index.md":                             page("Home"),
+		"node_modules/left-pad/README.md":      page("left-pad"),
+		"website/node_modules/react/README.md": page("React"),
+		"api/conf.py":                          {Data: []byte("project = 'x'\n")},
+		"api/index.rst":                        {Data: []byte("API\n===\n\nText.\n")},
+		"api/_build/html/_sources/index.rst":   {Data: []byte("API\n===\n\nOld text.\n")},
+		"_config.yml":                          {Data: []byte("title: Site\n")},
+		"_drafts/new-feature.md":               page("New feature"),
+		"_site/index.md":                       page("Built"),
+		"guides/_build/notes.md":               page("Build notes"),  // no conf.py beside it: a section
+		"guides/_drafts/x.md":                  page("Drafts guide"), // no _config.yml beside it
+	}
+	res, err := Load(context.Background(), fsys, "docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slugs []string
+	for _, d := range res.Docs {
+		slugs = append(slugs, d.Slug)
+	}
+	if want := []string{"api/index", "guides/_build/notes", "guides/_drafts/x", "index"}; !slices.Equal(slugs, want) {
+		t.Errorf("docs %v, want %v", slugs, want)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("problems %v, want none", res.Warnings)
+	}
+	var left []string
+	for _, n := range res.Notices {
+		if n.Kind == Excluded {
+			left = append(left, n.Path)
+		}
+	}
+	if want := []string{"_drafts", "_site", "api/_build", "node_modules", "website/node_modules"}; !slices.Equal(left, want) {
+		t.Errorf("left out %v, want %v", left, want)
+	}
+}
