@@ -139,6 +139,19 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	if err != nil {
 		return res, fmt.Errorf("knowledge base %s: %w", root, err)
 	}
+	// Sphinx builds no page of a file its exclude_patterns name; pages may
+	// still include it, so it stays readable (read below).
+	if x := sphinxExcludes(fsys); x != nil {
+		kept := files[:0:0]
+		for _, f := range files {
+			if pat := x.excludes(f.path); pat != "" {
+				walkWarnings = append(walkWarnings, Warning{Path: f.path, Slug: SlugFor(f.path), Kind: Excluded, Msg: fmt.Sprintf("left out by conf.py's exclude_patterns (%q), as Sphinx leaves it out", pat)})
+				continue
+			}
+			kept = append(kept, f)
+		}
+		files = kept
+	}
 	res.Files = len(files)
 	for _, w := range walkWarnings {
 		if w.Kind == Problem {

@@ -51,6 +51,124 @@ var sourceSuffix = regexp.MustCompile(`(?m)^source_suffix\s*=\s*(\{[^}]*\}|\[[^\
 // names for it.
 var suffixEntry = regexp.MustCompile(`["'](\.[\w.-]+)["']\s*(?::\s*["']([\w-]+)["'])?`)
 
+// excludePatterns matches conf.py's exclude_patterns list, which may span
+// lines.
+var excludePatterns = regexp.MustCompile(`(?m)^exclude_patterns\s*=\s*(\[[^\]]*\]|\([^)]*\))`)
+
+// quotedString is one string literal of a Python list.
+var quotedString = regexp.MustCompile(`"([^"\n]*)"|'([^'\n]*)'`)
+
+// sphinxExclusion is a Sphinx project's exclude_patterns: the files and
+// folders its build does not read as pages (a README, the build folder,
+// fragments other pages include), by path from the folder conf.py is in.
+type sphinxExclusion struct {
+	dir      string // conf.py's folder, "" for the top
+	patterns []string
+	res      []*regexp.Regexp
+}
+
+// sphinxExcludes reads conf.py's exclude_patterns; nil without any.
+func sphinxExcludes(fsys fs.FS) *sphinxExclusion {
+	for _, conf := range sphinxConfs {
+		src, err := readSmallFile(fsys, conf)
+		if err != nil {
+			continue
+		}
+		m := excludePatterns.FindStringSubmatch(src)
+		if m == nil {
+			return nil
+		}
+		x := &sphinxExclusion{dir: path.Dir(conf)}
+		if x.dir == "." {
+			x.dir = ""
+		}
+		for _, q := range quotedString.FindAllStringSubmatch(m[1], -1) {
+			if p := strings.Trim(q[1]+q[2], "/"); p != "" {
+				x.patterns = append(x.patterns, p)
+				x.res = append(x.res, sphinxPattern(p))
+			}
+		}
+		if len(x.patterns) == 0 {
+			return nil
+		}
+		return x
+	}
+	return nil
+}
+
+// sphinxPattern compiles an exclude pattern as Sphinx matches it: "**"
+// any run of characters, "*" and "?" within one path segment, "[…]" a
+// class, the rest literally; the whole path must match.
+func sphinxPattern(p string) *regexp.Regexp {
+	p = strings.ToValidUTF8(p, "\uFFFD") // paths are UTF-8: a stray byte matches none
+	var b strings.Builder
+	b.WriteString("^")
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '*' && i+1 < len(p) && p[i+1] == '*':
+			b.WriteString(".*")
+			i++
+		case c == '*':
+			b.WriteString("[^/]*")
+		case c == '?':
+			b.WriteString("[^/]")
+		case c == '[':
+			j := strings.IndexByte(p[i+1:], ']')
+			class := ""
+			if j > 0 {
+				class = p[i+1 : i+1+j]
+			}
+			if class == "" || strings.ContainsAny(class, "[\\") {
+				b.WriteString(regexp.QuoteMeta("["))
+				continue
+			}
+			if class[0] == '!' {
+				class = "^" + class[1:]
+			}
+			b.WriteString("[" + class + "]")
+			i += j + 1
+		default:
+			b.WriteString(regexp.QuoteMeta(p[i : i+1]))
+		}
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		// A class Go's syntax refuses ("[z-a]") is no pattern Sphinx
+		// could match either: read it literally.
+		return regexp.MustCompile("^" + regexp.QuoteMeta(p) + "$")
+	}
+	return re
+}
+
+// excludes returns the pattern that leaves the file at p out, "" when
+// none does: a pattern naming the file, or a folder it is in.
+func (x *sphinxExclusion) excludes(p string) string {
+	if x == nil {
+		return ""
+	}
+	rel := p
+	if x.dir != "" {
+		var ok bool
+		if rel, ok = strings.CutPrefix(p, x.dir+"/"); !ok {
+			return ""
+		}
+	}
+	for i, re := range x.res {
+		for sub := rel; ; {
+			if re.MatchString(sub) {
+				return x.patterns[i]
+			}
+			d := path.Dir(sub)
+			if d == "." {
+				break
+			}
+			sub = d
+		}
+	}
+	return ""
+}
+
 // sphinxSuffixes returns the extensions beyond .rst a Sphinx project
 // writes its pages in, as conf.py's source_suffix declares them: Django's
 // docs are .txt files of reStructuredText ("source_suffix = '.txt'").

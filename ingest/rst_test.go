@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"unicode/utf8"
 
 	"github.com/docent-sh/docent/knowledge"
 )
@@ -338,6 +339,60 @@ func FuzzSphinxSuffixes(f *testing.F) {
 			if !strings.HasPrefix(ext, ".") || strings.Count(ext, ".") != 1 || ext != strings.ToLower(ext) || isDocFile("x"+ext) || isHTMLPage("x"+ext) {
 				t.Fatalf("sphinxSuffixes(%q) returned %q", conf, ext)
 			}
+		}
+	})
+}
+
+// A file conf.py's exclude_patterns names is no page, as Sphinx builds
+// none of it; a page still includes it.
+func TestSphinxExcludePatterns(t *testing.T) {
+	fsys := fstest.MapFS{
+		"docs/conf.py":              {Data: []byte("project = 'x'\nexclude_patterns = [\n    'README.rst',\n    \"includes/*\",\n    '**/old-*.rst',\n    'drafts',\n]\n")},
+		"docs/index.rst":            {Data: []byte("Home\n====\n\n.. include:: includes/warning.rst\n")},
+		"docs/includes/warning.rst": {Data: []byte("Backups run nightly.\n")},
+		"docs/README.rst":           {Data: []byte("Building the docs\n=================\n\nRun make html.\n")},
+		"docs/guide/old-setup.rst":  {Data: []byte("Old setup\n=========\n\nGone.\n")},
+		"docs/guide/setup.rst":      {Data: []byte("Setup\n=====\n\nInstall it.\n")},
+		"docs/drafts/next.rst":      {Data: []byte("Next\n====\n\nSoon.\n")},
+		"docs/sub/README.rst":       {Data: []byte("Sub readme\n==========\n\nKept: the pattern names the top one.\n")},
+		"notes/README.rst":          {Data: []byte("Notes\n=====\n\nOutside conf.py's folder: kept.\n")},
+	}
+	res, err := Load(context.Background(), fsys, "root")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slugs []string
+	for _, d := range res.Docs {
+		slugs = append(slugs, d.Slug)
+		if d.Slug == "docs/index" && !strings.Contains(d.Content, "Backups run nightly.") {
+			t.Errorf("index lost its include: %q", d.Content)
+		}
+	}
+	if want := []string{"docs/guide/setup", "docs/index", "docs/sub/readme", "notes/readme"}; !slices.Equal(slugs, want) {
+		t.Errorf("docs %v, want %v", slugs, want)
+	}
+	var left []string
+	for _, n := range res.Notices {
+		if n.Kind == Excluded && strings.Contains(n.Msg, "exclude_patterns") {
+			left = append(left, n.Path)
+		}
+	}
+	if want := []string{"docs/README.rst", "docs/drafts/next.rst", "docs/guide/old-setup.rst", "docs/includes/warning.rst"}; !slices.Equal(left, want) {
+		t.Errorf("left out %v, want %v", left, want)
+	}
+}
+
+// FuzzSphinxPattern: any exclude pattern compiles, and one without
+// special characters matches itself alone.
+func FuzzSphinxPattern(f *testing.F) {
+	for _, s := range []string{"_build", "**/old-*.rst", "a/[!b]?", "[", "[]]", "x[\\]"} {
+		f.Add(s, "a/b")
+	}
+	f.Fuzz(func(t *testing.T, pat, p string) {
+		re := sphinxPattern(pat)
+		re.MatchString(p)
+		if utf8.ValidString(pat) && !strings.ContainsAny(pat, "*?[") && !re.MatchString(pat) {
+			t.Fatalf("%q does not match itself (%s)", pat, re)
 		}
 	})
 }
