@@ -547,14 +547,7 @@ func siteFilesOf(fsys fs.FS, files []mdFile) *siteFiles {
 		if r, ok := real[p]; ok {
 			p = r
 		}
-		info, err := fs.Stat(fsys, p)
-		if err != nil {
-			return "", err
-		}
-		if !info.Mode().IsRegular() || info.Size() > MaxFileSize {
-			return "", errNotText
-		}
-		src, err := fs.ReadFile(fsys, p)
+		src, err := readSmallFile(fsys, p)
 		if err != nil {
 			return "", err
 		}

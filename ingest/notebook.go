@@ -150,27 +150,20 @@ func notebookMarkdown(src []byte) (string, error) {
 	return b.String(), nil
 }
 
-// fenced writes code as a fenced block in lang, its fence longer than any
-// run of backticks the code holds.
+// fenced writes code as a fenced block in lang.
 func fenced(code, lang string) string {
-	run, longest := 0, 0
-	for _, r := range code {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", max(3, longest+1))
-	// A language name is one word, without backticks, which would end
-	// the fence's info string.
+	fence, info := fenceFor(code, lang)
+	return fence + info + "\n" + code + "\n" + fence
+}
+
+// fenceFor returns the fence of a code block holding code, longer than
+// any run of backticks in it so that no line of it closes the block, and
+// the info string naming lang: one word, without a backtick.
+func fenceFor(code, lang string) (fence, info string) {
 	if f := strings.Fields(strings.ReplaceAll(lang, "`", " ")); len(f) > 0 {
-		lang = f[0]
-	} else {
-		lang = ""
+		info = f[0]
 	}
-	return fence + lang + "\n" + code + "\n" + fence
+	return strings.Repeat("`", max(3, longestRun(code, '`')+1)), info
 }
 
 // notebookError is a notebook that cannot be read, at a line of the file

@@ -43,6 +43,22 @@ func hasExt(name string, exts []string) bool {
 // build.
 var sphinxConfs = []string{"conf.py", "source/conf.py", "docs/conf.py"}
 
+// sphinxConf returns the text of the project's conf.py and its folder (""
+// for the top), ok false without one.
+func sphinxConf(fsys fs.FS) (dir, src string, ok bool) {
+	for _, conf := range sphinxConfs {
+		b, err := readSmallFile(fsys, conf)
+		if err != nil {
+			continue
+		}
+		if dir = path.Dir(conf); dir == "." {
+			dir = ""
+		}
+		return dir, string(b), true
+	}
+	return "", "", false
+}
+
 // sourceSuffix matches conf.py's source_suffix assignment, up to the end
 // of its value: a string, a list or a dict, which may span lines.
 var sourceSuffix = regexp.MustCompile(`(?m)^source_suffix\s*=\s*(\{[^}]*\}|\[[^\]]*\]|\([^)]*\)|"[^"\n]*"|'[^'\n]*')`)
@@ -69,31 +85,22 @@ type sphinxExclusion struct {
 
 // sphinxExcludes reads conf.py's exclude_patterns; nil without any.
 func sphinxExcludes(fsys fs.FS) *sphinxExclusion {
-	for _, conf := range sphinxConfs {
-		src, err := readSmallFile(fsys, conf)
-		if err != nil {
-			continue
-		}
-		m := excludePatterns.FindStringSubmatch(src)
-		if m == nil {
-			return nil
-		}
-		x := &sphinxExclusion{dir: path.Dir(conf)}
-		if x.dir == "." {
-			x.dir = ""
-		}
-		for _, q := range quotedString.FindAllStringSubmatch(m[1], -1) {
-			if p := strings.Trim(q[1]+q[2], "/"); p != "" {
-				x.patterns = append(x.patterns, p)
-				x.res = append(x.res, sphinxPattern(p))
-			}
-		}
-		if len(x.patterns) == 0 {
-			return nil
-		}
-		return x
+	dir, src, ok := sphinxConf(fsys)
+	m := excludePatterns.FindStringSubmatch(src)
+	if !ok || m == nil {
+		return nil
 	}
-	return nil
+	x := &sphinxExclusion{dir: dir}
+	for _, q := range quotedString.FindAllStringSubmatch(m[1], -1) {
+		if p := strings.Trim(q[1]+q[2], "/"); p != "" {
+			x.patterns = append(x.patterns, p)
+			x.res = append(x.res, sphinxPattern(p))
+		}
+	}
+	if len(x.patterns) == 0 {
+		return nil
+	}
+	return x
 }
 
 // sphinxPattern compiles an exclude pattern as Sphinx matches it: "**"
@@ -176,28 +183,22 @@ func (x *sphinxExclusion) excludes(p string) string {
 // "markdown") is not one; nor is an extension docent reads otherwise.
 // Without a conf.py declaring any, nil.
 func sphinxSuffixes(fsys fs.FS) []string {
-	for _, conf := range sphinxConfs {
-		src, err := readSmallFile(fsys, conf)
-		if err != nil {
+	_, src, ok := sphinxConf(fsys)
+	m := sourceSuffix.FindStringSubmatch(src)
+	if !ok || m == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range suffixEntry.FindAllStringSubmatch(m[1], -1) {
+		ext, parser := strings.ToLower(e[1]), e[2]
+		if parser != "" && parser != "restructuredtext" && parser != "rst" || isDocFile("x"+ext) || isHTMLPage("x"+ext) || strings.Count(ext, ".") > 1 {
 			continue
 		}
-		m := sourceSuffix.FindStringSubmatch(src)
-		if m == nil {
-			return nil
+		if !slices.Contains(out, ext) {
+			out = append(out, ext)
 		}
-		var out []string
-		for _, e := range suffixEntry.FindAllStringSubmatch(m[1], -1) {
-			ext, parser := strings.ToLower(e[1]), e[2]
-			if parser != "" && parser != "restructuredtext" && parser != "rst" || isDocFile("x"+ext) || isHTMLPage("x"+ext) || strings.Count(ext, ".") > 1 {
-				continue
-			}
-			if !slices.Contains(out, ext) {
-				out = append(out, ext)
-			}
-		}
-		return out
 	}
-	return nil
+	return out
 }
 
 // docMeta is what a file declares about itself beyond its text: its
@@ -1447,17 +1448,17 @@ func rstDocPath(root, from, target string) string {
 	return path.Join(path.Dir(from), target)
 }
 
-// readSmallFile reads a file of fsys no larger than MaxFileSize.
-func readSmallFile(fsys fs.FS, name string) (string, error) {
+// readSmallFile reads a regular file of fsys no larger than MaxFileSize,
+// stat first so a larger one is never read into memory.
+func readSmallFile(fsys fs.FS, name string) ([]byte, error) {
 	info, err := fs.Stat(fsys, name)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if !info.Mode().IsRegular() || info.Size() > MaxFileSize {
-		return "", errNotText
+		return nil, errNotText
 	}
-	b, err := fs.ReadFile(fsys, name)
-	return string(b), err
+	return fs.ReadFile(fsys, name)
 }
 
 // rstSite is what every page of a Sphinx project shares: the substitutions

@@ -444,24 +444,7 @@ func (w *tiptapWriter) list(n ttNode, path ttPath, depth int) error {
 }
 
 func (w *tiptapWriter) codeBlock(code, lang string) {
-	// The fence is longer than any run of backticks in the code, so no
-	// line of it can close the block.
-	longest, run := 0, 0
-	for i := 0; i < len(code); i++ {
-		if code[i] == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", max(3, longest+1))
-	// An info string is one word and cannot hold a backtick.
-	if f := strings.Fields(strings.ReplaceAll(lang, "`", "")); len(f) > 0 {
-		lang = f[0]
-	} else {
-		lang = ""
-	}
+	fence, lang := fenceFor(code, lang)
 	w.startBlock()
 	w.line(fence + lang)
 	if code != "" {
@@ -686,15 +669,7 @@ func splitSpace(s string) (lead, core, trail string) {
 // codeSpan writes code between enough backticks that none inside ends it,
 // padded when it starts or ends with one.
 func codeSpan(s string) string {
-	longest, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
+	longest := longestRun(s, '`')
 	fence := strings.Repeat("`", longest+1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
 		s = " " + s + " "
