@@ -553,6 +553,8 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 		title := strings.TrimSpace(m[2])
 		if rest := strings.TrimSpace(m[3]); title == "" && !strings.HasPrefix(rest, "{") {
 			title = rest
+		} else if title == "" {
+			title = calloutTitle(rest)
 		}
 		if title == "" {
 			title = colonAdmonitions[name] // "::: code-group", "::: v-pre" show no title
@@ -722,6 +724,27 @@ func shortcodeHead(tag string) (name, arg string) {
 	}
 	args := shortcodeArgs(arg)
 	return name, args.positional(0)
+}
+
+// divAttrs matches a pandoc fenced div's attributes: "{.callout-tip
+// title="Good to know" collapse="true"}".
+var (
+	divCallout = regexp.MustCompile(`(?:^|[\s{])\.callout-(note|tip|warning|caution|important)\b`)
+	divTitle   = regexp.MustCompile(`\btitle\s*=\s*(?:"([^"]*)"|'([^']*)')`)
+)
+
+// calloutTitle is the title a Quarto callout shows, from its fenced div's
+// attributes: its title attribute, else its type ("Warning"); "" for a
+// div that is no callout (a panel-tabset, a column layout).
+func calloutTitle(attrs string) string {
+	m := divCallout.FindStringSubmatch(attrs)
+	if m == nil {
+		return ""
+	}
+	if t := divTitle.FindStringSubmatch(attrs); t != nil {
+		return t[1] + t[2]
+	}
+	return capitalize(m[1])
 }
 
 // calloutLine rewrites an Obsidian or GitHub callout's first line,

@@ -192,6 +192,21 @@ func TestConventions(t *testing.T) {
 			notes: []string{"105: ReadMe [block:tutorial-tile] left out"},
 		},
 		{
+			// Quarto: a callout shows its title attribute, else its type; a
+			// panel-tabset's and a layout div's attributes show nothing.
+			file:  "quarto.qmd",
+			title: "Sharing a notebook",
+			text: []string{
+				"Share a notebook from Share in the toolbar.",
+				"Links are public. Anyone with a public link can view the outputs.",
+				"Tip. Viewers can comment but not run cells.",
+				"Link. Copy the link and send it.", "Email. Type an address and press Invite.",
+				"Margin notes show beside the text.",
+			},
+			absent:  []string{":::", "{", "callout", "panel-tabset", "collapse", "column-margin", "echo", "share("},
+			content: []string{"```{python}\n#| echo: false\nshare(notebook, \"ana@example.com\")\n```"},
+		},
+		{
 			file:  "basics.md",
 			title: "Exporting notes",
 			text: []string{
