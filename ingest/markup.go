@@ -76,6 +76,10 @@ type converter struct {
 	// readmeLiteral: the line being read may not open one (see readme.go).
 	readme        *readmePending
 	readmeLiteral bool
+	// calloutType: a Quarto callout without a title attribute just
+	// opened; its first line, when a heading, is its title, else it shows
+	// this type ("Note").
+	calloutType string
 }
 
 // labelDef matches a link reference definition, "[label]: url".
@@ -252,6 +256,15 @@ func (c *converter) line(n int, raw string) {
 		f.afterText = false
 		c.addProse(n, "")
 		return
+	}
+	if c.calloutType != "" {
+		title := c.calloutType
+		c.calloutType = ""
+		if level, text := atxHeading(l); level > 0 {
+			c.title(n, indent, text)
+			return
+		}
+		c.title(n, indent, title)
 	}
 	if trimmed[0] == '#' && (strings.Contains(trimmed, ":id=") || strings.Contains(trimmed, "[#")) {
 		// docsify's heading id, "## Rescheduling :id=reschedule", and
@@ -554,7 +567,12 @@ func (c *converter) blockSyntax(n int, l, trimmed, indent string, cols int) bool
 		if rest := strings.TrimSpace(m[3]); title == "" && !strings.HasPrefix(rest, "{") {
 			title = rest
 		} else if title == "" {
-			title = calloutTitle(rest)
+			var typ string
+			if title, typ = calloutTitle(rest); typ != "" {
+				c.flush()
+				c.calloutType = typ // shown unless a heading opens it (above)
+				return true
+			}
 		}
 		if title == "" {
 			title = colonAdmonitions[name] // "::: code-group", "::: v-pre" show no title
@@ -726,25 +744,26 @@ func shortcodeHead(tag string) (name, arg string) {
 	return name, args.positional(0)
 }
 
-// divAttrs matches a pandoc fenced div's attributes: "{.callout-tip
-// title="Good to know" collapse="true"}".
+// A pandoc fenced div's attributes: "{.callout-tip title="Good to know"
+// collapse="true"}".
 var (
 	divCallout = regexp.MustCompile(`(?:^|[\s{])\.callout-(note|tip|warning|caution|important)\b`)
 	divTitle   = regexp.MustCompile(`\btitle\s*=\s*(?:"([^"]*)"|'([^']*)')`)
 )
 
-// calloutTitle is the title a Quarto callout shows, from its fenced div's
-// attributes: its title attribute, else its type ("Warning"); "" for a
-// div that is no callout (a panel-tabset, a column layout).
-func calloutTitle(attrs string) string {
+// calloutTitle reads a Quarto callout's fenced div attributes: its title
+// attribute, else (typ) its type ("Warning"), which it shows unless its
+// first line is a heading; both "" for a div that is no callout (a
+// panel-tabset, a column layout).
+func calloutTitle(attrs string) (title, typ string) {
 	m := divCallout.FindStringSubmatch(attrs)
 	if m == nil {
-		return ""
+		return "", ""
 	}
 	if t := divTitle.FindStringSubmatch(attrs); t != nil {
-		return t[1] + t[2]
+		return t[1] + t[2], ""
 	}
-	return capitalize(m[1])
+	return "", capitalize(m[1])
 }
 
 // calloutLine rewrites an Obsidian or GitHub callout's first line,

@@ -202,6 +202,8 @@ func TestConventions(t *testing.T) {
 				"Tip. Viewers can comment but not run cells.",
 				"Link. Copy the link and send it.", "Email. Type an address and press Invite.",
 				"Margin notes show beside the text.",
+				"Older releases. Older notes are in the archive.", // a heading opening a callout is its title
+				"Important. After an empty box.",
 			},
 			absent:  []string{":::", "{", "callout", "panel-tabset", "collapse", "column-margin", "echo", "share("},
 			content: []string{"```{python}\n#| echo: false\nshare(notebook, \"ana@example.com\")\n```"},
