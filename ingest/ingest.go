@@ -134,14 +134,15 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	if !info.IsDir() {
 		return res, fmt.Errorf("knowledge base %s: not a directory", root)
 	}
-	rstExts := sphinxSuffixes(fsys)
+	sphinx := readSphinxConfig(fsys)
+	rstExts := sphinx.suffixes
 	files, walkWarnings, err := findMarkdown(ctx, fsys, rstExts)
 	if err != nil {
 		return res, fmt.Errorf("knowledge base %s: %w", root, err)
 	}
 	// Sphinx builds no page of a file its exclude_patterns name; pages may
 	// still include it, so it stays readable (read below).
-	if x := sphinxExcludes(fsys); x != nil {
+	if x := sphinx.excluded; x != nil {
 		kept := files[:0:0]
 		for _, f := range files {
 			if pat := x.excludes(f.path); pat != "" {

@@ -83,11 +83,28 @@ type sphinxExclusion struct {
 	res      []*regexp.Regexp
 }
 
-// sphinxExcludes reads conf.py's exclude_patterns; nil without any.
-func sphinxExcludes(fsys fs.FS) *sphinxExclusion {
+// sphinxConfig is what the walk needs from a Sphinx project's conf.py,
+// read once: the further extensions of its pages and the files it builds
+// no page of.
+type sphinxConfig struct {
+	suffixes []string
+	excluded *sphinxExclusion
+}
+
+// readSphinxConfig reads conf.py, if the docs have one (see sphinxConfs).
+func readSphinxConfig(fsys fs.FS) sphinxConfig {
 	dir, src, ok := sphinxConf(fsys)
+	if !ok {
+		return sphinxConfig{}
+	}
+	return sphinxConfig{suffixes: sphinxSuffixes(src), excluded: sphinxExcludes(dir, src)}
+}
+
+// sphinxExcludes reads the exclude_patterns of conf.py (src, in folder
+// dir); nil without any.
+func sphinxExcludes(dir, src string) *sphinxExclusion {
 	m := excludePatterns.FindStringSubmatch(src)
-	if !ok || m == nil {
+	if m == nil {
 		return nil
 	}
 	x := &sphinxExclusion{dir: dir}
@@ -181,11 +198,10 @@ func (x *sphinxExclusion) excludes(p string) string {
 // docs are .txt files of reStructuredText ("source_suffix = '.txt'").
 // A suffix a dict maps to another parser than reStructuredText (MyST's
 // "markdown") is not one; nor is an extension docent reads otherwise.
-// Without a conf.py declaring any, nil.
-func sphinxSuffixes(fsys fs.FS) []string {
-	_, src, ok := sphinxConf(fsys)
+// src is conf.py's text; without a suffix declared, nil.
+func sphinxSuffixes(src string) []string {
 	m := sourceSuffix.FindStringSubmatch(src)
-	if !ok || m == nil {
+	if m == nil {
 		return nil
 	}
 	var out []string
