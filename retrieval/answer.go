@@ -350,7 +350,9 @@ func topicPart(parts []string, q normalizedQuery) bool {
 // answerMulti handles "X and Y", "X + Y", "X, Y": when at least two parts
 // each have a strong top doc, and the docs differ, the result offers both,
 // each option's best evidence first in the same order, so the answer can
-// take each part in turn and ask which to go deeper on.
+// take each part in turn and ask which to go deeper on. In a question of
+// two parts, one strong part is enough to show that two things are asked:
+// the other then needs only a doc that answers it in part (see partial).
 func (e *Engine) answerMulti(ix *unitIndex, text string, whole normalizedQuery) (Result, bool) {
 	parts := analysis.SplitIntents(text)
 	if len(parts) < 2 {
@@ -362,6 +364,7 @@ func (e *Engine) answerMulti(ix *unitIndex, text string, whole normalizedQuery) 
 		ranking ranking
 	}
 	var picks []partPick
+	var partial *partPick // a two-part question's part answered in part
 	for _, p := range parts {
 		q := e.norm.normalize(p)
 		if len(q.terms) == 0 {
@@ -374,13 +377,25 @@ func (e *Engine) answerMulti(ix *unitIndex, text string, whole normalizedQuery) 
 			continue
 		}
 		best := r.docs[0]
-		if !e.candidatesOf(ix, r, ix.Weigh(q.keys, q.intent))[0].strong(e.th, topicPart(parts, q)) {
+		pick := partPick{asked: textsafe.Line(p), best: best, ranking: r}
+		if c := e.candidatesOf(ix, r, ix.Weigh(q.keys, q.intent))[0]; !c.strong(e.th, topicPart(parts, q)) {
+			if len(parts) == 2 && c.partial(e.th) {
+				partial = &pick
+			}
 			continue
 		}
 		if slices.ContainsFunc(picks, func(pp partPick) bool { return ix.Units[pp.best.Unit].Doc == ix.Units[best.Unit].Doc }) {
 			continue
 		}
-		picks = append(picks, partPick{asked: textsafe.Line(p), best: best, ranking: r})
+		picks = append(picks, pick)
+	}
+	if len(picks) == 1 && partial != nil && ix.Units[partial.best.Unit].Doc != ix.Units[picks[0].best.Unit].Doc {
+		// The options follow the question's order.
+		if partial.asked == textsafe.Line(parts[0]) {
+			picks = []partPick{*partial, picks[0]}
+		} else {
+			picks = append(picks, *partial)
+		}
 	}
 	if len(picks) < 2 {
 		return Result{}, false

@@ -228,3 +228,16 @@ func (c candidate) sameWords(other candidate, bare bool) bool {
 func (c candidate) strong(th thresholds, topic bool) bool {
 	return c.coverage >= th.minCoverage-scoreEpsilon && (c.naming > 0 || topic)
 }
+
+// partial reports whether a doc answers a part of a two-part question in
+// part, when the other part is strong: its title or headings name at
+// least half of --min-coverage of the part, and it covers as much. A
+// second part often says its subject in the asker's words, not the docs'
+// ("invite the rest of the team": Invite new users), and the strong part
+// already shows that two things are asked. Naming, not coverage alone: a
+// part that tells circumstances ("now none of the reports run") is
+// covered here and there by pages that are not about it.
+func (c candidate) partial(th thresholds) bool {
+	half := th.minCoverage / 2
+	return c.coverage >= half-scoreEpsilon && c.naming >= half-scoreEpsilon
+}

@@ -137,6 +137,50 @@ func TestMultiIntent(t *testing.T) {
 	}
 }
 
+// TestMultiIntentPartialPart: in a question of two parts, one strong part
+// shows that two things are asked, so the other needs only a doc that
+// names and covers part of it: the asker's "the rest of the team" is
+// words no doc writes.
+func TestMultiIntentPartialPart(t *testing.T) {
+	docs := []knowledge.Doc{
+		makeDoc("help/import-from-slack", "Import from Slack", nil, "Bring a Slack workspace's channels and messages over.",
+			section{"Export from Slack", "An owner of the Slack workspace exports its history first."}),
+		makeDoc("help/invite-new-users", "Invite team members", nil, "Send an invitation by email to the people joining.",
+			section{"Invitation links", "A link lets anyone with it join until it expires."}),
+		makeDoc("help/channels", "Channels", nil, "Channels hold the conversations of a team, one topic each.",
+			section{"Archive a channel", "An archived channel keeps its messages and accepts no new ones."}),
+		makeDoc("help/billing", "Plans and billing", nil, "Each plan is billed per member and month.",
+			section{"Change plan", "Owners change the plan under Settings."}),
+		makeDoc("help/profile", "Your profile", nil, "Your name, photo and status show next to your messages.",
+			section{"Status", "A status says what you are up to, and clears itself at the time you set."}),
+	}
+	e, err := New(knowledge.Bundle{Docs: docs}, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"import our slack workspace + invite the rest of the team", []string{"help/import-from-slack", "help/invite-new-users"}},
+		// The options follow the question's order, whichever part is strong.
+		{"invite the rest of the team and import our slack workspace", []string{"help/invite-new-users", "help/import-from-slack"}},
+	} {
+		res := e.Ask(Query{Text: tc.query})
+		var got []string
+		for _, o := range res.Options {
+			got = append(got, o.DocSlug)
+		}
+		if res.Status != StatusMulti || !slices.Equal(got, tc.want) {
+			t.Errorf("%q: status %s (%s), options %v; want multi %v", tc.query, res.Status, res.Rule, got, tc.want)
+		}
+	}
+	// A part no doc names is circumstance, not a second question.
+	if res := e.Ask(Query{Text: "import our slack workspace, the rest is history"}); res.Status == StatusMulti {
+		t.Errorf("a part no doc names gave multi: %+v", res.Options)
+	}
+}
+
 func TestLookupAndContinue(t *testing.T) {
 	e := newTestEngine(t, nil)
 	res := e.Lookup("widgets/recent")
