@@ -195,7 +195,7 @@ func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vector
 	f := formQuestion
 	switch {
 	case len(q.keys) > bareTopicKeys || q.definitional:
-	case len(q.identifiers) > 0:
+	case len(q.identifiers) > 0 || analysis.WritesName(text):
 		f = formName
 	default:
 		f = formTopic

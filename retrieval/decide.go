@@ -73,8 +73,9 @@ const (
 	// formTopic is a bare topic (see bareTopicKeys).
 	formTopic
 	// formName is a bare topic that is an exact name, an identifier
-	// ("AUTHORIZED_FETCH", "mkdocs.yml"): it names one thing, and a doc
-	// that mentions it refers to that thing, whatever else it is about.
+	// ("AUTHORIZED_FETCH", "mkdocs.yml") or a name in camel case
+	// ("PgBouncer"): it names one thing, and a doc that mentions it
+	// refers to that thing, whatever else it is about.
 	formName
 )
 

@@ -492,6 +492,30 @@ func TestUnknownIdentifier(t *testing.T) {
 	}
 }
 
+// A bare topic written in camel case ("PgBouncer") is a name, like an
+// identifier: a page that only mentions it is no second meaning of it.
+// Written in lower case, the same word is a topic like any other.
+func TestCamelCaseNameNamesOneThing(t *testing.T) {
+	docs := []knowledge.Doc{
+		makeDoc("admin/scaling", "Scaling up", nil, "Run more processes as the server grows.",
+			section{"PgBouncer", "PgBouncer pools database connections, so many processes share few of them."}),
+		makeDoc("admin/troubleshooting", "Troubleshooting", nil, "What to check when the server misbehaves.",
+			section{"Too many connections", "Behind PgBouncer, raise the PgBouncer pool size."}),
+		makeDoc("admin/theme", "Theme", nil, "Colors and fonts.",
+			section{"Fonts", "Pick a font for the body text and another for code."}),
+	}
+	e, err := New(testBundle(docs), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := e.Ask(Query{Text: "PgBouncer"}); res.Status != StatusFound || res.Results[0].DocSlug != "admin/scaling" {
+		t.Errorf("PgBouncer: %s (%s) %v, want found on admin/scaling", res.Status, res.Rule, docsOf(res))
+	}
+	if res := e.Ask(Query{Text: "pgbouncer"}); res.Status != StatusAmbiguous {
+		t.Errorf("pgbouncer: %s (%s) %v, want ambiguous", res.Status, res.Rule, docsOf(res))
+	}
+}
+
 func TestKnows(t *testing.T) {
 	e := newTestEngine(t, nil)
 	for _, tc := range []struct {

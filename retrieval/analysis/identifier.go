@@ -74,3 +74,19 @@ func isWordRune(r rune) bool {
 }
 
 func isIdentifierRune(r rune) bool { return r == '.' || r == '_' || isWordRune(r) }
+
+// WritesName reports whether s writes a word in camel case, a capital
+// after a lower-case letter ("PgBouncer", "WordPress", "AuthorizationFailed"):
+// the spelling of a product's, a program's or an error's own name, which,
+// like an identifier, names one thing. A word in capitals ("SSO", "VAT")
+// is not: acronyms name general things as often as one.
+func WritesName(s string) bool {
+	prevLower := false
+	for _, r := range s {
+		if unicode.IsUpper(r) && prevLower {
+			return true
+		}
+		prevLower = unicode.IsLower(r)
+	}
+	return false
+}

@@ -78,3 +78,23 @@ func FuzzAppendIdentifiers(f *testing.F) {
 		}
 	})
 }
+
+func TestWritesName(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"PgBouncer", true},
+		{"connect WordPress", true},
+		{"iPhone", true},
+		{"SSO", false}, // an acronym
+		{"VAT rates", false},
+		{"Password", false}, // a capital that starts a word
+		{"pgbouncer", false},
+		{"", false},
+	} {
+		if got := WritesName(tc.text); got != tc.want {
+			t.Errorf("WritesName(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
