@@ -154,10 +154,7 @@ func TestMultiIntentPartialPart(t *testing.T) {
 		makeDoc("help/profile", "Your profile", nil, "Your name, photo and status show next to your messages.",
 			section{"Status", "A status says what you are up to, and clears itself at the time you set."}),
 	}
-	e, err := New(knowledge.Bundle{Docs: docs}, DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, knowledge.Bundle{Docs: docs})
 	for _, tc := range []struct {
 		query string
 		want  []string
@@ -295,10 +292,7 @@ func TestControlSequencesNeverSurvive(t *testing.T) {
 	docs := []knowledge.Doc{makeDoc("concepts/evil", "Evil\x1b[31m Title", []string{"evil"},
 		"Evil text \x1b]0;owned\x07with an escape.\x1b[2J It clears the screen.",
 		section{"Overview", "More evil \u009b31m here."})}
-	e, err := New(knowledge.Bundle{Docs: docs}, DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, knowledge.Bundle{Docs: docs})
 	for _, res := range []Result{e.Ask(Query{Text: "evil\x1b[5m title"}), e.Lookup("concepts/evil"), e.Continue("concepts/evil#chunk-0", nil)} {
 		for _, s := range append([]string{res.Query}, evidenceStrings(res)...) {
 			if strings.ContainsAny(s, "\x1b\x07\u009b") {
@@ -396,10 +390,7 @@ func TestReaderPerspective(t *testing.T) {
 		makeDoc("user/settings", "Settings", nil, "Your profile and preferences.",
 			section{"Delete account", "You can delete your account from the preferences. Your posts are removed after thirty days."}),
 	}
-	e, err := New(testBundle(docs), DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, testBundle(docs))
 	top := func(q string) Evidence {
 		t.Helper()
 		res := e.Ask(Query{Text: q})
@@ -432,10 +423,7 @@ func TestReleaseLogRanksBelowTheFeaturePage(t *testing.T) {
 			section{"9.5.2 (2023-12-18)", "Fixed search highlighting."},
 			section{"9.5.1", "Fixed the blog plugin."}),
 	}
-	e, err := New(testBundle(docs), DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, testBundle(docs))
 	res := e.Ask(Query{Text: "keep the tabs sticky under the header when scrolling"})
 	if len(res.Results) == 0 || res.Results[0].DocSlug != "setup/navigation" {
 		t.Fatalf("top %+v, want the navigation page above the release log", res.Candidates)
@@ -479,10 +467,7 @@ func TestUnknownIdentifier(t *testing.T) {
 		makeDoc("setup/theme", "Theme", nil, "Colors and fonts.",
 			section{"Fonts", "Pick a font for the body text and another for code."}),
 	}
-	e, err := New(testBundle(docs), DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, testBundle(docs))
 	if res := e.Ask(Query{Text: "server-side rendering with app.js"}); res.Status != StatusFound {
 		t.Errorf("app.js: %s (%s), want found", res.Status, res.Rule)
 	}
@@ -504,10 +489,7 @@ func TestCamelCaseNameNamesOneThing(t *testing.T) {
 		makeDoc("admin/theme", "Theme", nil, "Colors and fonts.",
 			section{"Fonts", "Pick a font for the body text and another for code."}),
 	}
-	e, err := New(testBundle(docs), DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, testBundle(docs))
 	if res := e.Ask(Query{Text: "PgBouncer"}); res.Status != StatusFound || res.Results[0].DocSlug != "admin/scaling" {
 		t.Errorf("PgBouncer: %s (%s) %v, want found on admin/scaling", res.Status, res.Rule, docsOf(res))
 	}
@@ -547,10 +529,7 @@ func TestClippedWordsFindTheFullWord(t *testing.T) {
 	docs := append(testDocs(), makeDoc("setup/git", "Adding a git repository", nil,
 		"Connect the site to its source repository.",
 		section{"Repository stars", "The header shows the number of stars and forks of the repository."}))
-	e, err := New(testBundle(docs), DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, testBundle(docs))
 	res := e.Ask(Query{Text: "show the repo stars"})
 	if res.Status != StatusFound || len(res.Results) == 0 || res.Results[0].DocSlug != "setup/git" {
 		t.Fatalf("status %s (%s), results %v, want setup/git found", res.Status, res.Rule, docsOf(res))

@@ -39,3 +39,13 @@ func newTestEngine(t testing.TB, mutate func(*Config)) *Engine {
 	}
 	return e
 }
+
+// engineOf builds an engine on b with the default configuration.
+func engineOf(t testing.TB, b knowledge.Bundle) *Engine {
+	t.Helper()
+	e, err := New(b, DefaultConfig())
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return e
+}

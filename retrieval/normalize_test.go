@@ -42,10 +42,7 @@ func TestNormalizeSynonyms(t *testing.T) {
 func TestSynonymNeverRewritesKnownTerm(t *testing.T) {
 	docs := append(testDocs(), makeDoc("concepts/dashboard", "Dashboard", []string{"dashboard"},
 		"A dashboard is a page of widgets that belongs to an entry."))
-	e, err := New(testBundle(docs), DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, testBundle(docs))
 	q := e.norm.normalize("dashboard")
 	if !slices.Equal(q.terms, []string{"dashboard"}) || len(q.synonyms) != 0 {
 		t.Errorf("with a Dashboard doc, dashboard must stay: terms %q, rewrites %v", q.terms, q.synonyms)
@@ -159,10 +156,7 @@ func TestPointerWordsNameNothing(t *testing.T) {
 		makeDoc("user/people", "People", nil, "Find someone on another server.",
 			section{"Following", "Follow someone to see their posts on your home feed."}),
 	}
-	e, err := New(testBundle(docs), DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, testBundle(docs))
 	res := e.Ask(Query{Text: "follow someone on another server"})
 	for _, r := range res.Results {
 		if r.DocSlug == "admin/replicas" && slices.Contains(r.MatchedTerms, "follow") {
@@ -226,10 +220,7 @@ func TestNormalizeMeaningVerbsAreIntent(t *testing.T) {
 func TestNormalizeSplitsQuantities(t *testing.T) {
 	docs := testDocs()
 	docs[0].Chunks[0].Text += " Attachments up to 10 MB sync over 5 GHz Wi-Fi; the 2fa code and 4k video are words of their own."
-	e, err := New(testBundle(docs), DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, testBundle(docs))
 	for _, tc := range []struct {
 		query string
 		terms []string

@@ -19,10 +19,7 @@ func TestQuotedMessage(t *testing.T) {
 			retrievaltest.Section{Heading: "error: no such project", Body: "Check the project name with ferry projects list."}),
 		retrievaltest.Doc("guide/pipelines", "Deploying from pipelines", nil, "Run deploys from a pipeline job every morning or on every push.",
 			retrievaltest.Section{Heading: "Jobs", Body: "A pipeline job that fails stops the deploy. Customers see the last release."}))
-	e, err := New(testBundle(docs), DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, testBundle(docs))
 	for _, q := range []string{
 		"Hi, a customer's pipeline job started failing this morning with 'error: token expired' though nobody changed anything. What should they do?",
 		`pipeline job fails with "Error: Token expired!" every morning`,

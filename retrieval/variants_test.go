@@ -64,10 +64,7 @@ func TestTitlesMeetSingularAndPlural(t *testing.T) {
 			section{"Callout syntax", "Write the kind in brackets at the start of a quote; see the callout page for the list."}),
 		makeDoc("setup/theme", "Theme", nil, "Pick colors and fonts for the whole site."),
 	}
-	e, err := New(knowledge.Bundle{Docs: docs}, DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, knowledge.Bundle{Docs: docs})
 	for _, q := range []string{"what is a callout", "callouts", "what are callouts"} {
 		res := e.Ask(Query{Text: q})
 		if len(res.Results) == 0 || res.Results[0].DocSlug != "reference/callouts" {
@@ -89,10 +86,7 @@ func TestDefinitionalQuestionFindsTheSectionHeadedSo(t *testing.T) {
 		makeDoc("admin/config", "Configuration", nil, "Environment variables.",
 			section{"FEDERATION_MODE", "Sets how federation works: federation on, federation off, federation limited."}),
 	}
-	e, err := New(knowledge.Bundle{Docs: docs}, DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := engineOf(t, knowledge.Bundle{Docs: docs})
 	res := e.Ask(Query{Text: "what is federation?"})
 	if len(res.Results) == 0 || res.Results[0].HeaderPath != "What is Relay? > What is federation?" {
 		t.Fatalf("first result %+v, want the section headed \"What is federation?\"", res.Results)
