@@ -146,11 +146,18 @@ func TestFollowUpAndIntents(t *testing.T) {
 		{"customer archived their repo, can they still publish from it?", nil},
 		{"a client says she never got her reminder, what should I check?", nil},
 		{"my friend can't make it, can she go instead", nil},
+		{"i think i found a vulnerability, should i open an issue?", nil}, // a subject pronoun states
+		{"we forgot the console password and nobody can log in", nil},     // across "and" too
+		{"it's offline & the till shows an error", nil},
 		// Two things to do, or two questions, stay two.
 		{"restore a deleted file, request admin rights", []string{"restore a deleted file", "request admin rights"}},
 		{"how do I pin a note, and how do I share it", []string{"how do I pin a note", "how do I share it"}},
 		{"client paid twice and wants a refund", []string{"client paid twice", "wants a refund"}}, // "and" joins two asks
 		{"a client says hi, thanks & bye", []string{"a client says hi, thanks", "bye"}},
+		// A request in the asker's words is a question of its own.
+		{"I need a standing appointment, how is detention worked out", []string{"I need a standing appointment", "how is detention worked out"}},
+		// Across "and", a participle is no statement: two asks.
+		{"generate a fine grained token and cancel a run", []string{"generate a fine grained token", "cancel a run"}},
 	}
 	for _, tt := range tests {
 		if got := SplitIntents(tt.in); !slices.Equal(got, tt.want) {

@@ -215,9 +215,14 @@ func SplitIntents(text string) []string {
 // circumstance and the question are one question. A part tells when it
 // does not open with a question word and a verb after its first word is
 // in the past or the present tense of a subject ("archived", "says",
-// "can't"); a participle after an article ("restore a deleted file, …")
-// is an adjective, and an imperative ("add a caption, make tables
-// sortable") has no subject.
+// "can't"), or when it opens with a subject pronoun ("i think i found a
+// vulnerability, should i open an issue?"); a participle after an
+// article ("restore a deleted file, …") is an adjective, and an
+// imperative ("add a caption, make tables sortable") has no subject.
+// Across "and", "&" or "+", which join two imperatives as often ("generate
+// a fine grained token and cancel a run"), only a part that opens with a
+// subject pronoun is joined ("we forgot the console password and nobody
+// can log in"): a participle there is as often an adjective.
 func joinCircumstances(text string, parts []string) []string {
 	if len(parts) < 2 {
 		return parts
@@ -234,7 +239,7 @@ func joinCircumstances(text string, parts []string) []string {
 		}
 		sep := strings.TrimSpace(lower[at : at+next])
 		prev := out[len(out)-1]
-		if sep == "," && tellsWhatHappened(prev) {
+		if sep == "," && tellsWhatHappened(prev) || (sep == "and" || sep == "&" || sep == "+") && opensWithSubject(prev) {
 			out[len(out)-1] = prev + ", " + p
 		} else {
 			out = append(out, p)
@@ -247,6 +252,9 @@ func joinCircumstances(text string, parts []string) []string {
 // tellsWhatHappened reports a statement of what happened (see
 // joinCircumstances).
 func tellsWhatHappened(part string) bool {
+	if opensWithSubject(part) {
+		return true
+	}
 	words := strings.Fields(strings.ToLower(part))
 	if len(words) < 2 || questionOpeners[strings.Trim(words[0], "?,.!")] {
 		return false
@@ -262,6 +270,24 @@ func tellsWhatHappened(part string) bool {
 	}
 	return false
 }
+
+// opensWithSubject reports whether part opens with a subject pronoun, so
+// states what its subject did or has ("we run nginx on our servers", "it
+// keeps crashing"), unless it asks for something in the asker's words
+// ("I need a standing appointment", "we want to export"): a request is
+// a question of its own.
+func opensWithSubject(part string) bool {
+	words := strings.Fields(strings.ToLower(part))
+	return len(words) > 1 && subjectPronouns[strings.Trim(words[0], ",")] && !requestVerbs[strings.Trim(words[1], ",")]
+}
+
+// subjectPronouns open a statement: "I", "we", "it" and their contractions
+// with a verb ("we're", "it's").
+var subjectPronouns = WordSet(`i we they he she it it's its i'm we're they're he's she's i've we've they've`)
+
+// requestVerbs after a subject pronoun ask for something ("I need …",
+// "we'd like …" is written with its own pronoun and left out above).
+var requestVerbs = WordSet(`need needs want wants wanna would`)
 
 // questionOpeners open a question, not a statement.
 var questionOpeners = WordSet(`how what what's whats where where's when why which who whom whose can could
