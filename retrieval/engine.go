@@ -159,6 +159,7 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 		an:           an,
 		knownPhrases: knownPhrases,
 		inVocabulary: e.inVocabulary,
+		writesPhrase: e.writesPhrase,
 		synonyms:     analysis.CompileSynonyms(b.Synonyms),
 		typos:        analysis.NewTypoFixer(naming, e.docFrequency),
 	}
@@ -383,6 +384,43 @@ func (e *Engine) vocabularyIndex() *unitIndex {
 func (e *Engine) inVocabulary(term string) bool {
 	ix := e.vocabularyIndex()
 	return ix != nil && (ix.DF(term) > 0 || ix.DF(analysis.StemKey(term)) > 0)
+}
+
+// maxPhraseUnits is how many units holding both words writesPhrase reads
+// at most: a question's rare compound asks it, and a few units that write
+// both are enough to find the phrase if the docs use it.
+const maxPhraseUnits = 64
+
+// writesPhrase reports whether some unit writes word a directly followed
+// by word b (in its title, headings or text, as tokenized).
+func (e *Engine) writesPhrase(a, b string) bool {
+	ix := e.vocabularyIndex()
+	if ix == nil {
+		return false
+	}
+	found, read := false, 0
+	ix.UnitsWithBoth(a, b, func(unit int32) bool {
+		u := ix.Units[unit]
+		d := e.docs[u.Doc].doc
+		texts := []string{d.Title, d.Content}
+		if u.Chunk >= 0 {
+			c := d.Chunks[u.Chunk]
+			body := c.Text // what the index reads (see chunkFields)
+			if body == "" {
+				body = c.Content
+			}
+			texts = []string{d.Title, c.HeaderPath, body}
+		}
+		for _, t := range texts {
+			words := analysis.Tokens(t)
+			for i := 0; i+1 < len(words) && !found; i++ {
+				found = words[i] == a && words[i+1] == b
+			}
+		}
+		read++
+		return !found && read < maxPhraseUnits
+	})
+	return found
 }
 
 // Knows reports whether word (one word, as a question would write it)

@@ -36,6 +36,8 @@ type normalizer struct {
 	an           *analysis.Analyzer
 	knownPhrases map[string]bool // whole known terms, tokens joined by one space
 	inVocabulary func(term string) bool
+	// writesPhrase reports whether the docs write word a then word b.
+	writesPhrase func(a, b string) bool
 	synonyms     analysis.Synonyms
 	typos        *analysis.TypoFixer
 	// slips corrects a spelling slip to any word the docs write, once
@@ -76,7 +78,7 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 			continue
 		}
 		for _, t := range n.rewriteWord(w, &q) {
-			for _, part := range n.splitQuantity(t, &q) {
+			for _, part := range n.splitCompound(n.splitQuantity(t, &q), &q) {
 				add(n.fixTerm(part, &q))
 			}
 		}
@@ -222,4 +224,49 @@ func (n *normalizer) fixTerm(w string, q *normalizedQuery) string {
 		q.stemmed = append(q.stemmed, Rewrite{From: w, To: stem})
 	}
 	return stem
+}
+
+// splitCompound reads a word the docs never write as the two words they
+// write side by side, when it is the two closed up ("stackoverflow" for
+// "Stack Overflow", "timezone" for "time zone"): people close up
+// compounds that docs leave open. The docs must write the two words as
+// a phrase: a word they never write is often a word of its own whose
+// halves mean something else ("weekend" is no "week end"). Each part has
+// three letters or more and is no function word; of several splits, the
+// one with the longest shorter part ("user|name", not "use|rname").
+func (n *normalizer) splitCompound(words []string, q *normalizedQuery) []string {
+	if len(words) != 1 || n.writesPhrase == nil {
+		return words
+	}
+	w := words[0]
+	if len(w) < 2*minCompoundPart || !isLowerLetters(w) || n.inVocabulary(w) || n.inVocabulary(analysis.Singular(w)) {
+		return words
+	}
+	best, bestLen := -1, 0
+	for i := minCompoundPart; i <= len(w)-minCompoundPart; i++ {
+		a, b := w[:i], w[i:]
+		if l := min(len(a), len(b)); l <= bestLen || analysis.IsStopword(a) || analysis.IsStopword(b) || !n.writesPhrase(a, b) {
+			continue
+		}
+		best, bestLen = i, min(len(a), len(b))
+	}
+	if best < 0 {
+		return words
+	}
+	q.synonyms = append(q.synonyms, Rewrite{From: w, To: w[:best] + " " + w[best:]})
+	return []string{w[:best], w[best:]}
+}
+
+// minCompoundPart is the shortest part splitCompound reads: shorter
+// parts ("a", "in", "up") make a split of almost any long word.
+const minCompoundPart = 3
+
+// isLowerLetters reports whether w is ASCII lower-case letters only.
+func isLowerLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }

@@ -235,3 +235,25 @@ func TestNormalizeSplitsQuantities(t *testing.T) {
 		}
 	}
 }
+
+// A word the docs never write is read as two words they write side by
+// side, when it is the two closed up; not when they write the two words
+// only apart, nor when they write the closed-up word.
+func TestNormalizeSplitsCompounds(t *testing.T) {
+	docs := testDocs()
+	docs[0].Chunks[0].Text += " Ask on Stack Overflow with the tag. Pick a time zone. The end of the week is quiet; a username is a user name."
+	e := engineOf(t, testBundle(docs))
+	for _, tc := range []struct {
+		query string
+		terms []string
+	}{
+		{"stackoverflow tag", []string{"stack", "overflow", "tag"}},
+		{"timezone", []string{"time", "zone"}},
+		{"weekend", []string{"weekend"}},   // "week" and "end" only apart
+		{"username", []string{"username"}}, // the docs write it joined
+	} {
+		if q := e.norm.normalize(tc.query); !slices.Equal(q.terms, tc.terms) {
+			t.Errorf("%q: terms %q, want %q", tc.query, q.terms, tc.terms)
+		}
+	}
+}

@@ -298,6 +298,26 @@ func (ix *Index) FieldFlags(term string, unit int32) uint8 {
 // DF returns how many units contain term.
 func (ix *Index) DF(term string) int { return len(ix.postings[term]) }
 
+// UnitsWithBoth calls yield, in unit order, for each unit that contains
+// both terms, until yield returns false.
+func (ix *Index) UnitsWithBoth(a, b string, yield func(unit int32) bool) {
+	pa, pb := ix.postings[a], ix.postings[b]
+	for i, j := 0, 0; i < len(pa) && j < len(pb); {
+		switch {
+		case pa[i].unit < pb[j].unit:
+			i++
+		case pa[i].unit > pb[j].unit:
+			j++
+		default:
+			if !yield(pa[i].unit) {
+				return
+			}
+			i++
+			j++
+		}
+	}
+}
+
 // accumulator is per-query scratch space, dense over units so adding a
 // posting is an array write; only touched entries are reset afterwards.
 type accumulator struct {
