@@ -39,7 +39,12 @@ const (
 // does, with the default configuration.
 func runDocSet(t *testing.T, dir string) DecisionReport {
 	t.Helper()
-	docs := filepath.Join(dir, "docs")
+	return runDocs(t, filepath.Join(dir, "docs"), filepath.Join(dir, "cases.jsonl"))
+}
+
+// runDocs runs the cases file over the docs folder.
+func runDocs(t *testing.T, docs, cases string) DecisionReport {
+	t.Helper()
 	b, _, err := ingest.LoadBundle(context.Background(), os.DirFS(docs), docs)
 	if err != nil {
 		t.Fatalf("load %s: %v", docs, err)
@@ -48,7 +53,7 @@ func runDocSet(t *testing.T, dir string) DecisionReport {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return RunDecisions(e, readCasesFile(t, filepath.Join(dir, "cases.jsonl")))
+	return RunDecisions(e, readCasesFile(t, cases))
 }
 
 // checkFloor fails when the report is below f, printing the report.
@@ -122,5 +127,31 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		{"testdata/lanternlab", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 3}},
 	} {
 		t.Run(filepath.Base(tc.dir), func(t *testing.T) { checkFloor(t, runDocSet(t, tc.dir), tc.f) })
+	}
+}
+
+// Real documentation this machine has installed, not written for docent
+// and not shipped with it, with questions labelled from the docs alone
+// (installed/README.md): npm's own docs and the Requests library's Sphinx
+// docs. A set is skipped where its docs are missing or at another version
+// than the one labelled: an upgrade may move an answer.
+func TestDecisionsInstalledDocs(t *testing.T) {
+	for _, tc := range []struct {
+		name, docs, versionFile, version string
+		f                                floor
+	}{
+		{"npm", "/usr/lib/node_modules/npm/docs", "/usr/lib/node_modules/npm/package.json", `"version": "11.19.1"`,
+			floor{passed: 24, hitAt1Found: 17, maxWrongConfident: 3}},
+		{"requests", "/usr/lib/google-cloud-sdk/platform/gsutil/third_party/requests/docs",
+			"/usr/lib/google-cloud-sdk/platform/gsutil/third_party/requests/src/requests/__version__.py", `__version__ = "2.32.3"`,
+			floor{passed: 28, hitAt1Found: 18, maxWrongConfident: 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := os.ReadFile(tc.versionFile)
+			if err != nil || !bytes.Contains(v, []byte(tc.version)) {
+				t.Skipf("%s docs not installed at the labelled version (%s in %s)", tc.name, tc.version, tc.versionFile)
+			}
+			checkFloor(t, runDocs(t, tc.docs, filepath.Join("installed", tc.name, "cases.jsonl")), tc.f)
+		})
 	}
 }
