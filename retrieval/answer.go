@@ -23,9 +23,12 @@ const (
 // scoringFor returns how units of ix are scored for q. The units of the
 // doc about the asked-for thing have their rank multiplied by
 // 1 + DEFINITIONAL_BIAS: the doc whose title is the question (its title's
-// words are the question's, by stem), and for a definitional question
-// ("what is X") also the section whose own heading is X and a concept doc
-// the knowledge base declares, when X is in its title or headings.
+// words are the question's, by stem) or whose title of two words or more
+// the question writes as a phrase ("how do I set up object storage":
+// Object storage; "we run npm ci and it fails": npm-ci), and for a
+// definitional question ("what is X") also the section whose own heading
+// is X and a concept doc the knowledge base declares, when X is in its
+// title or headings.
 func (e *Engine) scoringFor(ix *unitIndex, q normalizedQuery) index.Scoring {
 	// Ranking weighs every word of the question, intent words too: a
 	// passage that says "definition" ranks for "definition of X".
@@ -54,7 +57,7 @@ func (e *Engine) scoringFor(ix *unitIndex, q normalizedQuery) index.Scoring {
 		switch {
 		case q.definitional && d.concept && head != 0:
 			return index.BiasConcept
-		case title == all && d.titleKeys == n:
+		case title == all && d.titleKeys == n, len(d.titlePhrase) > 1 && containsRun(q.keys, d.titlePhrase):
 			return index.BiasTitle
 		case q.definitional && ix.section != nil && ix.section[unit] == topicHash:
 			return index.BiasSection
@@ -62,6 +65,18 @@ func (e *Engine) scoringFor(ix *unitIndex, q normalizedQuery) index.Scoring {
 		return index.BiasNone
 	}
 	return sc
+}
+
+// containsRun reports whether keys holds run as consecutive elements. A
+// question's keys leave out its function words, so "set up the object
+// storage" holds the run of "Object storage".
+func containsRun(keys, run []string) bool {
+	for i := 0; i+len(run) <= len(keys); i++ {
+		if slices.Equal(keys[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }
 
 // ranking is one query's results over one index, after the per-doc cap.

@@ -90,7 +90,10 @@ type docEntry struct {
 	title     string
 	category  string
 	titleKeys int // distinct stem keys of the title: "the doc titled X" has as many as X
-	concept   bool
+	// titlePhrase is the stem keys of the title's words, in order: a
+	// question that writes them together names the doc (see scoringFor).
+	titlePhrase []string
+	concept     bool
 	// nextChunk holds, by chunk index, the id of the chunk a follow-up
 	// continues with (see nextChunks).
 	nextChunk map[int]string
@@ -140,13 +143,14 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 			category, _, _ = strings.Cut(d.Slug, "/")
 		}
 		e.docs[i] = docEntry{
-			doc:       d,
-			slug:      textsafe.Line(d.Slug),
-			title:     textsafe.Line(title),
-			category:  textsafe.Line(category),
-			titleKeys: len(sortedKeys(an.Terms(title))),
-			concept:   b.IsConcept(d.Slug),
-			nextChunk: nextChunks(d),
+			doc:         d,
+			slug:        textsafe.Line(d.Slug),
+			title:       textsafe.Line(title),
+			category:    textsafe.Line(category),
+			titleKeys:   len(sortedKeys(an.Terms(title))),
+			titlePhrase: stemKeys(an.Terms(title)),
+			concept:     b.IsConcept(d.Slug),
+			nextChunk:   nextChunks(d),
 		}
 		e.nChunks += len(d.Chunks)
 	}
@@ -203,13 +207,20 @@ func keySetHash(sorted []string) uint64 {
 
 // sortedKeys returns the distinct stem keys of terms, sorted.
 func sortedKeys(terms []string) []string {
+	keys := stemKeys(terms)
+	slices.Sort(keys)
+	return keys
+}
+
+// stemKeys returns the distinct stem keys of terms, in their order, as a
+// question's keys are (see normalize).
+func stemKeys(terms []string) []string {
 	var keys []string
 	for _, t := range terms {
 		if k := analysis.StemKey(t); !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
 	}
-	slices.Sort(keys)
 	return keys
 }
 

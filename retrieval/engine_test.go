@@ -498,6 +498,34 @@ func TestCamelCaseNameNamesOneThing(t *testing.T) {
 	}
 }
 
+// A question that writes a doc's title of two words or more as a phrase
+// names that doc: it gets the bias of the doc titled so, though another
+// page says the words more often. The same words apart name nothing.
+func TestTitlePhraseNamesTheDoc(t *testing.T) {
+	docs := []knowledge.Doc{
+		makeDoc("admin/object-storage", "Object storage", nil, "Keep uploaded media in a bucket.",
+			section{"Configure", "Set the bucket name and the credentials, then restart."}),
+		makeDoc("admin/backups", "Backups", nil, "Back up the database and the media.",
+			section{"Media", "Media in object storage needs no backup of its own: object storage keeps copies. Set up the database dump."}),
+		makeDoc("admin/theme", "Theme", nil, "Colors and fonts.",
+			section{"Fonts", "Pick a font for the body text and another for code."}),
+	}
+	e := engineOf(t, testBundle(docs))
+	res := e.Ask(Query{Text: "how do I set up object storage"})
+	if len(res.Results) == 0 || res.Results[0].DocSlug != "admin/object-storage" {
+		t.Fatalf("results %v, want admin/object-storage first", docsOf(res))
+	}
+	if b := res.Results[0].MatchExplain.Biases; len(b) == 0 || !strings.Contains(b[0], "the doc titled so") {
+		t.Errorf("biases %v, want the title's", b)
+	}
+	res = e.Ask(Query{Text: "set up storage for each object"})
+	for _, ev := range res.Results {
+		if ev.DocSlug == "admin/object-storage" && len(ev.MatchExplain.Biases) > 0 {
+			t.Errorf("the title's words apart gave a bias: %v", ev.MatchExplain.Biases)
+		}
+	}
+}
+
 func TestKnows(t *testing.T) {
 	e := newTestEngine(t, nil)
 	for _, tc := range []struct {
