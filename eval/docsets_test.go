@@ -72,7 +72,7 @@ func checkFloor(t *testing.T, r DecisionReport, f floor) {
 
 func TestDecisionsMastodonDocs(t *testing.T) {
 	r := runDocSet(t, evaldata.Dir(t, "mastodon-docs"))
-	checkFloor(t, r, floor{passed: 74, hitAt1Found: 49, maxWrongConfident: 2})
+	checkFloor(t, r, floor{passed: 75, hitAt1Found: 49, maxWrongConfident: 2})
 	if r.Accuracy < targetAccuracy || float64(r.WrongConfident) > targetWrongConfident*float64(r.Cases) || r.HitAt1 < targetHitAt1 {
 		t.Logf("issue 13's targets not reached: accuracy %.1f%% (target %.0f%%), wrong confident %.1f%% (at most %.0f%%), hit@1 %.1f%% (target %.0f%%)",
 			100*r.Accuracy, 100*targetAccuracy, 100*float64(r.WrongConfident)/float64(r.Cases), 100*targetWrongConfident, 100*r.HitAt1, 100*targetHitAt1)

@@ -403,14 +403,22 @@ func (e *Engine) inVocabulary(term string) bool {
 const maxPhraseUnits = 64
 
 // writesPhrase reports whether some unit writes word a directly followed
-// by word b (in its title, headings or text, as tokenized).
+// by word b (in its title, headings or text, as tokenized). A function
+// word is not indexed: the units holding the other word are read.
 func (e *Engine) writesPhrase(a, b string) bool {
 	ix := e.vocabularyIndex()
 	if ix == nil {
 		return false
 	}
+	first, second := a, b
+	switch {
+	case analysis.IsStopword(b) && ix.DF(b) == 0:
+		second = ""
+	case analysis.IsStopword(a) && ix.DF(a) == 0:
+		first, second = b, ""
+	}
 	found, read := false, 0
-	ix.UnitsWithBoth(a, b, func(unit int32) bool {
+	ix.UnitsWithBoth(first, second, func(unit int32) bool {
 		u := ix.Units[unit]
 		d := e.docs[u.Doc].doc
 		texts := []string{d.Title, d.Content}

@@ -64,6 +64,7 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	q.identifiers = analysis.AppendIdentifiers(nil, text)
 	q.dated = versionOrDate.MatchString(text)
 	words = n.rewritePhrases(words, &q)
+	words = n.rewriteToggles(words, &q)
 	seen := map[string]bool{}
 	add := func(t string) {
 		// A fix or a stem may land on a function word ("anys" is "any"):
@@ -136,6 +137,31 @@ func (n *normalizer) rewritePhrases(words []string, q *normalizedQuery) []string
 			words = out
 			i += len(r.To) - 1
 		}
+	}
+	return words
+}
+
+// toggleVerbs are the forms of the verbs that switch a setting with "on"
+// or "off" after them.
+var toggleVerbs = analysis.WordSet("turn turns turned turning switch switches switched switching")
+
+// toggles are what docs write for a setting switched "on" or "off".
+var toggles = map[string]string{"on": "enable", "off": "disable"}
+
+// rewriteToggles reads "turn on" and "switch off" as the words docs write,
+// "enable" and "disable", when the docs write those and never the phrase
+// as the question does: people turn settings on, docs enable them ("how do I turn on two-factor authentication":
+// "enable two-factor authentication"). "On" is a function word, so
+// "turn" alone would weigh as a word the page does not write.
+func (n *normalizer) rewriteToggles(words []string, q *normalizedQuery) []string {
+	for i := 0; i+1 < len(words); i++ {
+		to, ok := toggles[words[i+1]]
+		if !ok || !toggleVerbs[words[i]] || !n.inVocabulary(to) || n.writesPhrase != nil && n.writesPhrase(words[i], words[i+1]) {
+			continue
+		}
+		q.synonyms = append(q.synonyms, Rewrite{From: words[i] + " " + words[i+1], To: to})
+		words = slices.Delete(slices.Clone(words), i, i+1)
+		words[i] = to
 	}
 	return words
 }

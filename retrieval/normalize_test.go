@@ -257,3 +257,28 @@ func TestNormalizeSplitsCompounds(t *testing.T) {
 		}
 	}
 }
+
+// "Turn on" and "switch off" are read as "enable" and "disable" where the
+// docs write those and never the phrase the question does.
+func TestNormalizeToggles(t *testing.T) {
+	docs := testDocs()
+	docs[0].Chunks[0].Text += " Enable two-factor sign-in, or disable it again."
+	e := engineOf(t, testBundle(docs))
+	for _, tc := range []struct {
+		query string
+		terms []string
+	}{
+		{"how do I turn on two-factor", []string{"enable", "two", "factor"}},
+		{"switched off two-factor", []string{"disable", "two", "factor"}},
+		{"turn the widget on", []string{"turn", "widget"}}, // not written as a phrase
+	} {
+		if q := e.norm.normalize(tc.query); !slices.Equal(q.terms, tc.terms) {
+			t.Errorf("%q: terms %q, want %q", tc.query, q.terms, tc.terms)
+		}
+	}
+	docs[0].Chunks[0].Text += " Turn on the widget."
+	e = engineOf(t, testBundle(docs))
+	if q := e.norm.normalize("how do I turn on two-factor"); !slices.Equal(q.terms, []string{"turn", "two", "factor"}) {
+		t.Errorf("docs that write the phrase: terms %q, want it kept", q.terms)
+	}
+}

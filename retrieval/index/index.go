@@ -299,9 +299,18 @@ func (ix *Index) FieldFlags(term string, unit int32) uint8 {
 func (ix *Index) DF(term string) int { return len(ix.postings[term]) }
 
 // UnitsWithBoth calls yield, in unit order, for each unit that contains
-// both terms, until yield returns false.
+// both terms, until yield returns false. An empty b matches every unit
+// that contains a.
 func (ix *Index) UnitsWithBoth(a, b string, yield func(unit int32) bool) {
 	pa, pb := ix.postings[a], ix.postings[b]
+	if b == "" {
+		for _, p := range pa {
+			if !yield(p.unit) {
+				return
+			}
+		}
+		return
+	}
 	for i, j := 0, 0; i < len(pa) && j < len(pb); {
 		switch {
 		case pa[i].unit < pb[j].unit:
