@@ -163,7 +163,7 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 		an:           an,
 		knownPhrases: knownPhrases,
 		inVocabulary: e.inVocabulary,
-		writesPhrase: e.writesPhrase,
+		writesPhrase: rememberPhrases(e.writesPhrase),
 		synonyms:     analysis.CompileSynonyms(b.Synonyms),
 		typos:        analysis.NewTypoFixer(naming, e.docFrequency),
 	}
@@ -395,6 +395,36 @@ func (e *Engine) vocabularyIndex() *unitIndex {
 func (e *Engine) inVocabulary(term string) bool {
 	ix := e.vocabularyIndex()
 	return ix != nil && (ix.DF(term) > 0 || ix.DF(analysis.StemKey(term)) > 0)
+}
+
+// maxRememberedPhrases bounds the phrases rememberPhrases keeps: question
+// words are outside input, and a long-running server must not grow
+// without end.
+const maxRememberedPhrases = 4096
+
+// rememberPhrases returns writes, answering a phrase it was asked before
+// from memory: the docs do not change under an engine, and a phrase
+// lookup reads units' text, while a question that needs one ("turn on")
+// is asked again and again.
+func rememberPhrases(writes func(a, b string) bool) func(a, b string) bool {
+	var mu sync.Mutex
+	known := map[[2]string]bool{}
+	return func(a, b string) bool {
+		k := [2]string{a, b}
+		mu.Lock()
+		v, ok := known[k]
+		mu.Unlock()
+		if ok {
+			return v
+		}
+		v = writes(a, b)
+		mu.Lock()
+		if len(known) < maxRememberedPhrases {
+			known[k] = v
+		}
+		mu.Unlock()
+		return v
+	}
 }
 
 // maxPhraseUnits is how many units holding both words writesPhrase reads

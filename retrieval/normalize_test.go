@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -280,5 +281,28 @@ func TestNormalizeToggles(t *testing.T) {
 	e = engineOf(t, testBundle(docs))
 	if q := e.norm.normalize("how do I turn on two-factor"); !slices.Equal(q.terms, []string{"turn", "two", "factor"}) {
 		t.Errorf("docs that write the phrase: terms %q, want it kept", q.terms)
+	}
+}
+
+// A phrase is looked up in the docs once, and the memory of lookups is
+// bounded: question words are outside input.
+func TestRememberPhrases(t *testing.T) {
+	calls := 0
+	writes := rememberPhrases(func(a, b string) bool { calls++; return a == "turn" })
+	for range 3 {
+		if !writes("turn", "on") || writes("switch", "on") {
+			t.Fatal("a remembered answer differs from the lookup's")
+		}
+	}
+	if calls != 2 {
+		t.Errorf("%d lookups for two phrases asked three times each", calls)
+	}
+	for i := range maxRememberedPhrases + 10 {
+		writes("w"+strconv.Itoa(i), "x")
+	}
+	before := calls
+	writes("w"+strconv.Itoa(maxRememberedPhrases+5), "x")
+	if calls != before+1 {
+		t.Error("a phrase beyond the bound was remembered")
 	}
 }
