@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/docent-sh/docent/ingest"
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval"
 	"github.com/docent-sh/docent/retrieval/analysis"
@@ -101,14 +102,58 @@ func parseCase(line []byte) (Case, error) {
 	case c.ExpectStatus == string(retrieval.StatusFound) && len(c.ExpectSlugs) == 0:
 		return c, errors.New("expect_status found needs expect_slugs: the doc the answer must come from")
 	}
-	for _, s := range c.ExpectSlugs {
-		for _, alt := range strings.Split(s, "|") {
+	for i, s := range c.ExpectSlugs {
+		alts := strings.Split(s, "|")
+		for j, alt := range alts {
 			if strings.TrimSpace(alt) == "" {
 				return c, fmt.Errorf("expect_slugs entry %q has an empty slug", s)
 			}
+			// Written from a file's path ("docs/api/Agent"), a slug
+			// names the doc whose slug ingestion made of that path.
+			alts[j] = ingest.NormalizeSlug(strings.TrimSpace(alt))
 		}
+		c.ExpectSlugs[i] = strings.Join(alts, "|")
 	}
 	return c, nil
+}
+
+// CheckSlugs checks the cases' expect_slugs against the knowledge base,
+// whose has reports whether a slug is a doc's. An entry none of whose
+// alternatives names a doc makes its case fail whatever the engine does,
+// without saying why: that is an error, naming each such entry with its
+// line. An alternative that names no doc beside one that does is returned
+// as a warning: the case can pass, but the file names a page that is not
+// there.
+func CheckSlugs(cases []Case, name string, has func(slug string) bool) (warnings []string, err error) {
+	var bad []string
+	for _, c := range cases {
+		for _, s := range c.ExpectSlugs {
+			var unknown []string
+			alts := strings.Split(s, "|")
+			for _, alt := range alts {
+				if !has(alt) {
+					unknown = append(unknown, alt)
+				}
+			}
+			switch {
+			case len(unknown) == len(alts):
+				bad = append(bad, fmt.Sprintf("line %d: %q", c.Line, s))
+			case len(unknown) > 0:
+				warnings = append(warnings, fmt.Sprintf("%s line %d: expect_slugs alternative %q names no doc of the knowledge base", name, c.Line, strings.Join(unknown, "|")))
+			}
+		}
+	}
+	if len(bad) == 0 {
+		return warnings, nil
+	}
+	const shown = 10
+	more := ""
+	if len(bad) > shown {
+		more = fmt.Sprintf(" and %d more", len(bad)-shown)
+		bad = bad[:shown]
+	}
+	return warnings, fmt.Errorf("%s: expect_slugs names docs the knowledge base does not have (%s%s); `docent docs list` shows its slugs",
+		name, strings.Join(bad, ", "), more)
 }
 
 // Outcome is what the engine decided for a case: its status and the docs

@@ -73,6 +73,33 @@ func TestReadCasesNamesTheLine(t *testing.T) {
 	}
 }
 
+// A slug written from a file's path names the doc ingestion made of it;
+// a slug that names no doc is an error when no alternative of its entry
+// does, a warning when another does.
+func TestCheckSlugs(t *testing.T) {
+	cases, err := ReadCases(strings.NewReader(
+		`{"query": "a", "expect_status": "found", "expect_slugs": ["Docs/API/Agent"]}`+"\n"+
+			`{"query": "b", "expect_status": "found", "expect_slugs": ["guides/Getting Started|guides/gone"]}`+"\n"+
+			`{"query": "c", "expect_status": "multi", "expect_slugs": ["docs/api/agent", "nope/one|nope/two"]}`+"\n"), "cases.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cases[0].ExpectSlugs[0]; got != "docs/api/agent" {
+		t.Errorf("slug read as %q, want docs/api/agent", got)
+	}
+	docs := map[string]bool{"docs/api/agent": true, "guides/getting-started": true}
+	warnings, err := CheckSlugs(cases, "cases.jsonl", func(s string) bool { return docs[s] })
+	if len(warnings) != 1 || !strings.Contains(warnings[0], `line 2: expect_slugs alternative "guides/gone"`) {
+		t.Errorf("warnings %q, want one for line 2's guides/gone", warnings)
+	}
+	if err == nil || !strings.Contains(err.Error(), `line 3: "nope/one|nope/two"`) || strings.Contains(err.Error(), "line 1") {
+		t.Errorf("error %v, want line 3's entry alone", err)
+	}
+	if _, err := CheckSlugs(cases[:2], "cases.jsonl", func(s string) bool { return docs[s] }); err != nil {
+		t.Errorf("cases that can pass: %v", err)
+	}
+}
+
 func TestJudge(t *testing.T) {
 	found := func(slugs ...string) Outcome {
 		return Outcome{Status: retrieval.StatusFound, Slugs: slugs, First: slugs[0]}

@@ -53,7 +53,15 @@ func runDocs(t *testing.T, docs, cases string) DecisionReport {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return RunDecisions(e, readCasesFile(t, cases))
+	cs := readCasesFile(t, cases)
+	warnings, err := CheckSlugs(cs, cases, func(s string) bool { return e.Lookup(s).Status == retrieval.StatusFound })
+	for _, w := range warnings {
+		t.Log(w)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return RunDecisions(e, cs)
 }
 
 // checkFloor fails when the report is below f, printing the report.

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/docent-sh/docent/ingest"
 )
 
 // FuzzReadCases feeds the cases parser what a hand-written cases file may
@@ -37,6 +39,13 @@ func FuzzReadCases(f *testing.F) {
 			}
 			if asks != 1 || c.Line < 1 || !slices.Contains(expectable, c.ExpectStatus) {
 				t.Fatalf("accepted an invalid case %+v", c)
+			}
+			for _, s := range c.ExpectSlugs {
+				for _, alt := range strings.Split(s, "|") {
+					if alt == "" || ingest.NormalizeSlug(alt) != alt {
+						t.Fatalf("expect slug %q is not a slug as ingestion writes them", alt)
+					}
+				}
 			}
 		}
 	})

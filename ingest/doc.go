@@ -318,7 +318,13 @@ func titleFromPath(relPath string) string {
 // label them. Control characters are dropped: slugs are shown in the
 // terminal.
 func SlugFor(relPath string) string {
-	s := strings.TrimSuffix(relPath, path.Ext(relPath))
+	return NormalizeSlug(strings.TrimSuffix(relPath, path.Ext(relPath)))
+}
+
+// NormalizeSlug maps a path without its extension to the slug SlugFor
+// gives its file: "docs/api/Agent" to "docs/api/agent". Cases and links
+// written from file names name their docs so.
+func NormalizeSlug(s string) string {
 	s = strings.ToLower(s)
 	return strings.Map(func(r rune) rune {
 		switch {

@@ -60,6 +60,17 @@ func newEvalDecisionsCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			slugs := make(map[string]bool, len(b.Docs))
+			for _, d := range b.Docs {
+				slugs[d.Slug] = true
+			}
+			warnings, err := eval.CheckSlugs(cases, casesPath, func(s string) bool { return slugs[s] })
+			for _, w := range warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "docent: warning:", w)
+			}
+			if err != nil {
+				return &exitError{code: 2, err: err}
+			}
 			engine, err := newEngine(b, rcfg)
 			if err != nil {
 				return err

@@ -51,11 +51,19 @@ func TestEvalDecisionsOnOwnDocs(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "guides", "billing.md"), "---\ntitle: Billing\nkeywords: [invoice, billing]\n---\n\nInvoices go out on the first day of each month.\n")
 	writeFile(t, filepath.Join(dir, "guides", "export.md"), "---\ntitle: Export\n---\n\nExport writes every note to a zip file.\n")
 	cases := filepath.Join(dir, "cases.jsonl")
-	writeFile(t, cases, `{"query": "explain billing", "expect_status": "found", "expect_slugs": ["guides/billing"]}`+"\n"+
+	writeFile(t, cases, `{"query": "explain billing", "expect_status": "found", "expect_slugs": ["Guides/Billing"]}`+"\n"+
 		`{"doc": "guides/export", "expect_status": "found", "expect_slugs": ["guides/export"]}`+"\n")
 	out, errOut, code := newCLI(t).run("eval", "decisions", "--docs", dir, "--cases", cases)
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+	// A slug no doc has makes its case fail whatever docent decides: the
+	// run stops and says which.
+	writeFile(t, cases, `{"query": "explain billing", "expect_status": "found", "expect_slugs": ["guides/billing"]}`+"\n"+
+		`{"query": "explain export", "expect_status": "found", "expect_slugs": ["guides/exports"]}`+"\n")
+	_, errOut, code = newCLI(t).run("eval", "decisions", "--docs", dir, "--cases", cases)
+	if code != 2 || !strings.Contains(errOut, `line 2: "guides/exports"`) {
+		t.Errorf("unknown slug: exit %d, stderr %q; want 2 naming line 2", code, errOut)
 	}
 }
 
