@@ -21,6 +21,7 @@ type normalizedQuery struct {
 	definitional bool     // "what is X" and friends, without an action word
 	firstPerson  bool     // the asker speaks for themself: "I", "my" (see analysis.IsFirstPerson)
 	identifiers  []string // compound identifiers the question writes (see analysis.AppendIdentifiers)
+	calls        []string // the methods it calls, ".name(" (see analysis.AppendCalls)
 	dated        bool     // the question writes a version or a date: a release log may answer it (see releaseLog)
 	// What the turn asked beyond its words, set by the engine after
 	// normalizing: allow holds by doc number the docs in the turn's
@@ -62,6 +63,7 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	}
 	q.firstPerson = analysis.IsFirstPerson(words)
 	q.identifiers = analysis.AppendIdentifiers(nil, text)
+	q.calls = analysis.AppendCalls(nil, text)
 	q.dated = versionOrDate.MatchString(text)
 	words = n.rewritePhrases(words, &q)
 	words = n.rewriteToggles(words, &q)

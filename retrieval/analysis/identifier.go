@@ -54,8 +54,58 @@ func AppendIdentifiers(ids []string, s string) []string {
 			continue // "e.g", "i.e", "2.1": an abbreviation or a number, not a name
 		}
 		ids = append(ids, strings.ToLower(f))
+		// A version is written by the docs that write a release of it:
+		// "1.26.x" and "1.26.4" write "1.26".
+		for v := f; ; {
+			j := strings.LastIndexByte(v, '.')
+			if j < 0 {
+				break
+			}
+			v = v[:j]
+			if isVersion(v) && strings.Contains(v, ".") && hasLongPart(v) {
+				ids = append(ids, v)
+			}
+		}
 	}
 	return ids
+}
+
+// isVersion reports whether id is digits and dots only: a version
+// ("1.26", "3.12.1").
+func isVersion(id string) bool {
+	for i := 0; i < len(id); i++ {
+		if id[i] != '.' && (id[i] < '0' || id[i] > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// AppendCalls appends the methods s calls, as ".name(" lower-cased: a name
+// after a dot and before an opening parenthesis ("resp.getheader()",
+// "`.formData()`"). A question's "response.formData()" calls on a
+// variable of the asker's the method the docs write as ".formData()" or
+// "Response.formData()": the method is the name, the receiver is not.
+func AppendCalls(dst []string, s string) []string {
+	for i := strings.IndexByte(s, '.'); i >= 0; {
+		end := i + 1
+		for end < len(s) {
+			r, size := utf8.DecodeRuneInString(s[end:])
+			if r != '_' && !isWordRune(r) {
+				break
+			}
+			end += size
+		}
+		if end > i+1 && end < len(s) && s[end] == '(' {
+			dst = append(dst, strings.ToLower(s[i:end+1]))
+		}
+		next := strings.IndexByte(s[i+1:], '.')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return dst
 }
 
 // hasLongPart reports whether some part of an identifier, between its

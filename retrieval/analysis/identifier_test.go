@@ -28,6 +28,20 @@ func identifiersByFields(s string) []string {
 			continue
 		}
 		ids = append(ids, strings.ToLower(f))
+		// and the versions a release writes: "1.26" for "1.26.x"
+		parts := strings.Split(f, ".")
+		for n := len(parts) - 1; n >= 2; n-- {
+			v := strings.Join(parts[:n], ".")
+			if strings.Trim(v, "0123456789.") == "" && strings.ContainsFunc(v, func(r rune) bool { return r >= '0' && r <= '9' }) {
+				long := false
+				for _, p := range parts[:n] {
+					long = long || len(p) > 1
+				}
+				if long {
+					ids = append(ids, v)
+				}
+			}
+		}
 	}
 	return ids
 }
@@ -47,6 +61,7 @@ func TestAppendIdentifiers(t *testing.T) {
 		{"Größe_Datei", []string{"größe_datei"}},
 		{"no identifier here", nil},
 		{"e.g. this, i.e. that, in 2.1 or v2.1", []string{"v2.1"}},
+		{"supports 1.26.x and 3.12.1.4", []string{"1.26.x", "1.26", "3.12.1.4", "3.12.1", "3.12"}},
 	} {
 		if got := AppendIdentifiers(nil, tc.text); !slices.Equal(got, tc.want) {
 			t.Errorf("%q: %q, want %q", tc.text, got, tc.want)
@@ -74,6 +89,38 @@ func FuzzAppendIdentifiers(f *testing.F) {
 			}
 			if !strings.Contains(strings.ToLower(s), id) {
 				t.Fatalf("%q: %q is not in the text", s, id)
+			}
+		}
+	})
+}
+
+func TestAppendCalls(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"resp.getheader() is deprecated", []string{".getheader("}},
+		{"use `.formData()` or Response.json(x)", []string{".formdata(", ".json("}},
+		{"call it. (later) and a.b (c)", nil},
+		{"end.(", nil},
+		{"", nil},
+	} {
+		if got := AppendCalls(nil, tc.text); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// Every call is a dot, a lower-cased name, an opening parenthesis, as the
+// text writes them.
+func FuzzAppendCalls(f *testing.F) {
+	for _, s := range []string{"resp.getheader()", ".formData()", "a.(", "é.ü(", "\xff.a(", "x._y(z)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, c := range AppendCalls(nil, s) {
+			if len(c) < 3 || c[0] != '.' || c[len(c)-1] != '(' || c != strings.ToLower(c) || !strings.Contains(strings.ToLower(s), c) {
+				t.Fatalf("%q: bad call %q", s, c)
 			}
 		}
 	})

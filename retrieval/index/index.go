@@ -6,12 +6,13 @@
 package index
 
 import (
-	"github.com/docent-sh/docent/internal/sentence"
-	"github.com/docent-sh/docent/retrieval/analysis"
-
 	"math"
 	"slices"
+	"strings"
 	"sync"
+
+	"github.com/docent-sh/docent/internal/sentence"
+	"github.com/docent-sh/docent/retrieval/analysis"
 )
 
 // The fields a unit is indexed under. The match score reads title,
@@ -148,7 +149,7 @@ func Build(units []Unit, texts func(i int) Fields, an *analysis.Analyzer) *Index
 		ix.Reader[i] = readerShare(ft[FieldBody])
 		touched = touched[:0]
 		for f := 0; f < NumFields; f++ {
-			idents = analysis.AppendIdentifiers(idents[:0], ft[f])
+			idents = analysis.AppendCalls(analysis.AppendIdentifiers(idents[:0], ft[f]), ft[f])
 			for _, id := range idents {
 				ix.identifiers[id] = struct{}{}
 			}
@@ -666,10 +667,21 @@ func (t *topHits) sorted() []Hit {
 	return t.items
 }
 
-// WritesAll reports whether some unit writes each of the identifiers.
-func (ix *Index) WritesAll(identifiers []string) bool {
+// WritesAll reports whether some unit writes each of the identifiers,
+// an identifier the question calls as a method ("resp.getheader()", in
+// calls as AppendCalls gives them) counting as written where some unit
+// calls that method, on any receiver or none.
+func (ix *Index) WritesAll(identifiers, calls []string) bool {
 	for _, id := range identifiers {
-		if _, ok := ix.identifiers[id]; !ok {
+		if _, ok := ix.identifiers[id]; ok {
+			continue
+		}
+		dot := strings.LastIndexByte(id, '.')
+		if dot < 0 {
+			return false
+		}
+		call := id[dot:] + "("
+		if _, ok := ix.identifiers[call]; !ok || !slices.Contains(calls, call) {
 			return false
 		}
 	}

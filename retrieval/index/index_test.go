@@ -78,12 +78,23 @@ func TestSearchRanksTitlesAndCoverage(t *testing.T) {
 }
 
 func TestWritesAll(t *testing.T) {
-	ix := build(t, []int32{0}, []Fields{{FieldBody: "Set max_id and call Next.js once."}})
-	if !ix.WritesAll(analysis.AppendIdentifiers(nil, "max_id")) {
-		t.Error("max_id is written")
+	ix := build(t, []int32{0}, []Fields{{FieldBody: "Set max_id and call Next.js once. HTTPResponse.getheader(name) is deprecated; .formData() is slow. Supports 1.26.x."}})
+	writes := func(q string) bool {
+		return ix.WritesAll(analysis.AppendIdentifiers(nil, q), analysis.AppendCalls(nil, q))
 	}
-	if ix.WritesAll(analysis.AppendIdentifiers(nil, "min_id")) {
-		t.Error("min_id is not written")
+	for q, want := range map[string]bool{
+		"max_id":              true,
+		"min_id":              false,
+		"resp.getheader()":    true,  // the method the docs call, on another receiver
+		"response.formData()": true,  // or on none
+		"resp.getheader":      false, // named, not called: an identifier like any
+		"resp.getheaders()":   false,
+		"what is app.js()":    false,
+		"upgrade 1.26 to 2.0": true, // a version names nothing
+	} {
+		if got := writes(q); got != want {
+			t.Errorf("WritesAll for %q = %v, want %v", q, got, want)
+		}
 	}
 }
 
