@@ -149,6 +149,10 @@ func TestFollowUpAndIntents(t *testing.T) {
 		{"i think i found a vulnerability, should i open an issue?", nil}, // a subject pronoun states
 		{"we forgot the console password and nobody can log in", nil},     // across "and" too
 		{"it's offline & the till shows an error", nil},
+		// A comparison, an example or a scope goes on with the part before.
+		{"what happens if I call close(), versus destroy()?", nil},
+		{"can I use a variable in .npmrc, like ${TOKEN}", nil},
+		{"uninstall it and including leftover files", nil},
 		// Two things to do, or two questions, stay two.
 		{"restore a deleted file, request admin rights", []string{"restore a deleted file", "request admin rights"}},
 		{"how do I pin a note, and how do I share it", []string{"how do I pin a note", "how do I share it"}},

@@ -222,7 +222,9 @@ func SplitIntents(text string) []string {
 // Across "and", "&" or "+", which join two imperatives as often ("generate
 // a fine grained token and cancel a run"), only a part that opens with a
 // subject pronoun is joined ("we forgot the console password and nobody
-// can log in"): a participle there is as often an adjective.
+// can log in"): a participle there is as often an adjective. A part that
+// opens with a continuation (see continuations) joins the one before it
+// whatever stands between them.
 func joinCircumstances(text string, parts []string) []string {
 	if len(parts) < 2 {
 		return parts
@@ -239,7 +241,7 @@ func joinCircumstances(text string, parts []string) []string {
 		}
 		sep := strings.TrimSpace(lower[at : at+next])
 		prev := out[len(out)-1]
-		if sep == "," && tellsWhatHappened(prev) || (sep == "and" || sep == "&" || sep == "+") && opensWithSubject(prev) {
+		if sep == "," && tellsWhatHappened(prev) || (sep == "and" || sep == "&" || sep == "+") && opensWithSubject(prev) || continues(p) {
 			out[len(out)-1] = prev + ", " + p
 		} else {
 			out = append(out, p)
@@ -247,6 +249,19 @@ func joinCircumstances(text string, parts []string) []string {
 		at += next + len(p)
 	}
 	return out
+}
+
+// continuations open a part that goes on with the one before it rather
+// than asks something else: a comparison ("…client.close(), versus
+// client.destroy()"), an example ("…inside .npmrc, like ${NPM_TOKEN}"),
+// a scope ("…, including leftover files", "…, even ones pulled in by
+// other deps") or a cause ("…, since upgrading we get SSLError").
+var continuations = WordSet(`versus vs like including even especially such or than instead rather except because since`)
+
+// continues reports whether part opens with a continuation.
+func continues(part string) bool {
+	first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(part)), " ")
+	return continuations[strings.TrimRight(first, ".,:;")]
 }
 
 // tellsWhatHappened reports a statement of what happened (see
