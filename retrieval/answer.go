@@ -89,6 +89,10 @@ type ranking struct {
 	sections map[int32]uint64
 	// covered holds per doc the query keys any of its units carries.
 	covered map[int32]uint64
+	// names are the keys of a longer question that are exact names (see
+	// normalizedQuery.names): a doc that writes one names it, wherever.
+	// A bare topic that is a name is decided as one (see formName).
+	names uint64
 	// fused holds each unit's scores in a hybrid ranking, whose order
 	// (of hits and docs) is by fused score; nil in a lexical one. docs
 	// then holds only docs with a word of the question in them, and
@@ -108,6 +112,9 @@ func (e *Engine) rank(ix *unitIndex, q normalizedQuery, capped bool, vh vectorHi
 		sc := e.scoringFor(ix, q)
 		sr := ix.Search(q.terms, q.keys, depth, sc)
 		r := ranking{sections: sr.Sections, covered: sr.Covered}
+		if len(q.keys) > bareTopicKeys {
+			r.names = q.names
+		}
 		ranked := sr.Ranked
 		if vh != nil {
 			ranked = e.fuseRanking(ix, q, sc, sr, vh, &r)
@@ -177,13 +184,14 @@ func (e *Engine) candidatesOf(ix *unitIndex, r ranking, ws index.Weights) []cand
 			// the candidates come: by fused score in a hybrid ranking.
 			rank = r.fused[h.Unit].fused
 		}
+		named := h.Head | r.sections[doc] | (h.Cov|r.covered[doc])&r.names
 		out[i] = candidate{
 			doc:      doc,
 			rank:     rank,
 			coverage: ws.Share(h.Cov | r.covered[doc]),
 			together: ws.Share(h.Cov),
-			naming:   ws.Share(h.Head | r.sections[doc]),
-			named:    h.Head | r.sections[doc],
+			naming:   ws.Share(named),
+			named:    named,
 		}
 	}
 	return out

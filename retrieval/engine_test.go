@@ -526,6 +526,30 @@ func TestTitlePhraseNamesTheDoc(t *testing.T) {
 	}
 }
 
+// A longer question that writes a name in camel case is named by the
+// page that writes it, in a heading or not: "InsecureRequestWarning" is
+// the subject of the question, and a page that writes it is about it.
+func TestCamelCaseNameInTextNamesTheDoc(t *testing.T) {
+	docs := []knowledge.Doc{
+		makeDoc("advanced", "Advanced usage", nil, "Pools, proxies and certificates.",
+			section{"Certificates", "Verify certificates with a CA bundle. Without verification, each request emits an InsecureRequestWarning; call disable_warnings to silence the console."}),
+		makeDoc("user-guide", "User guide", nil, "Making requests.",
+			section{"Logging", "The library logs each new connection at debug level to the console."}),
+		makeDoc("theme", "Theme", nil, "Colors and fonts.",
+			section{"Fonts", "Pick a font for the body text and another for code."}),
+	}
+	e := engineOf(t, testBundle(docs))
+	res := e.Ask(Query{Text: "InsecureRequestWarning flooding the console, how to silence it"})
+	if res.Status != StatusFound || res.Results[0].DocSlug != "advanced" {
+		t.Errorf("status %s (%s) %v, want found on advanced", res.Status, res.Rule, docsOf(res))
+	}
+	// Written in lower case, the word is a word like any: the page only
+	// mentions it.
+	if res := e.Ask(Query{Text: "insecurerequestwarning flooding the console, how to silence it"}); res.Status == StatusFound {
+		t.Errorf("lower case: %s (%s), want the page not to name it", res.Status, res.Rule)
+	}
+}
+
 func TestKnows(t *testing.T) {
 	e := newTestEngine(t, nil)
 	for _, tc := range []struct {

@@ -22,7 +22,12 @@ type normalizedQuery struct {
 	firstPerson  bool     // the asker speaks for themself: "I", "my" (see analysis.IsFirstPerson)
 	identifiers  []string // compound identifiers the question writes (see analysis.AppendIdentifiers)
 	calls        []string // the methods it calls, ".name(" (see analysis.AppendCalls)
-	dated        bool     // the question writes a version or a date: a release log may answer it (see releaseLog)
+	// names holds the keys (bit i: keys[i]) of the words it writes in
+	// camel case ("InsecureRequestWarning"): a program's, a product's or
+	// an error's own name, which a page names by writing it, in a heading
+	// or not (see analysis.WritesName).
+	names uint64
+	dated bool // the question writes a version or a date: a release log may answer it (see releaseLog)
 	// What the turn asked beyond its words, set by the engine after
 	// normalizing: allow holds by doc number the docs in the turn's
 	// scope (nil: every doc), alpha the hybrid ranking's weight.
@@ -91,6 +96,16 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 			q.keys = append(q.keys, k)
 			if intent[t] {
 				q.intent |= 1 << (len(q.keys) - 1)
+			}
+		}
+	}
+	for _, f := range strings.Fields(text) {
+		if !analysis.WritesName(f) {
+			continue
+		}
+		for _, w := range analysis.Tokens(f) {
+			if i := slices.Index(q.keys, analysis.StemKey(analysis.Singular(w))); i >= 0 && i < 64 {
+				q.names |= 1 << i
 			}
 		}
 	}
