@@ -222,19 +222,12 @@ func TestNormalizeSplitsQuantities(t *testing.T) {
 	docs := testDocs()
 	docs[0].Chunks[0].Text += " Attachments up to 10 MB sync over 5 GHz Wi-Fi; the 2fa code and 4k video are words of their own."
 	e := engineOf(t, testBundle(docs))
-	for _, tc := range []struct {
-		query string
-		terms []string
-	}{
+	checkTerms(t, e, []termsCase{
 		{"10mb attachments", []string{"10", "mb", "attachment"}},
 		{"5ghz wifi", []string{"5", "ghz", "wifi"}},
 		{"2fa code", []string{"2fa", "code"}}, // the docs write it joined
 		{"30xyz", []string{"30xyz"}},          // an unknown unit stays as typed
-	} {
-		if q := e.norm.normalize(tc.query); !slices.Equal(q.terms, tc.terms) {
-			t.Errorf("%q: terms %q, want %q", tc.query, q.terms, tc.terms)
-		}
-	}
+	})
 }
 
 // A word the docs never write is read as two words they write side by
@@ -244,19 +237,12 @@ func TestNormalizeSplitsCompounds(t *testing.T) {
 	docs := testDocs()
 	docs[0].Chunks[0].Text += " Ask on Stack Overflow with the tag. Pick a time zone. The end of the week is quiet; a username is a user name."
 	e := engineOf(t, testBundle(docs))
-	for _, tc := range []struct {
-		query string
-		terms []string
-	}{
+	checkTerms(t, e, []termsCase{
 		{"stackoverflow tag", []string{"stack", "overflow", "tag"}},
 		{"timezone", []string{"time", "zone"}},
 		{"weekend", []string{"weekend"}},   // "week" and "end" only apart
 		{"username", []string{"username"}}, // the docs write it joined
-	} {
-		if q := e.norm.normalize(tc.query); !slices.Equal(q.terms, tc.terms) {
-			t.Errorf("%q: terms %q, want %q", tc.query, q.terms, tc.terms)
-		}
-	}
+	})
 }
 
 // "Turn on" and "switch off" are read as "enable" and "disable" where the
@@ -265,18 +251,11 @@ func TestNormalizeToggles(t *testing.T) {
 	docs := testDocs()
 	docs[0].Chunks[0].Text += " Enable two-factor sign-in, or disable it again."
 	e := engineOf(t, testBundle(docs))
-	for _, tc := range []struct {
-		query string
-		terms []string
-	}{
+	checkTerms(t, e, []termsCase{
 		{"how do I turn on two-factor", []string{"enable", "two", "factor"}},
 		{"switched off two-factor", []string{"disable", "two", "factor"}},
 		{"turn the widget on", []string{"turn", "widget"}}, // not written as a phrase
-	} {
-		if q := e.norm.normalize(tc.query); !slices.Equal(q.terms, tc.terms) {
-			t.Errorf("%q: terms %q, want %q", tc.query, q.terms, tc.terms)
-		}
-	}
+	})
 	docs[0].Chunks[0].Text += " Turn on the widget."
 	e = engineOf(t, testBundle(docs))
 	if q := e.norm.normalize("how do I turn on two-factor"); !slices.Equal(q.terms, []string{"turn", "two", "factor"}) {
@@ -304,5 +283,21 @@ func TestRememberPhrases(t *testing.T) {
 	writes("w"+strconv.Itoa(maxRememberedPhrases+5), "x")
 	if calls != before+1 {
 		t.Error("a phrase beyond the bound was remembered")
+	}
+}
+
+// termsCase is a question and the terms it normalizes to.
+type termsCase struct {
+	query string
+	terms []string
+}
+
+// checkTerms fails for each case e normalizes to other terms.
+func checkTerms(t *testing.T, e *Engine, cases []termsCase) {
+	t.Helper()
+	for _, tc := range cases {
+		if q := e.norm.normalize(tc.query); !slices.Equal(q.terms, tc.terms) {
+			t.Errorf("%q: terms %q, want %q", tc.query, q.terms, tc.terms)
+		}
 	}
 }
