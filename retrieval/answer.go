@@ -52,12 +52,14 @@ func (e *Engine) scoringFor(ix *unitIndex, q normalizedQuery) index.Scoring {
 	all, n := index.AllKeys(len(q.keys))&^q.intent, len(topic)
 	topicHash := keySetHash(slices.Sorted(slices.Values(topic)))
 	sc.Bias = e.cfg.DefinitionalBias
+	phrased := e.titlePhraseDocs(q.keys)
 	sc.Biased = func(unit int32, title, head uint64) index.Bias {
-		d := &e.docs[ix.Units[unit].Doc]
+		doc := ix.Units[unit].Doc
+		d := &e.docs[doc]
 		switch {
 		case q.definitional && d.concept && head != 0:
 			return index.BiasConcept
-		case title == all && d.titleKeys == n, len(d.titlePhrase) > 1 && containsRun(q.keys, d.titlePhrase):
+		case title == all && d.titleKeys == n, slices.Contains(phrased, doc):
 			return index.BiasTitle
 		case q.definitional && ix.section != nil && ix.section[unit] == topicHash:
 			return index.BiasSection
@@ -67,16 +69,21 @@ func (e *Engine) scoringFor(ix *unitIndex, q normalizedQuery) index.Scoring {
 	return sc
 }
 
-// containsRun reports whether keys holds run as consecutive elements. A
-// question's keys leave out its function words, so "set up the object
-// storage" holds the run of "Object storage".
-func containsRun(keys, run []string) bool {
-	for i := 0; i+len(run) <= len(keys); i++ {
-		if slices.Equal(keys[i:i+len(run)], run) {
-			return true
+// titlePhraseDocs returns the docs whose title of two words or more keys
+// write as a phrase: a question's keys leave out its function words, so
+// "set up the object storage" writes "Object storage". Asked once a
+// question, where the bias is asked once a unit: a question touches
+// thousands of units, and few titles.
+func (e *Engine) titlePhraseDocs(keys []string) []int32 {
+	var out []int32
+	for i, k := range keys {
+		for _, doc := range e.titleStarts[k] {
+			if p := e.docs[doc].titlePhrase; len(keys)-i >= len(p) && slices.Equal(keys[i:i+len(p)], p) && !slices.Contains(out, doc) {
+				out = append(out, doc)
+			}
 		}
 	}
-	return false
+	return out
 }
 
 // ranking is one query's results over one index, after the per-doc cap.

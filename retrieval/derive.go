@@ -13,7 +13,7 @@ func (e *Engine) WithSettings(topK int, alpha float64) (*Engine, error) {
 		return nil, err
 	}
 	d := &Engine{cfg: cfg, th: e.th, docs: e.docs, bySlug: e.bySlug, chunks: e.chunks,
-		glossary: e.glossary, norm: e.norm, nChunks: e.nChunks, vec: e.vec}
+		glossary: e.glossary, titleStarts: e.titleStarts, norm: e.norm, nChunks: e.nChunks, vec: e.vec}
 	d.buildWhole = func() { d.whole = e.wholeIndex() }
 	return d, nil
 }

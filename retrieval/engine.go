@@ -76,9 +76,14 @@ type Engine struct {
 	wholeOnce  sync.Once
 	buildWhole func()
 	glossary   []glossaryEntry
-	norm       *normalizer
-	nChunks    int
-	vec        vectors // the chunk embeddings of one model, for hybrid turns
+	// titleStarts holds, by the first stem key of a title of two words
+	// or more, the docs so titled: a question's keys find the titles
+	// they write as a phrase without reading every doc's (see
+	// titlePhraseDocs).
+	titleStarts map[string][]int32
+	norm        *normalizer
+	nChunks     int
+	vec         vectors // the chunk embeddings of one model, for hybrid turns
 }
 
 // docEntry is a doc with what the engine precomputes for it. Display
@@ -153,6 +158,12 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 			nextChunk:   nextChunks(d),
 		}
 		e.nChunks += len(d.Chunks)
+	}
+	e.titleStarts = map[string][]int32{}
+	for i, d := range e.docs {
+		if len(d.titlePhrase) > 1 {
+			e.titleStarts[d.titlePhrase[0]] = append(e.titleStarts[d.titlePhrase[0]], int32(i))
+		}
 	}
 	e.buildIndexes(an)
 	if err := e.buildVectors(); err != nil {
