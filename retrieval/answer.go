@@ -231,6 +231,13 @@ func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vector
 		f = formTopic
 	}
 	d := decide(cands, f, e.th)
+	if d.status == StatusFound {
+		if i := namedMore(cands, e.th); i > 0 {
+			cands = slices.Concat(cands[i:i+1], cands[:i], cands[i+1:])
+			r.docs = slices.Concat(r.docs[i:i+1], r.docs[:i], r.docs[i+1:])
+			d.rule = RuleNamedMore
+		}
+	}
 	// An identifier ("Next.js", "max_id") is an exact name, and docs that
 	// never write it do not document its thing, however well they cover
 	// its parts ("next", "js"): not found, with the near docs offered,
@@ -251,6 +258,16 @@ func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vector
 	}
 	if r.fused != nil && (d.status == StatusFound || d.status == StatusWeak) {
 		leadWith(res.Results, e.docs[cands[0].doc].slug)
+	}
+	if d.rule == RuleNamedMore {
+		// The doc answered from leads the evidence, though the per-doc
+		// cap may have left it out of the results.
+		slug := e.docs[cands[0].doc].slug
+		if !slices.ContainsFunc(res.Results, func(ev Evidence) bool { return ev.DocSlug == slug }) {
+			res.Results = slices.Insert(res.Results, 0, e.evidence(ix, r.docs[0], q, ws, r.fused))
+			res.Results = res.Results[:min(len(res.Results), e.cfg.TopK)]
+		}
+		leadWith(res.Results, slug)
 	}
 	switch d.status {
 	case StatusNoMatch:

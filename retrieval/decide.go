@@ -11,6 +11,7 @@ const (
 	RuleContender         = "a close doc names it as well"
 	RuleFound             = "found"
 	RuleStandsOut         = "covered, no close doc"
+	RuleNamedMore         = "found, from a close doc that names it more"
 	RuleUnknownIdentifier = "an identifier the docs never write"
 	RuleMulti             = "multi-intent"
 	RuleQuoted            = "quoted message"
@@ -88,6 +89,32 @@ const (
 // Part of the definition, not a knob: a ratio of ranks, the same on any
 // corpus.
 const bareRivalShare = 0.5
+
+// namedMoreFactor is how many times as strongly a close doc must name the
+// question as the top doc to answer in its place (see namedMore). Part of
+// the definition, not a knob: a ratio of two naming shares.
+const namedMoreFactor = 2
+
+// namedMore returns the candidate a found question is answered from: the
+// top, unless a doc ranked within MIN_MARGIN of it names the question at
+// least namedMoreFactor times as strongly in its title or headings and
+// covers as much of it ("instal ferrydock on ubuntu": Installation, named
+// by two of its three words, a hair below Upgrading Ferrydock, named by
+// the product's name alone). Ranks that close do not tell the docs
+// apart; what their headings say does. Of several, the one naming most.
+// The decision itself stays the top's: a doc chosen so answers only a
+// question already found.
+func namedMore(cands []candidate, th thresholds) int {
+	best := 0
+	for i := 1; i < len(cands) && within(cands[i].rank, cands[0].rank, th.minMargin); i++ {
+		c := cands[i]
+		if c.naming >= namedMoreFactor*cands[0].naming-scoreEpsilon && c.naming > cands[0].naming &&
+			c.coverage >= cands[0].coverage-scoreEpsilon && c.naming > cands[best].naming {
+			best = i
+		}
+	}
+	return best
+}
 
 // scoreEpsilon absorbs floating-point noise in threshold comparisons.
 const scoreEpsilon = 1e-9

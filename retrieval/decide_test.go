@@ -122,3 +122,29 @@ func TestDecideIsScaleFree(t *testing.T) {
 		}
 	}
 }
+
+func TestNamedMore(t *testing.T) {
+	th := thresholds{minCoverage: 0.5, minMargin: 0.2}
+	c := func(doc int32, rank, coverage, naming float64) candidate {
+		return candidate{doc: doc, rank: rank, coverage: coverage, together: coverage, naming: naming}
+	}
+	for _, tc := range []struct {
+		name  string
+		cands []candidate
+		want  int
+	}{
+		{"a close doc naming five times as much", []candidate{c(0, 21.8, 1, 0.16), c(1, 21.7, 1, 0.84)}, 1},
+		{"exactly twice as much", []candidate{c(0, 10, 1, 0.3), c(1, 9, 1, 0.6)}, 1},
+		{"less than twice", []candidate{c(0, 10, 1, 0.31), c(1, 9, 1, 0.43)}, 0},
+		{"beyond the margin", []candidate{c(0, 10, 1, 0.1), c(1, 7.9, 1, 0.9)}, 0},
+		{"covering less", []candidate{c(0, 10, 1, 0.1), c(1, 9, 0.66, 0.33)}, 0},
+		{"of two, the one naming most", []candidate{c(0, 10, 1, 0.1), c(1, 9.5, 1, 0.4), c(2, 9, 1, 0.6)}, 2},
+		{"a top naming nothing: any name is more", []candidate{c(0, 10, 1, 0), c(1, 9, 1, 0.2)}, 1},
+		{"nothing named by either", []candidate{c(0, 10, 1, 0), c(1, 9, 1, 0)}, 0},
+		{"one candidate", []candidate{c(0, 10, 1, 0.2)}, 0},
+	} {
+		if got := namedMore(tc.cands, th); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -550,6 +550,25 @@ func TestCamelCaseNameInTextNamesTheDoc(t *testing.T) {
 	}
 }
 
+// A found question is answered from a doc ranked within the margin of
+// the top that names it at least twice as strongly: ranks that close do
+// not tell the docs apart, their headings do.
+func TestFoundFromTheDocNamingItMore(t *testing.T) {
+	docs := []knowledge.Doc{
+		makeDoc("admin/upgrading", "Upgrading Ferrydock", nil, "Upgrade the server in place.",
+			section{"Packages", "On Ubuntu, install the new package over the old one: the install keeps your data. Ubuntu installs restart the service, and an Ubuntu install of Ferrydock keeps its settings. Install Ferrydock again on Ubuntu only if asked: an Ubuntu reinstall of Ferrydock is rarely needed."}),
+		makeDoc("getting-started/installation", "Installation", nil, "Ferrydock runs on any Linux server.",
+			section{"Ubuntu", "Install Ferrydock from our repository."}),
+		makeDoc("guide/theme", "Theme", nil, "Colors and fonts.",
+			section{"Fonts", "Pick a font for the body text and another for code."}),
+	}
+	e := engineOf(t, testBundle(docs))
+	res := e.Ask(Query{Text: "install ferrydock on ubuntu"})
+	if res.Status != StatusFound || res.Rule != RuleNamedMore || res.Results[0].DocSlug != "getting-started/installation" {
+		t.Errorf("status %s (%s) %v, want found from the installation page by %q", res.Status, res.Rule, docsOf(res), RuleNamedMore)
+	}
+}
+
 func TestKnows(t *testing.T) {
 	e := newTestEngine(t, nil)
 	for _, tc := range []struct {
