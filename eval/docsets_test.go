@@ -80,7 +80,7 @@ func checkFloor(t *testing.T, r DecisionReport, f floor) {
 
 func TestDecisionsMastodonDocs(t *testing.T) {
 	r := runDocSet(t, evaldata.Dir(t, "mastodon-docs"))
-	checkFloor(t, r, floor{passed: 75, hitAt1Found: 49, maxWrongConfident: 2})
+	checkFloor(t, r, floor{passed: 76, hitAt1Found: 50, maxWrongConfident: 2})
 	if r.Accuracy < targetAccuracy || float64(r.WrongConfident) > targetWrongConfident*float64(r.Cases) || r.HitAt1 < targetHitAt1 {
 		t.Logf("issue 13's targets not reached: accuracy %.1f%% (target %.0f%%), wrong confident %.1f%% (at most %.0f%%), hit@1 %.1f%% (target %.0f%%)",
 			100*r.Accuracy, 100*targetAccuracy, 100*float64(r.WrongConfident)/float64(r.Cases), 100*targetWrongConfident, 100*r.HitAt1, 100*targetHitAt1)
@@ -122,7 +122,7 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		{"testdata/tillsupport", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/spoolcast", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 2}},
 		{"testdata/lumenpay", floor{passed: 34, hitAt1Found: 24, maxWrongConfident: 4}},
-		{"testdata/forgehub", floor{passed: 32, hitAt1Found: 21, maxWrongConfident: 2}},
+		{"testdata/forgehub", floor{passed: 33, hitAt1Found: 22, maxWrongConfident: 2}},
 		{"testdata/ticketly", floor{passed: 37, hitAt1Found: 22, maxWrongConfident: 1}},
 		{"testdata/driftwood", floor{passed: 35, hitAt1Found: 23, maxWrongConfident: 3}},
 		{"testdata/hearthhub", floor{passed: 36, hitAt1Found: 23, maxWrongConfident: 1}},

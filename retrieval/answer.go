@@ -231,12 +231,23 @@ func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vector
 		f = formTopic
 	}
 	d := decide(cands, f, e.th)
-	if d.status == StatusFound {
-		if i := namedMore(cands, e.th); i > 0 {
-			cands = slices.Concat(cands[i:i+1], cands[:i], cands[i+1:])
-			r.docs = slices.Concat(r.docs[i:i+1], r.docs[:i], r.docs[i+1:])
-			d.rule = RuleNamedMore
+	// A close doc that names the question twice as strongly answers it
+	// in the top's place: a found question, when it covers as much as
+	// the top; a question the contender rule made weak, when it covers
+	// enough to be an answer itself.
+	named := 0
+	switch {
+	case d.status == StatusFound:
+		named = namedMore(cands, e.th, cands[0].coverage)
+	case d.rule == RuleContender:
+		if named = namedMore(cands, e.th, e.th.minCoverage); named > 0 {
+			d.status = StatusFound
 		}
+	}
+	if i := named; i > 0 {
+		cands = slices.Concat(cands[i:i+1], cands[:i], cands[i+1:])
+		r.docs = slices.Concat(r.docs[i:i+1], r.docs[:i], r.docs[i+1:])
+		d.rule = RuleNamedMore
 	}
 	// An identifier ("Next.js", "max_id") is an exact name, and docs that
 	// never write it do not document its thing, however well they cover

@@ -95,21 +95,22 @@ const bareRivalShare = 0.5
 // the definition, not a knob: a ratio of two naming shares.
 const namedMoreFactor = 2
 
-// namedMore returns the candidate a found question is answered from: the
-// top, unless a doc ranked within MIN_MARGIN of it names the question at
-// least namedMoreFactor times as strongly in its title or headings and
-// covers as much of it ("instal ferrydock on ubuntu": Installation, named
+// namedMore returns the candidate a question is answered from: the top,
+// unless a doc ranked within MIN_MARGIN of it names the question at least
+// namedMoreFactor times as strongly in its title or headings and covers
+// at least cover of it ("instal ferrydock on ubuntu": Installation, named
 // by two of its three words, a hair below Upgrading Ferrydock, named by
 // the product's name alone). Ranks that close do not tell the docs
 // apart; what their headings say does. Of several, the one naming most.
-// The decision itself stays the top's: a doc chosen so answers only a
-// question already found.
-func namedMore(cands []candidate, th thresholds) int {
+// It is asked once the policy has decided (see answer): a doc chosen so
+// answers a question the rules found, or one a close doc naming it made
+// weak, never one they found no answer to.
+func namedMore(cands []candidate, th thresholds, cover float64) int {
 	best := 0
 	for i := 1; i < len(cands) && within(cands[i].rank, cands[0].rank, th.minMargin); i++ {
 		c := cands[i]
 		if c.naming >= namedMoreFactor*cands[0].naming-scoreEpsilon && c.naming > cands[0].naming &&
-			c.coverage >= cands[0].coverage-scoreEpsilon && c.naming > cands[best].naming {
+			c.coverage >= cover-scoreEpsilon && c.naming > cands[best].naming {
 			best = i
 		}
 	}

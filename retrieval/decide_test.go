@@ -143,8 +143,27 @@ func TestNamedMore(t *testing.T) {
 		{"nothing named by either", []candidate{c(0, 10, 1, 0), c(1, 9, 1, 0)}, 0},
 		{"one candidate", []candidate{c(0, 10, 1, 0.2)}, 0},
 	} {
-		if got := namedMore(tc.cands, th); got != tc.want {
+		if got := namedMore(tc.cands, th, tc.cands[0].coverage); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
 		}
+	}
+}
+
+// A question the contender rule made weak is answered from the close doc
+// naming it twice as strongly when it covers enough to be an answer.
+func TestNamedMoreAfterContender(t *testing.T) {
+	th := thresholds{minCoverage: 0.5, minMargin: 0.2}
+	top := candidate{doc: 0, rank: 28.4, coverage: 1, together: 1, naming: 0.10, named: 1}
+	other := candidate{doc: 1, rank: 25.6, coverage: 0.66, together: 0.66, naming: 0.33, named: 2}
+	cands := []candidate{top, other}
+	if d := decide(cands, formQuestion, th); d.status != StatusWeak || d.rule != RuleContender {
+		t.Fatalf("decide: %s (%s), want weak by the contender rule", d.status, d.rule)
+	}
+	if got := namedMore(cands, th, th.minCoverage); got != 1 {
+		t.Errorf("namedMore = %d, want the contender", got)
+	}
+	other.coverage = 0.45
+	if got := namedMore([]candidate{top, other}, th, th.minCoverage); got != 0 {
+		t.Errorf("a contender covering too little: namedMore = %d, want 0", got)
 	}
 }
