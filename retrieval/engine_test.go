@@ -464,8 +464,7 @@ func TestUnknownIdentifier(t *testing.T) {
 	docs := []knowledge.Doc{
 		makeDoc("setup/rendering", "Rendering", nil, "How pages are rendered.",
 			section{"Server-side rendering", "Server-side rendering builds each page on the server. Load app.js next to the page to hydrate it."}),
-		makeDoc("setup/theme", "Theme", nil, "Colors and fonts.",
-			section{"Fonts", "Pick a font for the body text and another for code."}),
+		themeDoc("setup/theme"),
 	}
 	e := engineOf(t, testBundle(docs))
 	if res := e.Ask(Query{Text: "server-side rendering with app.js"}); res.Status != StatusFound {
@@ -486,8 +485,7 @@ func TestCamelCaseNameNamesOneThing(t *testing.T) {
 			section{"PgBouncer", "PgBouncer pools database connections, so many processes share few of them."}),
 		makeDoc("admin/troubleshooting", "Troubleshooting", nil, "What to check when the server misbehaves.",
 			section{"Too many connections", "Behind PgBouncer, raise the PgBouncer pool size."}),
-		makeDoc("admin/theme", "Theme", nil, "Colors and fonts.",
-			section{"Fonts", "Pick a font for the body text and another for code."}),
+		themeDoc("admin/theme"),
 	}
 	e := engineOf(t, testBundle(docs))
 	if res := e.Ask(Query{Text: "PgBouncer"}); res.Status != StatusFound || res.Results[0].DocSlug != "admin/scaling" {
@@ -507,8 +505,7 @@ func TestTitlePhraseNamesTheDoc(t *testing.T) {
 			section{"Configure", "Set the bucket name and the credentials, then restart."}),
 		makeDoc("admin/backups", "Backups", nil, "Back up the database and the media.",
 			section{"Media", "Media in object storage needs no backup of its own: object storage keeps copies. Set up the database dump."}),
-		makeDoc("admin/theme", "Theme", nil, "Colors and fonts.",
-			section{"Fonts", "Pick a font for the body text and another for code."}),
+		themeDoc("admin/theme"),
 	}
 	e := engineOf(t, testBundle(docs))
 	res := e.Ask(Query{Text: "how do I set up object storage"})
@@ -535,8 +532,7 @@ func TestCamelCaseNameInTextNamesTheDoc(t *testing.T) {
 			section{"Certificates", "Verify certificates with a CA bundle. Without verification, each request emits an InsecureRequestWarning; call disable_warnings to silence the console."}),
 		makeDoc("user-guide", "User guide", nil, "Making requests.",
 			section{"Logging", "The library logs each new connection at debug level to the console."}),
-		makeDoc("theme", "Theme", nil, "Colors and fonts.",
-			section{"Fonts", "Pick a font for the body text and another for code."}),
+		themeDoc("theme"),
 	}
 	e := engineOf(t, testBundle(docs))
 	res := e.Ask(Query{Text: "InsecureRequestWarning flooding the console, how to silence it"})
@@ -559,8 +555,7 @@ func TestFoundFromTheDocNamingItMore(t *testing.T) {
 			section{"Packages", "On Ubuntu, install the new package over the old one: the install keeps your data. Ubuntu installs restart the service, and an Ubuntu install of Ferrydock keeps its settings. Install Ferrydock again on Ubuntu only if asked: an Ubuntu reinstall of Ferrydock is rarely needed."}),
 		makeDoc("getting-started/installation", "Installation", nil, "Ferrydock runs on any Linux server.",
 			section{"Ubuntu", "Install Ferrydock from our repository."}),
-		makeDoc("guide/theme", "Theme", nil, "Colors and fonts.",
-			section{"Fonts", "Pick a font for the body text and another for code."}),
+		themeDoc("guide/theme"),
 	}
 	e := engineOf(t, testBundle(docs))
 	res := e.Ask(Query{Text: "install ferrydock on ubuntu"})

@@ -49,3 +49,10 @@ func engineOf(t testing.TB, b knowledge.Bundle) *Engine {
 	}
 	return e
 }
+
+// themeDoc is a doc about something else, that a test's knowledge base
+// needs so that its words are not in every doc.
+func themeDoc(slug string) knowledge.Doc {
+	return makeDoc(slug, "Theme", nil, "Colors and fonts.",
+		section{"Fonts", "Pick a font for the body text and another for code."})
+}
