@@ -110,7 +110,9 @@ func parseCase(line []byte) (Case, error) {
 			}
 			// Written from a file's path ("docs/api/Agent"), a slug
 			// names the doc whose slug ingestion made of that path.
-			alts[j] = ingest.NormalizeSlug(strings.TrimSpace(alt))
+			if alts[j] = ingest.NormalizeSlug(strings.TrimSpace(alt)); alts[j] == "" {
+				return c, fmt.Errorf("expect_slugs entry %q has a slug of no letters a path could hold", s)
+			}
 		}
 		c.ExpectSlugs[i] = strings.Join(alts, "|")
 	}

@@ -60,6 +60,7 @@ func TestReadCasesNamesTheLine(t *testing.T) {
 		{"two questions", `{"query": "a", "doc": "concepts/home", "expect_status": "found", "expect_slugs": ["concepts/home"]}`, "more than one of"},
 		{"found without slugs", `{"query": "a", "expect_status": "found"}`, "found needs expect_slugs"},
 		{"empty alternative", `{"query": "a", "expect_status": "weak", "expect_slugs": ["a|"]}`, `entry "a|" has an empty slug`},
+		{"slug of no letters", `{"query": "a", "expect_status": "found", "expect_slugs": ["\u0007"]}`, "has a slug of no letters a path could hold"},
 		{"broken JSON", `{"query": "a",`, "line 1: invalid case"},
 		{"two objects", `{"query": "a", "expect_status": "weak"} {}`, "more than one JSON value"},
 		{"empty file", "\n\n", "cases.jsonl: no cases"},
