@@ -219,6 +219,24 @@ func (n *normalizer) splitQuantity(w string, q *normalizedQuery) []string {
 	return []string{m[1], m[2]}
 }
 
+// derived reports whether w is a word the docs write with an English
+// prefix before it ("coworker", "prebuild", "unarchive"): a word of its
+// own, not a slip of the word the prefix is dropped from, though it is
+// two or three letters from it ("coworker" is no "worker" in a job
+// queue's docs). Such a word is left as typed.
+func (n *normalizer) derived(w string) bool {
+	for _, p := range analysis.Prefixes {
+		if rest, ok := strings.CutPrefix(w, p); ok && utf8.RuneCountInString(rest) >= minDerivedBase && n.inVocabulary(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// minDerivedBase is the shortest word derived finds a prefix on: shorter
+// rests ("re" + "set", "de" + "lay") are too often the word's own letters.
+const minDerivedBase = 4
+
 // minSlipLen is the shortest word corrected as a slip of a word only the
 // docs' text writes: shorter words are a swap or a doubled letter from
 // too many others ("form" and "from").
@@ -235,7 +253,7 @@ func (n *normalizer) fixTerm(w string, q *normalizedQuery) string {
 		}
 		return stem
 	}
-	if n.typos != nil {
+	if n.typos != nil && !n.derived(stem) {
 		for _, cand := range []string{w, stem} {
 			if fixed, ok := n.typos.Fix(cand); ok {
 				fixed = analysis.Singular(fixed)

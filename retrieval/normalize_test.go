@@ -79,14 +79,16 @@ func TestNormalizeTypos(t *testing.T) {
 		query, want string
 		fixed       bool
 	}{
-		{"wrkspace", "workspace", true},   // 8 letters: distance 1 here
-		{"wokrspace", "workspace", true},  // transposition
-		{"wrkspce", "workspace", false},   // 7 letters, distance 2: too far
-		{"wrkspacs", "workspace", true},   // 8 letters, distance 2
-		{"recnt", "recent", true},         // 5 letters, distance 1
-		{"hme", "hme", false},             // under 4 letters: never fixed
-		{"zebra", "zebra", false},         // nothing close
-		{"tangerine", "tangerine", false}, // in the vocabulary: left alone
+		{"wrkspace", "workspace", true},       // 8 letters: distance 1 here
+		{"wokrspace", "workspace", true},      // transposition
+		{"wrkspce", "workspace", false},       // 7 letters, distance 2: too far
+		{"wrkspacs", "workspace", true},       // 8 letters, distance 2
+		{"recnt", "recent", true},             // 5 letters, distance 1
+		{"hme", "hme", false},                 // under 4 letters: never fixed
+		{"zebra", "zebra", false},             // nothing close
+		{"tangerine", "tangerine", false},     // in the vocabulary: left alone
+		{"coworkspace", "coworkspace", false}, // a prefix on a word the docs write: a word of its own
+		{"unrecent", "unrecent", false},
 	}
 	for _, tt := range tests {
 		q := e.norm.normalize(tt.query)

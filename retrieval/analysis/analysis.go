@@ -111,6 +111,11 @@ work works working worked broken wrong
 etc eg ie vs versus
 `))
 
+// Prefixes are the English prefixes that make a word of another
+// ("co" + "worker", "pre" + "build", "un" + "archive"), longest first
+// where one begins another.
+var Prefixes = strings.Fields(`multi micro super inter anti semi self under over post pre non sub auto dis mis out un re co de`)
+
 // WordSet is the set of the whitespace-separated words of s: the form every
 // word list of this package and of the engine is written in.
 func WordSet(s string) map[string]bool { return toSet(strings.Fields(s)) }
