@@ -85,6 +85,13 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 		if analysis.IsStopword(w) || i > 0 && analysis.Pointer(words[i-1], w) {
 			continue
 		}
+		// A prefix standing alone is the first half of a hyphenated word
+		// ("co-maintainer", "re-run"): unless the docs write it as a word,
+		// it names nothing, and as a word they never write it would
+		// weigh the most.
+		if slices.Contains(analysis.Prefixes, w) && !n.inVocabulary(w) {
+			continue
+		}
 		for _, t := range n.rewriteWord(w, &q) {
 			for _, part := range n.splitCompound(n.splitQuantity(t, &q), &q) {
 				add(n.fixTerm(part, &q))

@@ -288,6 +288,18 @@ func TestRememberPhrases(t *testing.T) {
 	}
 }
 
+// The prefix of a hyphenated word names nothing unless the docs write it
+// as a word: "co-maintainer" asks about maintainers.
+func TestNormalizeHyphenPrefixes(t *testing.T) {
+	docs := testDocs()
+	docs[0].Chunks[0].Text += " Add a maintainer. Multi accounts share a widget."
+	e := engineOf(t, testBundle(docs))
+	checkTerms(t, e, []termsCase{
+		{"add a co-maintainer", []string{"add", "maintainer"}},
+		{"multi-maintainer widget", []string{"multi", "maintainer", "widget"}}, // the docs write "multi"
+	})
+}
+
 // termsCase is a question and the terms it normalizes to.
 type termsCase struct {
 	query string
