@@ -20,6 +20,7 @@ import (
 	"github.com/docent-sh/docent/retrieval/analysis"
 	"github.com/docent-sh/docent/retrieval/index"
 	"github.com/docent-sh/docent/textsafe"
+	"github.com/docent-sh/docent/tokens"
 )
 
 // MaxQueryChars is the longest question the engine reads; the rest is cut
@@ -177,6 +178,8 @@ func New(b knowledge.Bundle, cfg Config) (*Engine, error) {
 		writesPhrase: rememberPhrases(e.writesPhrase),
 		synonyms:     analysis.CompileSynonyms(b.Synonyms),
 		typos:        analysis.NewTypoFixer(naming, e.docFrequency),
+		// Loaded on first use: most questions never ask it.
+		common: func(w string) bool { return tokens.Default().Whole(w) },
 	}
 	if ix := e.vocabularyIndex(); ix != nil {
 		words := make(map[string]bool, len(ix.Words()))

@@ -54,6 +54,11 @@ type normalizer struct {
 	// theirs, read as stemWords' word for that key.
 	stemSlips *analysis.TypoFixer
 	stemWords map[string]string
+	// common reports whether a word is a common one, whatever the docs
+	// write (see tokens.Counter.Whole): meant as typed, never dropped as
+	// a slip of a function word ("world" is no "would"). nil: any word
+	// may be such a slip.
+	common func(word string) bool
 }
 
 // normalize runs the pipeline: lower-case and split, phrase synonyms,
@@ -271,8 +276,9 @@ func (n *normalizer) fixTerm(w string, q *normalizedQuery) string {
 	}
 	// A slip of a function word ("wher", "shoud") is that word, and
 	// weighs nothing: "" drops it. Only once no known term claims it: a
-	// product's word is the likelier meant.
-	if fixed, ok := analysis.StopwordTypo(w); ok {
+	// product's word is the likelier meant; and never a common word
+	// ("world", "night"), which is meant as typed.
+	if fixed, ok := analysis.StopwordTypo(w); ok && (n.common == nil || !n.common(w)) {
 		q.typos = append(q.typos, Rewrite{From: w, To: fixed})
 		return ""
 	}

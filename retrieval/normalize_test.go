@@ -137,6 +137,18 @@ func TestNormalizeStopwordTypos(t *testing.T) {
 	}
 }
 
+// A common word one letter from a function word is meant as typed: "world"
+// is no slip of "would", nor "night" of "might", though the docs write
+// neither. Dropped as a slip, it would leave the question to its other
+// words; kept, it weighs as a word the docs do not cover.
+func TestNormalizeCommonWordIsNoStopwordSlip(t *testing.T) {
+	e := newTestEngine(t, nil)
+	q := e.norm.normalize("widget night world")
+	if !slices.Contains(q.terms, "night") || !slices.Contains(q.terms, "world") || len(q.typos) != 0 {
+		t.Errorf("terms %q typos %v, want night and world kept as typed", q.terms, q.typos)
+	}
+}
+
 func TestSynonymsComeOnlyFromTheBundle(t *testing.T) {
 	e, err := New(knowledge.Bundle{Docs: testDocs(), Glossary: testGlossary}, DefaultConfig())
 	if err != nil {

@@ -66,3 +66,17 @@ func (c *Counter) Count(s string) int {
 	}
 	return n
 }
+
+// Whole reports whether the vocabulary holds word, after a space, as one
+// token. A byte-pair vocabulary gives a whole token to the words common in
+// the text it was learned from ("world", "sock", "wifi") and splits rare
+// strings, most misspellings among them ("pasword", "recieve"): it is the
+// dictionary that ships in the binary, telling a word of its own from a
+// slip of another.
+func (c *Counter) Whole(word string) bool {
+	if word == "" {
+		return false
+	}
+	ids, _, err := c.codec.Encode(" " + word)
+	return err == nil && len(ids) == 1
+}

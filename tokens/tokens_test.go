@@ -24,3 +24,18 @@ func TestForModelFallsBackToDefault(t *testing.T) {
 		t.Fatalf("gpt-4o encoding = %q, want o200k_base", got)
 	}
 }
+
+// Common words are whole tokens; misspellings and the empty string are not.
+func TestWhole(t *testing.T) {
+	c := Default()
+	for _, w := range []string{"world", "night", "sock", "wifi"} {
+		if !c.Whole(w) {
+			t.Errorf("Whole(%q) = false, want true", w)
+		}
+	}
+	for _, w := range []string{"pasword", "recieve", "uplaod", "", "two words"} {
+		if c.Whole(w) {
+			t.Errorf("Whole(%q) = true, want false", w)
+		}
+	}
+}
