@@ -112,25 +112,25 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		{"testdata/deskly", floor{passed: 37, hitAt1Found: 22, maxWrongConfident: 1}},
 		{"testdata/tallyroom", floor{passed: 30, hitAt1Found: 20, maxWrongConfident: 1}},
 		{"testdata/relaykit", floor{passed: 35, hitAt1Found: 21, maxWrongConfident: 2}},
-		{"testdata/quillpad", floor{passed: 34, hitAt1Found: 21, maxWrongConfident: 1}},
+		{"testdata/quillpad", floor{passed: 35, hitAt1Found: 21, maxWrongConfident: 1}},
 		{"testdata/ferrydock", floor{passed: 33, hitAt1Found: 18, maxWrongConfident: 1}},
 		{"testdata/parcelpost", floor{passed: 32, hitAt1Found: 22, maxWrongConfident: 4}},
-		{"testdata/brightdesk", floor{passed: 34, hitAt1Found: 23, maxWrongConfident: 4}},
+		{"testdata/brightdesk", floor{passed: 35, hitAt1Found: 23, maxWrongConfident: 4}},
 		{"testdata/dockhand", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 1}},
 		{"testdata/meshgate", floor{passed: 32, hitAt1Found: 21, maxWrongConfident: 1}},
 		{"testdata/nimbusnote", floor{passed: 29, hitAt1Found: 18, maxWrongConfident: 5}},
 		{"testdata/tillsupport", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/spoolcast", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 2}},
 		{"testdata/lumenpay", floor{passed: 34, hitAt1Found: 24, maxWrongConfident: 4}},
-		{"testdata/forgehub", floor{passed: 33, hitAt1Found: 22, maxWrongConfident: 2}},
+		{"testdata/forgehub", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 2}},
 		{"testdata/ticketly", floor{passed: 37, hitAt1Found: 22, maxWrongConfident: 1}},
 		{"testdata/driftwood", floor{passed: 35, hitAt1Found: 23, maxWrongConfident: 3}},
 		{"testdata/hearthhub", floor{passed: 36, hitAt1Found: 23, maxWrongConfident: 1}},
 		{"testdata/chatterbox", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 4}},
 		{"testdata/pipewright", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 3}},
 		{"testdata/cloudmesa", floor{passed: 31, hitAt1Found: 24, maxWrongConfident: 6}},
-		{"testdata/kilnforge", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 2}},
-		{"testdata/harborline", floor{passed: 34, hitAt1Found: 25, maxWrongConfident: 6}},
+		{"testdata/kilnforge", floor{passed: 36, hitAt1Found: 22, maxWrongConfident: 2}},
+		{"testdata/harborline", floor{passed: 35, hitAt1Found: 25, maxWrongConfident: 5}},
 		{"testdata/quaystone", floor{passed: 32, hitAt1Found: 22, maxWrongConfident: 5}},
 		{"testdata/lanternlab", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 3}},
 	} {
@@ -149,7 +149,7 @@ func TestDecisionsInstalledDocs(t *testing.T) {
 		f                                floor
 	}{
 		{"npm", "/usr/lib/node_modules/npm/docs", "/usr/lib/node_modules/npm/package.json", `"version": "11.19.1"`,
-			floor{passed: 25, hitAt1Found: 17, maxWrongConfident: 1}},
+			floor{passed: 26, hitAt1Found: 17, maxWrongConfident: 1}},
 		{"requests", "/usr/lib/google-cloud-sdk/platform/gsutil/third_party/requests/docs",
 			"/usr/lib/google-cloud-sdk/platform/gsutil/third_party/requests/src/requests/__version__.py", `__version__ = "2.32.3"`,
 			floor{passed: 29, hitAt1Found: 19, maxWrongConfident: 2}},
@@ -157,7 +157,7 @@ func TestDecisionsInstalledDocs(t *testing.T) {
 			floor{passed: 22, hitAt1Found: 16, maxWrongConfident: 3}},
 		{"urllib3", "/usr/lib/google-cloud-sdk/platform/gsutil/third_party/urllib3/docs",
 			"/usr/lib/google-cloud-sdk/platform/gsutil/third_party/urllib3/src/urllib3/_version.py", `__version__ = "2.2.2"`,
-			floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 2}},
+			floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := os.ReadFile(tc.versionFile)

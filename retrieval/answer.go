@@ -32,7 +32,7 @@ const (
 func (e *Engine) scoringFor(ix *unitIndex, q normalizedQuery) index.Scoring {
 	// Ranking weighs every word of the question, intent words too: a
 	// passage that says "definition" ranks for "definition of X".
-	sc := index.Scoring{Weights: ix.Weigh(q.keys, 0), Reader: q.firstPerson, Docs: q.allow}
+	sc := index.Scoring{Weights: ix.Weigh(q.keys, 0, q.rare), Reader: q.firstPerson, Docs: q.allow}
 	if !q.dated {
 		sc.Damp = ix.damp
 	}
@@ -210,7 +210,7 @@ func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vector
 	if res, ok := e.answerQuote(ix, text, q); ok {
 		return res
 	}
-	ws := ix.Weigh(q.keys, q.intent)
+	ws := ix.Weigh(q.keys, q.intent, q.rare)
 	r := e.rank(ix, q, true, vh)
 	cands := e.candidatesOf(ix, r, ws)
 	if res, ok := e.answerMulti(ix, text, q); ok {
@@ -436,7 +436,7 @@ func (e *Engine) answerMulti(ix *unitIndex, text string, whole normalizedQuery) 
 		}
 		best := r.docs[0]
 		pick := partPick{asked: textsafe.Line(p), best: best, ranking: r}
-		if c := e.candidatesOf(ix, r, ix.Weigh(q.keys, q.intent))[0]; !c.strong(e.th, topicPart(parts, q)) {
+		if c := e.candidatesOf(ix, r, ix.Weigh(q.keys, q.intent, q.rare))[0]; !c.strong(e.th, topicPart(parts, q)) {
 			if len(parts) == 2 && c.partial(e.th) {
 				partial = &pick
 			}
@@ -465,7 +465,7 @@ func (e *Engine) answerMulti(ix *unitIndex, text string, whole normalizedQuery) 
 		Rule:             RuleMulti,
 		Confidence:       1,
 	}
-	ws := ix.Weigh(whole.keys, whole.intent)
+	ws := ix.Weigh(whole.keys, whole.intent, whole.rare)
 	seen := map[int32]bool{}
 	for _, p := range picks {
 		o := optionFor(e.docs[ix.Units[p.best.Unit].Doc])

@@ -167,3 +167,25 @@ func TestNamedMoreAfterContender(t *testing.T) {
 		t.Errorf("a contender covering too little: namedMore = %d, want 0", got)
 	}
 }
+
+// A rare string the docs do not write weighs half an unknown word: "for
+// my emjoi" is likelier a slip than what the question is about, and the
+// question is answered from its other words. A common word the docs do not
+// write ("gmail"), or a name ("Jira"), weighs whole: the question is about
+// something they do not cover.
+func TestRareStringWeighsHalf(t *testing.T) {
+	e := newTestEngine(t, nil)
+	for _, c := range []struct {
+		query string
+		want  Status
+	}{
+		{"create a workspace for my emjoi", StatusFound},
+		{"create a workspace for my bandwith", StatusFound},
+		{"create a workspace for my gmail", StatusNoMatch},
+		{"create a workspace for Jira", StatusNoMatch},
+	} {
+		if r := e.Ask(Query{Text: c.query}); r.Status != c.want {
+			t.Errorf("%q: %s (%s), want %s", c.query, r.Status, r.Rule, c.want)
+		}
+	}
+}

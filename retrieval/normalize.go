@@ -15,6 +15,10 @@ type normalizedQuery struct {
 	terms        []string // unique, in query order
 	keys         []string // the terms' stem keys, unique, in query order
 	intent       uint64   // keys (bit i: keys[i]) of intent words, which weigh nothing (see intentWords)
+	// rare holds the keys (bit i: keys[i]) of words neither the docs nor
+	// the common words hold, that the question does not write as a name
+	// (see index.Weigh).
+	rare uint64
 	synonyms     []Rewrite
 	typos        []Rewrite
 	stemmed      []Rewrite
@@ -103,11 +107,18 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 			}
 		}
 	}
+	var capitalized []string
+	if n.common != nil {
+		capitalized = analysis.AppendCapitalized(nil, text)
+	}
 	for _, t := range q.terms {
 		if k := analysis.StemKey(t); !slices.Contains(q.keys, k) {
 			q.keys = append(q.keys, k)
 			if intent[t] {
 				q.intent |= 1 << (len(q.keys) - 1)
+			}
+			if n.rare(t, capitalized) {
+				q.rare |= 1 << (len(q.keys) - 1)
 			}
 		}
 	}
@@ -229,6 +240,14 @@ func (n *normalizer) splitQuantity(w string, q *normalizedQuery) []string {
 	}
 	q.synonyms = append(q.synonyms, Rewrite{From: w, To: m[1] + " " + m[2]})
 	return []string{m[1], m[2]}
+}
+
+// rare reports whether term is a string no common word is (see
+// index.Weigh): the docs do not write it, the common words do not hold
+// it, and the question does not write it capitalized in a sentence, as
+// names are ("Jira", "HIPAA").
+func (n *normalizer) rare(term string, capitalized []string) bool {
+	return n.common != nil && !n.inVocabulary(term) && !n.common(term) && !slices.Contains(capitalized, term)
 }
 
 // derived reports whether w is a word the docs write with an English

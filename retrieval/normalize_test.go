@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/docent-sh/docent/knowledge"
+	"github.com/docent-sh/docent/retrieval/analysis"
 )
 
 func TestNormalizeSynonyms(t *testing.T) {
@@ -324,6 +325,35 @@ func checkTerms(t *testing.T, e *Engine, cases []termsCase) {
 	for _, tc := range cases {
 		if q := e.norm.normalize(tc.query); !slices.Equal(q.terms, tc.terms) {
 			t.Errorf("%q: terms %q, want %q", tc.query, q.terms, tc.terms)
+		}
+	}
+}
+
+// A word neither the docs nor the common words hold is rare, unless the
+// question writes it as a name: a rare string weighs half (see
+// index.Weigh), a common word the docs lack ("gmail") weighs whole.
+func TestNormalizeRareWords(t *testing.T) {
+	e := newTestEngine(t, nil)
+	for _, c := range []struct {
+		query string
+		word  string
+		rare  bool
+	}{
+		{"does the widget show an emjoi", "emjoi", true},
+		{"reset my gmail password", "gmail", false},
+		{"does it integrate with Jira", "jira", false},
+		{"does it integrate with jira", "jira", true},
+		{"Jira integration?", "jira", true}, // a sentence's first word is capitalized anyway
+		{"does the widget show an emoji", "emoji", false},
+	} {
+		q := e.norm.normalize(c.query)
+		i := slices.Index(q.keys, analysis.StemKey(c.word))
+		if i < 0 {
+			t.Errorf("%q: keys %q lack %q", c.query, q.keys, c.word)
+			continue
+		}
+		if got := q.rare&(1<<i) != 0; got != c.rare {
+			t.Errorf("%q: %q rare = %v, want %v", c.query, c.word, got, c.rare)
 		}
 	}
 }

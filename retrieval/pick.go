@@ -52,7 +52,7 @@ func (e *Engine) pick(slug, question string) Result {
 		res.Notes = append(res.Notes, fmt.Sprintf("nothing in %q matches the question: the doc's overview instead", e.docs[doc].slug))
 		return res
 	}
-	ws := ix.Weigh(q.keys, q.intent)
+	ws := ix.Weigh(q.keys, q.intent, q.rare)
 	res := Result{
 		NormalizedTokens: q.terms,
 		Status:           StatusFound,

@@ -140,3 +140,27 @@ func WritesName(s string) bool {
 	}
 	return false
 }
+
+// AppendCapitalized appends to dst the words s writes with a capital
+// letter inside a sentence ("integrate with Jira", "are you HIPAA
+// compliant"), lower-cased as Tokens makes them, each with its singular:
+// English capitalizes names there, and a slip is rarely capitalized. A
+// sentence's first word (the text's, or one after a full stop, question
+// or exclamation mark, or colon) is capitalized whatever it is, and is
+// left out.
+func AppendCapitalized(dst []string, s string) []string {
+	start := true
+	for _, f := range strings.Fields(s) {
+		if !start && strings.IndexFunc(f, unicode.IsUpper) >= 0 {
+			for _, w := range Tokens(f) {
+				dst = append(dst, w)
+				if sg := Singular(w); sg != w {
+					dst = append(dst, sg)
+				}
+			}
+		}
+		last, _ := utf8.DecodeLastRuneInString(f)
+		start = strings.ContainsRune(".?!:", last)
+	}
+	return dst
+}

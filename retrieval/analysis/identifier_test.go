@@ -145,3 +145,42 @@ func TestWritesName(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendCapitalized(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"does it integrate with Jira", []string{"jira"}},
+		{"Jira integration", nil}, // the sentence's first word
+		{"hi. Jira? Slack and Teams: Zoom too", []string{"teams", "team"}}, // after . ? and : a sentence starts
+		{"are you HIPAA compliant", []string{"hipaa"}},
+		{"our Google Sheets export", []string{"google", "sheets", "sheet"}},
+		{"the 'Starting new' line", []string{"starting"}},
+		{"", nil},
+	} {
+		if got := AppendCapitalized(nil, tc.text); !slices.Equal(got, tc.want) {
+			t.Errorf("AppendCapitalized(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+func FuzzAppendCapitalized(f *testing.F) {
+	for _, s := range []string{"does it integrate with Jira", "hi. Jira? Slack works: Teams", "ÉCOLE école. Été", "\xff A\xffB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := AppendCapitalized(nil, s)
+		// Every word it returns is a lower-cased token of s, or the
+		// singular of one.
+		tokens := Tokens(s)
+		for _, w := range got {
+			if !slices.Contains(tokens, w) && !slices.ContainsFunc(tokens, func(tk string) bool { return Singular(tk) == w }) {
+				t.Fatalf("AppendCapitalized(%q) returned %q, no token of it", s, w)
+			}
+		}
+		if strings.TrimSpace(s) != "" && len(strings.Fields(s)) == 1 && len(got) > 0 {
+			t.Fatalf("AppendCapitalized(%q) = %q: a one-word text is its sentence's first word", s, got)
+		}
+	})
+}

@@ -34,7 +34,7 @@ func TestSearchRanksTitlesAndCoverage(t *testing.T) {
 		{FieldTitle: "Widgets", FieldBody: "Widgets sit on the home page."},
 	})
 	terms := []string{"archive", "note"}
-	sc := Scoring{Weights: ix.Weigh(keys(terms), 0)}
+	sc := Scoring{Weights: ix.Weigh(keys(terms), 0, 0)}
 	res := ix.Search(terms, keys(terms), 10, sc)
 	if len(res.Ranked) != 2 || res.Touched != 2 {
 		t.Fatalf("ranked %+v (touched %d), want the two units about notes", res.Ranked, res.Touched)
@@ -54,19 +54,24 @@ func TestSearchRanksTitlesAndCoverage(t *testing.T) {
 		t.Errorf("df widget %d, calendar %d", ix.DF("widget"), ix.DF("calendar"))
 	}
 	// A key no unit holds weighs the most: nothing covers half the question.
-	ws := ix.Weigh(keys([]string{"calendar", "note"}), 0)
+	ws := ix.Weigh(keys([]string{"calendar", "note"}), 0, 0)
 	if s := ws.Share(1 << 1); !(s > 0 && s < 0.5) {
 		t.Errorf("share of note beside an unknown word = %v, want under a half", s)
 	}
 	// In a long question an unknown word is likelier the asker's
 	// circumstance: it weighs less the more words the question has.
-	short := ix.Weigh(keys([]string{"archive", "calendar"}), 0)
-	long := ix.Weigh(keys([]string{"archive", "note", "widget", "home", "page", "text", "calendar"}), 0)
+	short := ix.Weigh(keys([]string{"archive", "calendar"}), 0, 0)
+	long := ix.Weigh(keys([]string{"archive", "note", "widget", "home", "page", "text", "calendar"}), 0, 0)
 	if got, want := long.idf[6], short.idf[1]*TopicKeys/7; math.Abs(got-want) > 1e-9 || short.idf[1] != ix.maxIDF() {
 		t.Errorf("the unknown word weighs %v in a 7-word question, %v in a short one; want %v and the largest idf", got, short.idf[1], want)
 	}
+	// A rare string (bit 1) weighs half an unknown word: likely a slip.
+	rare := ix.Weigh(keys([]string{"archive", "calendar"}), 0, 1<<1)
+	if rare.idf[1] != short.idf[1]*rareWeight || rare.idf[0] != short.idf[0] {
+		t.Errorf("a rare string weighs %v beside %v; want %v and the known word unchanged", rare.idf[1], rare.idf[0], short.idf[1]*rareWeight)
+	}
 	// … but a number no unit holds is a value, and weighs nothing.
-	if s := ix.Weigh(keys([]string{"note", "10423"}), 0).Share(1 << 0); s != 1 {
+	if s := ix.Weigh(keys([]string{"note", "10423"}), 0, 0).Share(1 << 0); s != 1 {
 		t.Errorf("share of note beside an unknown number = %v, want all of it", s)
 	}
 	if got := ix.SearchDoc(terms, keys(terms), 1, sc); len(got) != 1 || got[0].Unit != 1 {
@@ -136,9 +141,9 @@ func TestSearchDocsScope(t *testing.T) {
 		{FieldTitle: "Widgets", FieldBody: "Widgets sit on the home page, notes beside them."},
 	})
 	terms := []string{"archive", "note"}
-	all := ix.Search(terms, keys(terms), 10, Scoring{Weights: ix.Weigh(keys(terms), 0)})
+	all := ix.Search(terms, keys(terms), 10, Scoring{Weights: ix.Weigh(keys(terms), 0, 0)})
 	for _, allow := range [][]bool{{false, true, true}, {true, false, false}, {false, false, true}, {false}, {}} {
-		sc := Scoring{Weights: ix.Weigh(keys(terms), 0), Docs: allow}
+		sc := Scoring{Weights: ix.Weigh(keys(terms), 0, 0), Docs: allow}
 		got := ix.Search(terms, keys(terms), 10, sc)
 		var want []Hit
 		for _, h := range all.Ranked {
@@ -168,7 +173,7 @@ func TestSearchCoveredByDoc(t *testing.T) {
 		{FieldTitle: "Cards", FieldBody: "A card is charged once."},
 	})
 	terms := []string{"invoice", "refund", "card"}
-	sc := Scoring{Weights: ix.Weigh(keys(terms), 0)}
+	sc := Scoring{Weights: ix.Weigh(keys(terms), 0, 0)}
 	res := ix.Search(terms, keys(terms), 10, sc)
 	if got, want := res.Covered[0], AllKeys(3); got != want {
 		t.Errorf("doc 0 covers %03b, want %03b (invoice in one section, refund and card in another)", got, want)

@@ -27,6 +27,15 @@ const sharesTableKeys = 8
 // same on any corpus.
 const TopicKeys = 5
 
+// rareWeight is the share of an unseen key's weight a rare string keeps:
+// a word neither the docs nor a vocabulary of common words hold, not
+// written as a name ("emjoi", "bandwith", "ubunto"), is as likely a slip
+// the typo fixer could not place as a word of the question's own, so it
+// counts for half. A common word the docs never write ("gmail", "laptop")
+// keeps its whole weight: it says the question is about something they
+// do not cover. Part of the definition, not a knob: an even chance.
+const rareWeight = 0.5
+
 // Weigh measures the question's keys. A key no unit contains gets the
 // largest idf: it is the most informative word of the question, and
 // nothing covers it. In a question of more than TopicKeys informative
@@ -36,8 +45,10 @@ const TopicKeys = 5
 // number no unit contains weighs nothing: it is a value the question
 // gives ("roll back to release 35", "order 10423"), not a word the docs
 // could have written; a number they do write ("error 429") weighs as any
-// word. The keys in intent (bit i: keys[i]) weigh nothing.
-func (ix *Index) Weigh(keys []string, intent uint64) Weights {
+// word. The keys in intent (bit i: keys[i]) weigh nothing. An unseen key
+// in rare weighs rareWeight of what it would: a string no common word
+// is, which the question does not write as a name.
+func (ix *Index) Weigh(keys []string, intent, rare uint64) Weights {
 	n := min(len(keys), maxQueryKeys)
 	ws := Weights{idf: make([]float64, n)}
 	informative := 0
@@ -60,6 +71,9 @@ func (ix *Index) Weigh(keys []string, intent uint64) Weights {
 		}
 		if !ok {
 			idf = unseen
+			if rare&(1<<i) != 0 {
+				idf *= rareWeight
+			}
 		}
 		ws.idf[i] = idf
 		ws.total += idf
