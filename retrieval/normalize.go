@@ -15,10 +15,7 @@ type normalizedQuery struct {
 	terms        []string // unique, in query order
 	keys         []string // the terms' stem keys, unique, in query order
 	intent       uint64   // keys (bit i: keys[i]) of intent words, which weigh nothing (see intentWords)
-	// rare holds the keys (bit i: keys[i]) of words neither the docs nor
-	// the common words hold, that the question does not write as a name
-	// (see index.Weigh).
-	rare uint64
+	rare         uint64   // keys of strings no common word is, not written as names (see normalizer.rare)
 	synonyms     []Rewrite
 	typos        []Rewrite
 	stemmed      []Rewrite

@@ -152,7 +152,7 @@ func TestAppendCapitalized(t *testing.T) {
 		want []string
 	}{
 		{"does it integrate with Jira", []string{"jira"}},
-		{"Jira integration", nil}, // the sentence's first word
+		{"Jira integration", nil},                                          // the sentence's first word
 		{"hi. Jira? Slack and Teams: Zoom too", []string{"teams", "team"}}, // after . ? and : a sentence starts
 		{"are you HIPAA compliant", []string{"hipaa"}},
 		{"our Google Sheets export", []string{"google", "sheets", "sheet"}},
