@@ -30,6 +30,7 @@ func fuzzSeeds(f *testing.F) []string {
 		"import X from './x'\n\n<Tabs>\n  <Tab value=\"a\">\n    Text {/* comment */}\n  </Tab>\n</Tabs>",
 		"(label)=\n# T\n\n```{note}\nSee {ref}`x <y>` and {doc}`../a/b-c`.\n```\n\n````{admonition} T\n:class: tip\n\n```python\nx\n```\n````\n\n:::{warning}\n---\nclass: x\n---\nText {kbd}`C`\n:::\n\n```{toctree}\na\n```\n```{code-block} go\n:linenos:\nx\n```",
 		"{% tabs %}\n{% tab title=\"A\" %}\nText.\n{% endtab %}\n{% endtabs %}\n\n{% content-ref url=\"a.md\" %}\n[a.md](a.md)\n{% endcontent-ref %}\n\n{% hint style=\"info\" %}\nHint.\n{% endhint %}",
+		"{% callout type=\"note\" title=\"T\" %}\nText.\n{% /callout %}\n{% tab label=\"L\" %}\nx\n{% /tab %}\n{% partial file=\"f.md\" /%}\n{% callout %}\ny\n{% /callout %}",
 		"::: code-group\n```sh [npm]\nx\n```\n:::\n\n::: mermaid\ngraph LR; A-->B;\n:::\n\n:::: details\nText.\n::::",
 		"<ParamField body=\"to\" type=\"string\" default='x' required>\nText.\n</ParamField>\n<ResponseField name={\"id\"} required={true} />",
 		"```admonish warning \"T\"\nText.\n```\n````admonish info title=\"x\"\n```sh\nx\n```\n````\n```admonish\n",

@@ -90,8 +90,9 @@ type Result struct {
 }
 
 // markdownExts are the file extensions read as markdown: Quarto's and R
-// Markdown's pages are markdown (pandoc's) with code chunks in fences.
-var markdownExts = []string{".md", ".markdown", ".mdx", ".qmd", ".rmd"}
+// Markdown's pages are markdown (pandoc's) with code chunks in fences,
+// Markdoc's markdown with {% tags %}.
+var markdownExts = []string{".md", ".markdown", ".mdx", ".mdoc", ".markdoc", ".qmd", ".rmd"}
 
 func isMarkdown(name string) bool {
 	return slices.Contains(markdownExts, strings.ToLower(path.Ext(name)))

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"gopkg.in/yaml.v3"
 	"html"
 	"regexp"
@@ -676,8 +677,18 @@ func (c *converter) liquidTag(n int, trimmed, indent string) bool {
 		f := &c.stack[len(c.stack)-1]
 		f.fence, f.closer = codeFence{char: '`', n: len(highlightFence)}, "endhighlight"
 	case "tab":
-		// GitBook's {% tab title="…" %}: the tab's label, then its text.
-		c.title(n, indent, shortcodeArgs(lang).named["title"])
+		// GitBook's {% tab title="…" %} and Markdoc's {% tab
+		// label="…" %}: the tab's label, then its text.
+		args := shortcodeArgs(lang)
+		c.title(n, indent, cmp.Or(args.named["title"], args.named["label"]))
+	case "callout", "admonition", "note", "hint", "aside":
+		// Markdoc's {% callout title="…" %} (and the names other sites
+		// give the tag): its title, then its text; without one, the text.
+		if title := shortcodeArgs(lang).named["title"]; title != "" {
+			c.title(n, indent, title)
+			return true
+		}
+		c.flush()
 	case "configuration", "configuration_basic":
 		// Home Assistant documents configuration variables in YAML
 		// between these tags: read as text, keys and all ("required: false
@@ -730,6 +741,8 @@ func blockTag(trimmed string) string {
 
 func liquidHead(tag string) (name, arg string) {
 	inner := strings.TrimSpace(strings.Trim(strings.TrimSuffix(strings.TrimPrefix(tag, "{%"), "%}"), "-"))
+	// Markdoc closes a tag with no body in the tag itself: {% partial /%}.
+	inner = strings.TrimSpace(strings.TrimSuffix(inner, "/"))
 	name, arg, _ = strings.Cut(inner, " ")
 	return name, strings.TrimSpace(arg)
 }

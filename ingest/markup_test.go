@@ -209,6 +209,17 @@ func TestConventions(t *testing.T) {
 			content: []string{"```{python}\n#| echo: false\nshare(notebook, \"ana@example.com\")\n```"},
 		},
 		{
+			// Markdoc: a callout shows its title, a tab its label; tags
+			// closing themselves ({% partial /%}) show nothing.
+			file:  "billing.mdoc",
+			title: "Billing and invoices",
+			text: []string{
+				"Before you cancel. Download your invoices first: they are deleted 30 days after you cancel.",
+				"Card. Card payments are charged on the 1st.", "Invoice. Invoice payments are due in 30 days.",
+			},
+			absent: []string{"{%", "%}", "callout", "partial", "footer.md", "label"},
+		},
+		{
 			file:  "basics.md",
 			title: "Exporting notes",
 			text: []string{
