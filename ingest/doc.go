@@ -129,9 +129,15 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 		page = readHTMLPage(strings.Join(lines, "\n"))
 		lines = normalizeLines(page.body)
 	}
+	if page.redirect != "" {
+		return fail(0, Excluded, "redirect to %s: the site sends readers on at once, and the page shows nothing of its own", textsafe.Line(page.redirect))
+	}
 	fm, bodyLines, fmErr := splitFrontMatter(lines)
 	if fmErr != nil {
 		return fail(fmErr.line, Problem, "broken front matter: %s", fmErr.msg)
+	}
+	if fm.redirectTo != "" {
+		return fail(0, Excluded, "redirect to %s (redirect_to): the site sends readers on, and builds no page of it", textsafe.Line(fm.redirectTo))
 	}
 	if page.title != "" || page.description != "" || len(page.keywords) > 0 {
 		fm.title, fm.description, fm.keywords = page.title, page.description, page.keywords

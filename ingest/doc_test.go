@@ -185,6 +185,8 @@ func TestParseDocExcludes(t *testing.T) {
 		{"front matter and blank lines", "---\ntitle: T\n---\n\n\n", "no body"},
 		{"nothing shown once markup is removed", "{{< toc >}}\n\n<!-- todo -->\n", "no text"},
 		{"only a shortcode", "---\ntitle: Methods\n---\n{{% children %}}\n", "no text"},
+		{"jekyll redirect_to", "---\ntitle: Old page\nredirect_to: /guide/new-page\n---\nThis page moved.\n", "redirect to /guide/new-page"},
+		{"jekyll redirect_to list", "---\nredirect_to:\n  - https://example.com/new\n---\n", "redirect to https://example.com/new"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,6 +33,9 @@ type frontMatter struct {
 	aliases []string
 	weight  int
 	draft   bool // Hugo and Jekyll drafts; Jekyll's "published: false" too
+	// redirectTo is jekyll-redirect-from's redirect_to: the page is a
+	// stub sending readers to another address, with no text of its own.
+	redirectTo string
 }
 
 // keywordList returns the declared keywords lower-cased, with whitespace
@@ -302,7 +305,7 @@ func tomlValue(v any) fmValue {
 
 // knownKeys are the front matter keys docent reads. "labels" and
 // "label_names" are tags as help desks (Zendesk, Freshdesk) export them.
-var knownKeys = []string{"title", "linktitle", "description", "keywords", "tags", "labels", "label_names", "aliases", "weight", "draft", "published"}
+var knownKeys = []string{"title", "linktitle", "description", "keywords", "tags", "labels", "label_names", "aliases", "weight", "draft", "published", "redirect_to"}
 
 func isKnownKey(key string) bool {
 	for _, k := range knownKeys {
@@ -368,6 +371,15 @@ func (fm *frontMatter) set(key, name string, v fmValue) string {
 			return fmt.Sprintf("%s must be true or false, got %s", name, describeValue(v))
 		}
 		fm.draft = fm.draft || b
+	case "redirect_to":
+		switch {
+		case v.nested:
+			return fmt.Sprintf("%s must be an address, not a %s", name, v.kind)
+		case v.isList && len(v.list) > 0:
+			fm.redirectTo = strings.TrimSpace(v.list[0]) // the plugin follows the first
+		case !v.isList:
+			fm.redirectTo = strings.TrimSpace(v.scalar)
+		}
 	case "published":
 		// Jekyll's flag; elsewhere "published" is often a date, which is
 		// not docent's business.

@@ -135,6 +135,8 @@ func FuzzFrontMatter(f *testing.F) {
 		"---\ntitle: \"unclosed\n---\n",
 		"+++\ntitle = \"Home\"\ntags = [\"a\"]\n[menu.main]\nweight = 3\n+++\nBody.",
 		"+++\ntitle = \n+++\n",
+		"---\nredirect_to:\n  - /a\n  - /b\n---\n",
+		"---\nredirect_to: {a: b}\n---\nBody.",
 	} {
 		f.Add(seed)
 	}

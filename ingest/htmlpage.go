@@ -66,6 +66,31 @@ type htmlPage struct {
 	title, description string
 	keywords           []string
 	body               string // the main content, as HTML
+	// redirect is where a <meta http-equiv="refresh"> sends the reader
+	// on, "" for a page that stays: the stub a generator writes at a
+	// moved page's old address ("Redirecting..."), shown for a moment
+	// if at all.
+	redirect string
+}
+
+// refreshTarget is the address a meta refresh's content sends the reader
+// to, "5; url=new.html" or "0;URL='new.html'", or "" for one that only
+// reloads the page ("300").
+func refreshTarget(content string) string {
+	_, rest, ok := strings.Cut(content, ";")
+	if !ok {
+		_, rest, ok = strings.Cut(content, ",")
+	}
+	rest = strings.TrimSpace(rest)
+	if !ok || len(rest) < 4 || !strings.EqualFold(rest[:3], "url") {
+		return ""
+	}
+	rest = strings.TrimSpace(rest[3:])
+	rest, ok = strings.CutPrefix(rest, "=")
+	if !ok {
+		return ""
+	}
+	return strings.Trim(strings.TrimSpace(rest), `"'`)
 }
 
 // readHTMLPage reads an HTML page's head and main content.
@@ -84,6 +109,9 @@ func readHTMLPage(src string) htmlPage {
 	}
 	for _, tag := range htmlMeta.FindAllString(head, -1) {
 		attrs := htmlAttrs(tag)
+		if strings.EqualFold(attrs["http-equiv"], "refresh") {
+			p.redirect = refreshTarget(attrs["content"])
+		}
 		switch strings.ToLower(firstNonEmpty(attrs["name"], attrs["property"])) {
 		case "description", "og:description":
 			if p.description == "" {

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -141,8 +142,43 @@ func FuzzHTMLPage(f *testing.F) {
 		"<article><pre><h1>x</h1></pre><h2>y</h2></article>",
 		"<body><div role=main><p>z</div></body>",
 		"<title>\xe9</title><body>\x80</body>",
+		"<meta http-equiv=refresh content=\"0; url='\x1b[31mx.html'\"><body>y</body>",
+		"<meta http-equiv=\"REFRESH\" content=\"0;url=\"><p>z</p>",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) { checkParsed(t, "guides/fuzz.html", src) })
+}
+
+// A page a generator writes at a moved page's old address sends the
+// reader on at once (mdBook, Hugo aliases, mkdocs-redirects): it is left
+// out, saying where it points. A refresh that only reloads the page, or
+// that the page names without a target, keeps the page.
+func TestHTMLRedirectPagesAreLeftOut(t *testing.T) {
+	const stub = `<!DOCTYPE html><html><head><title>Redirecting...</title>
+<meta http-equiv="refresh" content="0; URL=./deprecated-and-removed.html">
+</head><body><p>Redirecting to... <a href="./deprecated-and-removed.html">here</a>.</p></body></html>`
+	_, err := ParseDoc("commands/old.html", []byte(stub))
+	var w Warning
+	if !errors.As(err, &w) || w.Kind != Excluded || !strings.Contains(w.Msg, "redirect to ./deprecated-and-removed.html") {
+		t.Errorf("redirect stub: got %v (kind %d), want an Excluded warning naming the target", err, w.Kind)
+	}
+	const reloads = `<html><head><title>Status</title><meta http-equiv="Refresh" content="300"></head>
+<body><h1>Status</h1><p>All systems are up.</p></body></html>`
+	if doc, err := ParseDoc("status.html", []byte(reloads)); err != nil || doc.Title != "Status" {
+		t.Errorf("a page that reloads itself: %+v, %v; want it read", doc.Title, err)
+	}
+	for content, want := range map[string]string{
+		"0; url=new.html":         "new.html",
+		"5;URL='/a/b.html'":       "/a/b.html",
+		`0, url="x.html"`:         "x.html",
+		"300":                     "",
+		"0; foo=bar":              "",
+		"0; url":                  "",
+		"  0 ;  Url = next.html ": "next.html",
+	} {
+		if got := refreshTarget(content); got != want {
+			t.Errorf("refreshTarget(%q) = %q, want %q", content, got, want)
+		}
+	}
 }
