@@ -120,8 +120,23 @@ func dropCopies(docs []knowledge.Doc, notices []Warning) ([]knowledge.Doc, []War
 		}
 		kept[i] = copyOf[i] < 0
 	}
+	// Copies are gone: a page and its copy no longer hold each other's
+	// text, and only a page gathering several is left to find.
+	for i, set := range sets {
+		if !kept[i] {
+			for h := range set {
+				df[h]--
+			}
+		}
+	}
+	gathers := gatheringPages(sets, kept, df)
 	out := docs[:0:0]
 	for i, d := range docs {
+		if gathers[i] {
+			notices = append(notices, Warning{Path: d.SourcePath, Slug: d.Slug, Kind: Excluded,
+				Msg: "the text of other pages gathered on one (a print or single-page version): read on those pages, not twice"})
+			continue
+		}
 		if copyOf[i] < 0 {
 			out = append(out, d)
 			continue
@@ -130,6 +145,83 @@ func dropCopies(docs []knowledge.Doc, notices []Warning) ([]knowledge.Doc, []War
 			Msg: "a copy of " + docs[copyOf[i]].SourcePath + " (the same text, or all but): read there, not twice"})
 	}
 	return out, notices
+}
+
+// A page can also be a copy of many: mdBook's print.html, Sphinx's
+// singlehtml build and a wiki's "all pages" export put every page's text
+// on one. Read as a doc it is a rival of every page it gathers, and
+// longer than any: it matches every question. Such a page is left out
+// when at least minGatheredShare of its word runs are other docs', no
+// one doc holds more than half of those, and it is longer than each: it
+// gathers several pages. A page drawing on one doc is its copy or its original (see
+// above; every page of a book is all in its print version), and a page
+// written by hand shares a few sentences, not nine tenths of its text.
+const minGatheredShare = minCopySimilarity
+
+// gatheringPages reports, per doc, whether it gathers other docs' text
+// (see minGatheredShare). sets are the docs' shingles without the
+// boilerplate, so a shingle is held by few docs; only the docs kept are
+// read, and df counts the kept docs holding each shingle.
+func gatheringPages(sets []map[uint64]struct{}, kept []bool, df map[uint64]int) []bool {
+	out := make([]bool, len(sets))
+	// A doc most of whose text other docs hold is a candidate; only for
+	// those are the holders of each word run listed.
+	holders := map[uint64][]int32{}
+	var cands []int
+	for i, set := range sets {
+		if !kept[i] || len(set) == 0 {
+			continue
+		}
+		shared := 0
+		for h := range set {
+			if df[h] > 1 {
+				shared++
+			}
+		}
+		if float64(shared) >= minGatheredShare*float64(len(set)) {
+			cands = append(cands, i)
+			for h := range set {
+				if df[h] > 1 {
+					holders[h] = nil
+				}
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return out
+	}
+	for j, set := range sets {
+		if !kept[j] {
+			continue
+		}
+		for h := range set {
+			if hs, ok := holders[h]; ok {
+				holders[h] = append(hs, int32(j))
+			}
+		}
+	}
+	for _, i := range cands {
+		shared := 0
+		from := map[int32]int{}
+		for h := range sets[i] {
+			if df[h] < 2 {
+				continue
+			}
+			shared++
+			for _, j := range holders[h] {
+				if int(j) != i {
+					from[j]++
+				}
+			}
+		}
+		most, longer := 0, true
+		for j, n := range from {
+			most = max(most, n)
+			longer = longer && len(sets[i]) > len(sets[j])
+		}
+		out[i] = 2*most <= shared && longer
+	}
+	return out
 }
 
 // canonicalOrder puts first the path a copy is least likely to be: the

@@ -52,6 +52,38 @@ func TestDropCopies(t *testing.T) {
 	})
 }
 
+// A print version gathers every page's text on one: it is left out, and
+// the pages stay. A page quoting one other page in full is that page's
+// copy or original, not a gathering; a short page sharing its title with
+// longer ones is none either.
+func TestDropGatheringPages(t *testing.T) {
+	pages := []string{page("Backups", "backup", 8, 0), page("Restores", "restore", 8, 0), page("Exports", "export", 8, 0), page("Imports", "import", 8, 0)}
+	var print strings.Builder
+	print.WriteString("---\ntitle: Print\n---\n\n")
+	for _, p := range pages {
+		_, body, _ := strings.Cut(strings.TrimPrefix(p, "---\n"), "---\n")
+		print.WriteString(body)
+	}
+	fsys := fstest.MapFS{
+		"guide/backups.md":  {Data: []byte(pages[0])},
+		"guide/restores.md": {Data: []byte(pages[1])},
+		"guide/exports.md":  {Data: []byte(pages[2])},
+		"guide/imports.md":  {Data: []byte(pages[3])},
+		"print.md":          {Data: []byte(print.String())},
+		// A stub naming a page: short, though its words are elsewhere.
+		"old/backups.md": {Data: []byte("---\ntitle: Backups\n---\n\nStep 1 for backup: open the backup screen.\n")},
+	}
+	res, slugs := loadSlugs(t, fsys)
+	if want := []string{"guide/backups", "guide/exports", "guide/imports", "guide/restores", "old/backups"}; !slices.Equal(slugs, want) {
+		t.Fatalf("docs %q, want %q", slugs, want)
+	}
+	var notes []string
+	for _, n := range res.Notices {
+		notes = append(notes, n.String())
+	}
+	checkNotes(t, notes, []string{"print.md: the text of other pages gathered on one"})
+}
+
 func TestCanonicalOrder(t *testing.T) {
 	paths := []string{"versioned_docs/version-1.0/a.md", "copy of a.md", "b/a.md", "a.md"}
 	slices.SortFunc(paths, canonicalOrder)
