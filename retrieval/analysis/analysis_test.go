@@ -100,7 +100,11 @@ func TestDefinitionalIntent(t *testing.T) {
 		{"What do the icons in the sidebar mean", true},
 		{"what does SSO stand for", true},
 		{"so what does the experimental marker mean", true},
-		{"what does archiving a workspace do", false},
+		{"what does archiving a workspace do", false}, // what doing it does
+		{"what does cargo vendor do", true},           // what a thing is for
+		{"What does AUTHORIZED_FETCH do?", true},
+		{"what does the Can comment permission let someone do", true},
+		{"what does do", false},
 		{"what does it mean to create a workspace", false}, // action word
 		{"what does mean", false},
 		{"what are workspace actions", false}, // action word

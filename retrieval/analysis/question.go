@@ -78,7 +78,7 @@ func IsDefinitional(words []string) bool {
 			if i+1 < len(words) && (words[i+1] == "is" || words[i+1] == "are") {
 				def = true
 			}
-			if AsksMeaning(words[i:]) {
+			if AsksMeaning(words[i:]) || asksFunction(words[i:]) {
 				def = true
 			}
 		case "tell":
@@ -96,6 +96,17 @@ func IsDefinitional(words []string) bool {
 		}
 	}
 	return true
+}
+
+// asksFunction reports the question form "what does X do" ("what does
+// cargo vendor do", "what does AUTHORIZED_FETCH do"): what a thing is
+// for, which the doc about that thing says first. X opening with an -ing
+// word is an action ("what does archiving a workspace do"): the question
+// asks what doing it does, not what a thing is.
+func asksFunction(words []string) bool {
+	n := len(words)
+	return n >= 4 && words[0] == "what" && (words[1] == "does" || words[1] == "do") && words[n-1] == "do" &&
+		!strings.HasSuffix(words[2], "ing")
 }
 
 // AsksMeaning reports the question form "what does X mean" ("what do the
