@@ -4,6 +4,7 @@ import (
 	"html"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -71,6 +72,10 @@ type htmlPage struct {
 	// moved page's old address ("Redirecting..."), shown for a moment
 	// if at all.
 	redirect string
+	// noindex: a robots meta tag keeps the page out of search engines,
+	// as generators mark pages that are no content of their own
+	// (mdBook's table of contents and print version, a search page).
+	noindex bool
 }
 
 // refreshTarget is the address a meta refresh's content sends the reader
@@ -113,6 +118,8 @@ func readHTMLPage(src string) htmlPage {
 			p.redirect = refreshTarget(attrs["content"])
 		}
 		switch strings.ToLower(firstNonEmpty(attrs["name"], attrs["property"])) {
+		case "robots":
+			p.noindex = p.noindex || slices.Contains(strings.FieldsFunc(strings.ToLower(attrs["content"]), func(r rune) bool { return r == ',' || r == ' ' }), "noindex")
 		case "description", "og:description":
 			if p.description == "" {
 				p.description = htmlText(attrs["content"])

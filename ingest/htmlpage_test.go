@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -144,6 +145,7 @@ func FuzzHTMLPage(f *testing.F) {
 		"<title>\xe9</title><body>\x80</body>",
 		"<meta http-equiv=refresh content=\"0; url='\x1b[31mx.html'\"><body>y</body>",
 		"<meta http-equiv=\"REFRESH\" content=\"0;url=\"><p>z</p>",
+		"<meta name=robots content=\"noindex,follow\"><h1>T</h1><p>x</p>",
 	} {
 		f.Add(s)
 	}
@@ -180,5 +182,54 @@ func TestHTMLRedirectPagesAreLeftOut(t *testing.T) {
 		if got := refreshTarget(content); got != want {
 			t.Errorf("refreshTarget(%q) = %q, want %q", content, got, want)
 		}
+	}
+}
+
+// A robots noindex marks a page a site keeps out of search: mdBook's
+// table of contents and print version, an old link's stub. Such a page is
+// left out with a note; on most of a site's pages the tag is the site's (a
+// staging copy), and every page is read.
+func TestHTMLNoindexPages(t *testing.T) {
+	page := func(title, robots string) *fstest.MapFile {
+		meta := ""
+		if robots != "" {
+			meta = `<meta name="robots" content="` + robots + `">`
+		}
+		return &fstest.MapFile{Data: []byte("<html><head><title>" + title + "</title>" + meta + "</head><body><h1>" + title +
+			"</h1><p>How " + strings.ToLower(title) + " work, step by step.</p></body></html>")}
+	}
+	site := fstest.MapFS{
+		"refunds.html":  page("Refunds", ""),
+		"payouts.html":  page("Payouts", "index, follow"),
+		"invoices.html": page("Invoices", ""),
+		"toc.html":      page("Contents", "noindex"),
+		"closures.html": page("Closures", "NoIndex,follow"),
+	}
+	res, err := Load(context.Background(), site, "site")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slugs, notes []string
+	for _, d := range res.Docs {
+		slugs = append(slugs, d.Slug)
+	}
+	for _, n := range res.Notices {
+		notes = append(notes, n.String())
+	}
+	if want := []string{"invoices", "payouts", "refunds"}; !slices.Equal(slugs, want) {
+		t.Errorf("docs %q, want %q", slugs, want)
+	}
+	checkNotes(t, notes, []string{"closures.html: robots noindex", "toc.html: robots noindex"})
+
+	// Most pages noindex: the site's tag, and every page is read.
+	for _, name := range []string{"refunds.html", "invoices.html"} {
+		site[name] = page(strings.TrimSuffix(name, ".html"), "noindex, nofollow")
+	}
+	res, err = Load(context.Background(), site, "site")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Docs) != 5 || len(res.Notices) != 0 {
+		t.Errorf("%d docs, notices %v; want all 5 pages read", len(res.Docs), res.Notices)
 	}
 }

@@ -32,6 +32,9 @@ import (
 // the files include directives name and the data files Liquid data tags
 // name (see liquiddata.go).
 type siteFiles struct {
+	// keepNoindex reads HTML pages whatever their robots meta tag says:
+	// the load found the tag on most of them (see LoadWithOptions).
+	keepNoindex bool
 	// read returns the text of a file, by its path from the root.
 	read func(path string) (string, error)
 	// data holds the data files parsed so far, by path; nil for a file

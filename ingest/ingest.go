@@ -55,6 +55,9 @@ type Warning struct {
 	// file's doc is gone on purpose.
 	Slug string
 	Kind Kind
+	// noindex marks an HTML page left out for its robots noindex, which
+	// the load may take back (see LoadWithOptions).
+	noindex bool
 }
 
 // String formats the warning the way compilers do, so editors and
@@ -172,29 +175,30 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	includedBy := map[string]string{} // an included file's path → the first page including it
 	read := siteFilesOf(fsys, files)
 	read.rstExts = rstExts
-	for i, f := range files {
-		if err := ctx.Err(); err != nil {
-			return Result{}, fmt.Errorf("knowledge base %s: %w", root, err)
-		}
+	var noindexed []mdFile // HTML pages left out for their robots noindex
+	pages := 0
+	take := func(f mdFile) {
 		var included []string
 		doc, notes, warn := loadFile(fsys, f, read, &included)
-		progress(i+1, len(files))
 		res.Notices = append(res.Notices, notes...)
 		if warn != nil {
 			warn.Slug = SlugFor(f.path)
-			if warn.Kind == Problem {
+			switch {
+			case warn.noindex:
+				noindexed = append(noindexed, f)
+			case warn.Kind == Problem:
 				res.Warnings = append(res.Warnings, *warn)
-			} else {
+			default:
 				res.Notices = append(res.Notices, *warn)
 			}
-			continue
+			return
 		}
 		// Two files can map to one slug ("a.md" and "a.mdx", "My Doc.md" and
 		// "my-doc.md"); a slug is a doc's identity, so the first in path
 		// order wins and the other is reported rather than silently merged.
 		if first, dup := bySlug[doc.Slug]; dup {
 			res.Warnings = append(res.Warnings, Warning{Path: f.path, Slug: doc.Slug, Msg: fmt.Sprintf("duplicate slug %q (already used by %s)", doc.Slug, first)})
-			continue
+			return
 		}
 		bySlug[doc.Slug] = f.path
 		res.Docs = append(res.Docs, doc)
@@ -203,6 +207,29 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 			if _, ok := includedBy[p]; !ok {
 				includedBy[p] = f.path
 			}
+		}
+	}
+	for i, f := range files {
+		if err := ctx.Err(); err != nil {
+			return Result{}, fmt.Errorf("knowledge base %s: %w", root, err)
+		}
+		if isHTMLPage(f.path) {
+			pages++
+		}
+		take(f)
+		progress(i+1, len(files))
+	}
+	// A robots noindex on most pages is the site's (a staging copy kept
+	// out of search engines), not a mark of the few pages that are no
+	// content: then every page is read.
+	if 2*len(noindexed) > pages {
+		read.keepNoindex = true
+		for _, f := range noindexed {
+			take(f)
+		}
+	} else {
+		for _, f := range noindexed {
+			res.Notices = append(res.Notices, Warning{Path: f.path, Slug: SlugFor(f.path), Kind: Excluded, Msg: noindexMsg})
 		}
 	}
 	res.Docs, res.Notices = dropIncluded(res.Docs, res.Notices, includedBy)
