@@ -238,6 +238,7 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	// Copies before the frame: three versions of a page open the same way,
 	// and that is no frame.
 	res.Docs, res.Notices = dropCopies(res.Docs, res.Notices)
+	res.Docs, res.Notices = dropTranslations(res.Docs, res.Notices)
 	stripSiteChrome(res.Docs)
 	slices.SortFunc(res.Docs, func(a, b knowledge.Doc) int { return strings.Compare(a.Slug, b.Slug) })
 	byPath := func(a, b Warning) int { return strings.Compare(a.Path, b.Path) }
