@@ -141,7 +141,8 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 // Real documentation this machine has installed, not written for docent
 // and not shipped with it, with questions labelled from the docs alone
 // (installed/README.md): npm's own docs, the undici HTTP client's API
-// docs, and the Requests and urllib3 libraries' Sphinx docs. A set is skipped where its docs are missing or at another version
+// docs, the Requests and urllib3 libraries' Sphinx docs, and the Cargo
+// book as rustup installs it, HTML built by mdBook. A set is skipped where its docs are missing or at another version
 // than the one labelled: an upgrade may move an answer.
 func TestDecisionsInstalledDocs(t *testing.T) {
 	for _, tc := range []struct {
@@ -158,6 +159,9 @@ func TestDecisionsInstalledDocs(t *testing.T) {
 		{"urllib3", "/usr/lib/google-cloud-sdk/platform/gsutil/third_party/urllib3/docs",
 			"/usr/lib/google-cloud-sdk/platform/gsutil/third_party/urllib3/src/urllib3/_version.py", `__version__ = "2.2.2"`,
 			floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 3}},
+		{"cargo", "/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html/cargo",
+			"/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/lib/rustlib/multirust-channel-manifest.toml", `version = "0.96.0 (f2d3ce0bd 2026-03-21)"`,
+			floor{passed: 17, hitAt1Found: 15, maxWrongConfident: 3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := os.ReadFile(tc.versionFile)
