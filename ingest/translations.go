@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -9,72 +10,119 @@ import (
 )
 
 // A multilingual site keeps each page once per language: mdBook's books
-// under es/ and ja/, Hugo's content/fr/, a docs folder's zh-cn/. Read as
-// docs of their own, translations are rivals of their page: "HashMap"
-// asked in English got "Do you mean 哈希表 HashMap or HashMap?", the
-// translation sharing the page's code and names. docent reads questions
-// with English words, stems and function words, so of a page and its
-// translation one is read: the English one.
+// under es/ and ja/ beside the English at the root, Hugo's content/en/
+// and content/fr/, a docs folder's zh-cn/. Read as docs of their own,
+// translations are rivals of their page: "HashMap" asked in English got
+// "Do you mean zh/std/hash or std/hash?", the translation sharing the
+// page's code and names. docent reads questions with English words,
+// stems and function words, so of a page's versions one is read: the
+// English one.
 //
-// A folder named by a language code ("es", "zh-cn", "pt_BR") is a
-// translation of the site when at least half of its pages have a twin
-// at the same path without that folder ("es/hello/print" and
-// "hello/print"): a folder of the site's own that happens to be named
-// like a language ("it", "ml", "os") holds pages of its own. Of each
-// twin pair the page in the language folder goes, unless the other one
-// writes English function words translationShare times less often: then
-// the site's root is the translation (a site written in another
-// language, with an English version).
+// A page's versions are the docs whose paths are the same once a segment
+// naming a language ("es", "zh-cn", "pt_BR") is taken out, or left out
+// (the site's default language at the root). A folder named by a
+// language code is a translation of the site when at least half of its
+// pages have another version: a folder of the site's own that happens to
+// be named like a language ("it" for the IT team, "ml") holds pages of
+// its own, and is left alone. Of a page's versions the one read is the
+// one at the root, or in an "en" folder, unless another writes English
+// function words translationShare times as often (the root of a site
+// written in another language); else the one writing them most often.
 
-// translationShare is how much less often a page must write English
-// function words than its twin to be the translation of the two, when
-// it is the one outside the language folder.
+// translationShare is how many times as often as the version at the root
+// (or in "en") another version must write English function words to be
+// the one read instead.
 const translationShare = 2
 
-// dropTranslations leaves out of docs each translation of another doc
-// (see above), with a note naming the doc kept.
+// dropTranslations leaves out of docs each version of a page in another
+// language than the one read (see above), with a note naming that one.
 func dropTranslations(docs []knowledge.Doc, notices []Warning) ([]knowledge.Doc, []Warning) {
-	bySlug := make(map[string]int, len(docs))
-	for i, d := range docs {
-		bySlug[d.Slug] = i
+	type version struct {
+		doc    int
+		folder string // the language folder ("es", "docs/zh-cn"), "" at the root
+		lang   string // its code, lower-cased
 	}
-	type twin struct{ coded, plain int }
-	var twins []twin
-	folders := map[string][2]int{} // language folder → pages in it, pages with a twin
+	groups := map[string][]version{} // the path without its language segment → its versions
 	for i, d := range docs {
 		segs := strings.Split(d.Slug, "/")
+		v := version{doc: i}
+		key := d.Slug
 		for k := 0; k < len(segs)-1; k++ {
-			if !isLanguageCode(segs[k]) {
-				continue
-			}
-			folder := strings.Join(segs[:k+1], "/")
-			n := folders[folder]
-			n[0]++
-			if j, ok := bySlug[strings.Join(append(segs[:k:k], segs[k+1:]...), "/")]; ok {
-				n[1]++
-				twins = append(twins, twin{coded: i, plain: j})
-			}
-			folders[folder] = n
-			break
-		}
-	}
-	drop := make([]int, len(docs)) // 1 + the index of the doc kept instead, 0 to keep
-	for _, t := range twins {
-		segs := strings.Split(docs[t.coded].Slug, "/")
-		folder := ""
-		for k, seg := range segs {
-			if isLanguageCode(seg) {
-				folder = strings.Join(segs[:k+1], "/")
+			if isLanguageCode(segs[k]) {
+				v.folder, v.lang = strings.Join(segs[:k+1], "/"), strings.ToLower(segs[k])
+				key = strings.Join(segs[:k], "/") + "\x00" + strings.Join(segs[k+1:], "/")
 				break
 			}
 		}
-		if n := folders[folder]; 2*n[1] < n[0] {
-			continue // a folder of the site's own
+		if v.folder == "" {
+			// A page at the root is the version, in the default language, of
+			// a page under a language folder at any depth: keyed at each.
+			for k := 0; k < len(segs); k++ {
+				root := strings.Join(segs[:k], "/") + "\x00" + strings.Join(segs[k:], "/")
+				groups[root] = append(groups[root], v)
+			}
+			continue
 		}
-		if englishShare(docs[t.coded]) > translationShare*englishShare(docs[t.plain]) {
-			drop[t.plain] = t.coded + 1
-		} else {
-			drop[t.coded] = t.plain + 1
+		groups[key] = append(groups[key], v)
+	}
+	folders := map[string][2]int{} // language folder → its pages, those with another version
+	for _, vs := range groups {
+		coded := 0
+		for _, v := range vs {
+			if v.folder != "" {
+				coded++
+			}
+		}
+		if coded == 0 {
+			continue
+		}
+		for _, v := range vs {
+			if v.folder != "" {
+				n := folders[v.folder]
+				n[0]++
+				if len(vs) > 1 {
+					n[1]++
+				}
+				folders[v.folder] = n
+			}
+		}
+	}
+	shares := map[int]float64{}
+	share := func(i int) float64 {
+		if v, ok := shares[i]; ok {
+			return v
+		}
+		shares[i] = englishShare(docs[i])
+		return shares[i]
+	}
+	drop := make([]int, len(docs)) // 1 + the index of the doc read instead, 0 to keep
+	for _, vs := range groups {
+		var in []version // the versions in translation folders, and the root's
+		for _, v := range vs {
+			if n := folders[v.folder]; v.folder == "" || 2*n[1] >= n[0] {
+				in = append(in, v)
+			}
+		}
+		coded := slices.ContainsFunc(in, func(v version) bool { return v.folder != "" })
+		if len(in) < 2 || !coded {
+			continue
+		}
+		read := -1
+		for _, v := range in {
+			if v.folder == "" || v.lang == "en" || strings.HasPrefix(v.lang, "en-") {
+				read = v.doc
+				break
+			}
+		}
+		for _, v := range in {
+			if read < 0 || share(v.doc) > translationShare*share(read) {
+				read = v.doc
+			}
+		}
+		for _, v := range in {
+			if v.doc != read && drop[v.doc] == 0 {
+				drop[v.doc] = read + 1
+			}
 		}
 	}
 	out := docs[:0:0]

@@ -79,3 +79,19 @@ func TestIsLanguageCode(t *testing.T) {
 		}
 	}
 }
+
+// Hugo keeps every language in a folder of its own (content/en,
+// content/fr): the English versions are read.
+func TestLanguageFoldersSideBySide(t *testing.T) {
+	frExports := "---\ntitle: Exports\n---\n\nExportez vos données au format CSV depuis la page Rapports. L'export vous est envoyé par e-mail dès qu'il est prêt.\n"
+	fsys := fstest.MapFS{
+		"en/guide/exports.md": {Data: []byte(enExports)},
+		"fr/guide/exports.md": {Data: []byte(frExports)},
+		"de/guide/exports.md": {Data: []byte(deExports)},
+		"en/guide/backups.md": {Data: []byte(enBackups)},
+		"es/guide/backups.md": {Data: []byte(esBackups)},
+	}
+	if _, slugs := loadSlugs(t, fsys); !slices.Equal(slugs, []string{"en/guide/backups", "en/guide/exports"}) {
+		t.Errorf("docs %q, want the English versions", slugs)
+	}
+}
