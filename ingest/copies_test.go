@@ -42,10 +42,7 @@ func TestDropCopies(t *testing.T) {
 	if want := []string{"api/backups", "api/restores", "guide/backups", "guide/restores"}; !slices.Equal(slugs, want) {
 		t.Fatalf("docs %q, want %q", slugs, want)
 	}
-	var notes []string
-	for _, n := range res.Notices {
-		notes = append(notes, n.String())
-	}
+	notes := noticeLines(res)
 	checkNotes(t, notes, []string{
 		"versioned_docs/version-0.9/guide/backups.md: a copy of guide/backups.md",
 		"versioned_docs/version-1.0/guide/backups.md: a copy of guide/backups.md",
@@ -77,10 +74,7 @@ func TestDropGatheringPages(t *testing.T) {
 	if want := []string{"guide/backups", "guide/exports", "guide/imports", "guide/restores", "old/backups"}; !slices.Equal(slugs, want) {
 		t.Fatalf("docs %q, want %q", slugs, want)
 	}
-	var notes []string
-	for _, n := range res.Notices {
-		notes = append(notes, n.String())
-	}
+	notes := noticeLines(res)
 	checkNotes(t, notes, []string{"print.md: the text of other pages gathered on one"})
 }
 

@@ -209,13 +209,11 @@ func TestHTMLNoindexPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var slugs, notes []string
+	var slugs []string
 	for _, d := range res.Docs {
 		slugs = append(slugs, d.Slug)
 	}
-	for _, n := range res.Notices {
-		notes = append(notes, n.String())
-	}
+	notes := noticeLines(res)
 	if want := []string{"invoices", "payouts", "refunds"}; !slices.Equal(slugs, want) {
 		t.Errorf("docs %q, want %q", slugs, want)
 	}

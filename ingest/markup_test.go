@@ -401,6 +401,15 @@ func checkInOrder(t *testing.T, what, s string, want, absent []string) {
 
 // checkNotes fails t unless got holds one note per want, each starting
 // with it ("12: Liquid include").
+// noticeLines are a load's notices as they print.
+func noticeLines(res Result) []string {
+	var lines []string
+	for _, n := range res.Notices {
+		lines = append(lines, n.String())
+	}
+	return lines
+}
+
 func checkNotes(t *testing.T, got, want []string) {
 	t.Helper()
 	if len(got) != len(want) {

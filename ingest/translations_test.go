@@ -32,10 +32,7 @@ func TestDropTranslations(t *testing.T) {
 	if want := []string{"guide/backups", "guide/exports", "ja/guide/only-in-japanese"}; !slices.Equal(slugs, want) {
 		t.Fatalf("docs %q, want %q", slugs, want)
 	}
-	var notes []string
-	for _, n := range res.Notices {
-		notes = append(notes, n.String())
-	}
+	notes := noticeLines(res)
 	checkNotes(t, notes, []string{
 		"es/guide/backups.md: a translation of guide/backups.md",
 		"es/guide/exports.md: a copy of guide/exports.md", // an untranslated page: a copy
