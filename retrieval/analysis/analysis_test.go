@@ -135,6 +135,10 @@ func TestFollowUpAndIntents(t *testing.T) {
 		want []string
 	}{
 		{"workspace and widgets", []string{"workspace", "widgets"}},
+		// A list the question ends with is its items, not questions.
+		{"run the tests on stable, beta and nightly", nil},
+		{"export, archive and delete", []string{"export", "archive", "delete"}}, // no longer words before the list
+		{"set up sso, add a user and invite", []string{"set up sso", "add a user", "invite"}},
 		{"open notes + quick links", []string{"open notes", "quick links"}},
 		{"home, recent & navigator", []string{"home", "recent", "navigator"}},
 		{"notes+links", []string{"notes", "links"}},
@@ -254,7 +258,7 @@ func FuzzStopwordTypo(f *testing.F) {
 // more, each trimmed and not empty, whose words are the question's in its
 // order.
 func FuzzSplitIntents(f *testing.F) {
-	for _, s := range []string{"workspace and widgets", "2,000 parcels, 1,5 kg", "a,b", ",,", "x? also y", "between a and b", "1,000,000"} {
+	for _, s := range []string{"workspace and widgets", "on stable, beta and nightly", "2,000 parcels, 1,5 kg", "a,b", ",,", "x? also y", "between a and b", "1,000,000"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -213,10 +213,28 @@ func SplitIntents(text string) []string {
 	}
 	flush()
 	parts = joinCircumstances(text, parts)
+	parts = joinEnumeration(parts)
 	if len(parts) < 2 {
 		return nil
 	}
 	return parts
+}
+
+// joinEnumeration rejoins a list the question ends with ("runs the tests
+// on stable, beta and nightly"): three parts or more, each after the
+// first a single word, are the items of the first part's last words, not
+// questions of their own. Two one-word parts ("workspace and widgets")
+// are two topics.
+func joinEnumeration(parts []string) []string {
+	if len(parts) < 3 || len(Tokens(parts[0])) < 2 {
+		return parts
+	}
+	for _, p := range parts[1:] {
+		if len(Tokens(p)) != 1 {
+			return parts
+		}
+	}
+	return []string{strings.Join(parts, ", ")}
 }
 
 // joinCircumstances joins to the part after it each part that tells what
