@@ -20,7 +20,8 @@ import (
 //
 // A page's versions are the docs whose paths are the same once a segment
 // naming a language ("es", "zh-cn", "pt_BR") is taken out, or left out
-// (the site's default language at the root). A folder named by a
+// (the site's default language at the root); a file name may end with
+// the code instead ("about.fr" beside "about", as Hugo allows). A folder named by a
 // language code is a translation of the site when at least half of its
 // pages have another version: a folder of the site's own that happens to
 // be named like a language ("it" for the IT team, "ml") holds pages of
@@ -53,6 +54,14 @@ func dropTranslations(docs []knowledge.Doc, notices []Warning) ([]knowledge.Doc,
 				key = strings.Join(segs[:k], "/") + "\x00" + strings.Join(segs[k+1:], "/")
 				break
 			}
+		}
+		last := segs[len(segs)-1]
+		if dot := strings.LastIndexByte(last, '.'); v.folder == "" && dot > 0 && isLanguageCode(last[dot+1:]) {
+			// Hugo's and mkdocs-static-i18n's translation by file name:
+			// "about.fr" beside "about"; all of a language's such pages
+			// count as one folder.
+			v.folder, v.lang = last[dot:], strings.ToLower(last[dot+1:])
+			key = strings.Join(segs[:len(segs)-1], "/") + "\x00" + last[:dot]
 		}
 		if v.folder == "" {
 			// A page at the root is the version, in the default language, of

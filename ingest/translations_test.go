@@ -92,3 +92,19 @@ func TestLanguageFoldersSideBySide(t *testing.T) {
 		t.Errorf("docs %q, want the English versions", slugs)
 	}
 }
+
+// Hugo and mkdocs-static-i18n may name a translation by its file name
+// ("exports.fr.md" beside "exports.md"): the page without the code is read.
+func TestTranslationsByFileName(t *testing.T) {
+	frExports := "---\ntitle: Exports\n---\n\nExportez vos données au format CSV depuis la page Rapports. L'export vous est envoyé par e-mail dès qu'il est prêt.\n"
+	fsys := fstest.MapFS{
+		"guide/exports.md":    {Data: []byte(enExports)},
+		"guide/exports.fr.md": {Data: []byte(frExports)},
+		"guide/backups.md":    {Data: []byte(enBackups)},
+		"guide/backups.es.md": {Data: []byte(esBackups)},
+		"release.v1.it.md":    {Data: []byte("---\ntitle: Release\n---\n\nThe first release of the mobile app shipped in March with offline notes.\n")},
+	}
+	if _, slugs := loadSlugs(t, fsys); !slices.Equal(slugs, []string{"guide/backups", "guide/exports", "release.v1.it"}) {
+		t.Errorf("docs %q, want the English pages and the page without a twin", slugs)
+	}
+}
