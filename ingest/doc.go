@@ -18,9 +18,6 @@ import (
 	"github.com/docent-sh/docent/textsafe"
 )
 
-// noindexMsg says why an HTML page with a robots noindex is left out.
-const noindexMsg = "robots noindex: the site keeps the page out of search, as it does a table of contents, a print version or a search page"
-
 // rootCategory is the category of files at the top of the knowledge base.
 const rootCategory = "docs"
 
@@ -133,8 +130,8 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 		lines = normalizeLines(page.body)
 	}
 	if page.noindex && (read == nil || !read.keepNoindex) {
-		w := Warning{Path: relPath, Kind: Excluded, Msg: noindexMsg, noindex: true}
-		return knowledge.Doc{}, nil, w
+		return knowledge.Doc{}, nil, Warning{Path: relPath, Kind: Excluded, noindex: true,
+			Msg: "robots noindex: the site keeps the page out of search, as it does a table of contents, a print version or a search page"}
 	}
 	if page.redirect != "" {
 		return fail(0, Excluded, "redirect to %s: the site sends readers on at once, and the page shows nothing of its own", textsafe.Line(page.redirect))

@@ -175,7 +175,13 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	includedBy := map[string]string{} // an included file's path → the first page including it
 	read := siteFilesOf(fsys, files)
 	read.rstExts = rstExts
-	var noindexed []mdFile // HTML pages left out for their robots noindex
+	// HTML pages left out for their robots noindex, with the notice
+	// saying so, held until the load knows whether the tag is the site's.
+	type noindexedPage struct {
+		f      mdFile
+		notice Warning
+	}
+	var noindexed []noindexedPage
 	pages := 0
 	take := func(f mdFile) {
 		var included []string
@@ -185,7 +191,7 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 			warn.Slug = SlugFor(f.path)
 			switch {
 			case warn.noindex:
-				noindexed = append(noindexed, f)
+				noindexed = append(noindexed, noindexedPage{f, *warn})
 			case warn.Kind == Problem:
 				res.Warnings = append(res.Warnings, *warn)
 			default:
@@ -224,12 +230,12 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	// content: then every page is read.
 	if 2*len(noindexed) > pages {
 		read.keepNoindex = true
-		for _, f := range noindexed {
-			take(f)
+		for _, p := range noindexed {
+			take(p.f)
 		}
 	} else {
-		for _, f := range noindexed {
-			res.Notices = append(res.Notices, Warning{Path: f.path, Slug: SlugFor(f.path), Kind: Excluded, Msg: noindexMsg})
+		for _, p := range noindexed {
+			res.Notices = append(res.Notices, p.notice)
 		}
 	}
 	res.Docs, res.Notices = dropIncluded(res.Docs, res.Notices, includedBy)

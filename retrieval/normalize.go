@@ -104,8 +104,10 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 			}
 		}
 	}
+	// The question's capitalized words tell names from slips (see rare):
+	// read only when it has a word the docs do not write.
 	var capitalized []string
-	if n.common != nil {
+	if n.common != nil && slices.ContainsFunc(q.terms, func(t string) bool { return !n.inVocabulary(t) }) {
 		capitalized = analysis.AppendCapitalized(nil, text)
 	}
 	for _, t := range q.terms {
