@@ -91,7 +91,7 @@ func (r DecisionReport) WriteText(w io.Writer, explain bool) error {
 
 // candidateMeasures prints what the policy read of one candidate doc.
 func candidateMeasures(c retrieval.Candidate) string {
-	return fmt.Sprintf("rank %.2f, coverage %.2f, naming %.2f (%s)", c.Rank, c.Coverage, c.Naming, textsafe.Line(c.ChunkID))
+	return fmt.Sprintf("rank %.2f, coverage %.2f, together %.2f, naming %.2f (%s)", c.Rank, c.Coverage, c.Together, c.Naming, textsafe.Line(c.ChunkID))
 }
 
 // percentOf prints a share, or "-" when nothing was counted.

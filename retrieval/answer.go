@@ -360,7 +360,7 @@ func (e *Engine) explain(ix *unitIndex, r ranking, cands []candidate) []Candidat
 		u := ix.Units[h.Unit]
 		de := e.docs[u.Doc]
 		c := cands[i]
-		out[i] = Candidate{DocSlug: de.slug, Title: de.title, Rank: h.Rank, Coverage: c.coverage, Naming: c.naming}
+		out[i] = Candidate{DocSlug: de.slug, Title: de.title, Rank: h.Rank, Coverage: c.coverage, Together: c.together, Naming: c.naming}
 		if r.fused != nil {
 			out[i].FusedScore = r.fused[h.Unit].fused
 		}

@@ -138,7 +138,8 @@ type Candidate struct {
 	Title    string  `json:"title"`
 	ChunkID  string  `json:"chunk_id,omitempty"`
 	Rank     float64 `json:"rank"`     // rank score of the doc's best chunk
-	Coverage float64 `json:"coverage"` // share of the question's informative weight that chunk covers
+	Coverage float64 `json:"coverage"` // share of the question's informative weight the doc covers, in any of its chunks
+	Together float64 `json:"together"` // … its best-ranked chunk covers: the words in one place
 	Naming   float64 `json:"naming"`   // … that the doc's title, keywords or headings carry
 	// FusedScore is that chunk's fused score in a hybrid turn (its rank,
 	// for the policy), 0 in a lexical one. A doc the vector side alone
