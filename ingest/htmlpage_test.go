@@ -118,6 +118,57 @@ func TestHTMLPagesAreDocsOnlyWithoutOtherDocs(t *testing.T) {
 	}
 }
 
+// A built site whose only markdown files describe the repository or a
+// bundled asset (Sphinx's _static/fontawesome/README.md) is read as its
+// pages: those files would otherwise hide every page.
+func TestHTMLSiteWithARepositoryFile(t *testing.T) {
+	site := fstest.MapFS{
+		"Splitting-a-bill_98342.html":     {Data: []byte(confluencePage)},
+		"Refunds_98350.html":              {Data: []byte(strings.ReplaceAll(strings.ReplaceAll(confluencePage, "Splitting a bill", "Refunds"), "Split", "Refund"))},
+		"_static/fontawesome/README.md":   {Data: []byte("# Font Awesome\n\nThe iconic font.\n")},
+		"_static/fontawesome/LICENSE.txt": {Data: []byte("licence")},
+	}
+	res, err := Load(context.Background(), site, "docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slugs []string
+	for _, d := range res.Docs {
+		slugs = append(slugs, d.Slug)
+	}
+	if !slices.Equal(slugs, []string{"refunds_98350", "splitting-a-bill_98342"}) {
+		t.Errorf("docs %v, want the two pages", slugs)
+	}
+	if !slices.ContainsFunc(res.Notices, func(w Warning) bool {
+		return w.Path == "_static/fontawesome/README.md" && w.Kind == Excluded && strings.Contains(w.Msg, "2 HTML pages")
+	}) {
+		t.Errorf("notices %v, want one saying why the README was left out", res.Notices)
+	}
+
+	// A README beside one page, or beside a doc, is read as the docs are.
+	for name, want := range map[string][]string{"Refunds_98350.html": {"_static/fontawesome/readme"}, "guide.md": {"_static/fontawesome/readme", "guide"}} {
+		fsys := fstest.MapFS{}
+		for k, v := range site {
+			fsys[k] = v
+		}
+		delete(fsys, "Splitting-a-bill_98342.html")
+		if name == "guide.md" {
+			fsys[name] = &fstest.MapFile{Data: []byte("# Guide\n\nText.\n")}
+		}
+		res, err := Load(context.Background(), fsys, "docs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range res.Docs {
+			got = append(got, d.Slug)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("with %s: docs %v, want %v", name, got, want)
+		}
+	}
+}
+
 func TestHTMLPageInWindows1252(t *testing.T) {
 	src := []byte("<html><head><title>Caf\xe9 \x96 menu</title></head><body><p>Cr\xe8me br\xfbl\xe9e costs \x80 5.</p></body></html>")
 	doc, notes, err := parseDoc("menu.html", src)

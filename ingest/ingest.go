@@ -295,10 +295,32 @@ func findMarkdown(ctx context.Context, fsys fs.FS, rstExts []string) ([]mdFile, 
 		return nil, nil, err
 	}
 	w.dir(".", ".", []string{"."})
-	if len(w.files) == 0 {
+	switch {
+	case len(w.files) == 0:
+		return w.pages, w.warnings, ctx.Err()
+	case len(w.pages) > len(w.files) && !slices.ContainsFunc(w.files, func(f mdFile) bool { return !isRepositoryFile(f.path) }):
+		// A built site whose only markdown is a README or licence: the
+		// repository's (a gh-pages branch) or a bundled asset's (Sphinx's
+		// _static/fontawesome/README.md). It describes its folder and is
+		// no page of the site; read as the docs, it would hide every page.
+		for _, f := range w.files {
+			w.warnings = append(w.warnings, Warning{Path: f.path, Slug: SlugFor(f.path), Kind: Excluded,
+				Msg: fmt.Sprintf("a repository file in a built site of %d HTML pages: the pages are the docs", len(w.pages))})
+		}
 		return w.pages, w.warnings, ctx.Err()
 	}
 	return w.files, w.warnings, ctx.Err()
+}
+
+// repositoryFiles are the names, without extension and case, of the
+// files a repository or a package keeps beside its content to describe
+// it: what it is, its licence, its history, how to contribute.
+var repositoryFiles = []string{"readme", "license", "licence", "copying", "notice", "authors", "changelog", "changes", "history", "contributing", "code_of_conduct", "security", "support"}
+
+// isRepositoryFile reports a file named as one of repositoryFiles.
+func isRepositoryFile(p string) bool {
+	base := path.Base(p)
+	return slices.Contains(repositoryFiles, strings.ToLower(strings.TrimSuffix(base, path.Ext(base))))
 }
 
 func (w *walker) warn(p, msg string) {
