@@ -336,6 +336,7 @@ func (w *walker) dir(name, real string, ancestors []string) {
 		w.warn(name, "cannot read: "+bareCause(err))
 		return
 	}
+	sphinx := isSphinxBuild(entries)
 	for _, e := range entries {
 		if w.ctx.Err() != nil {
 			return
@@ -376,6 +377,14 @@ func (w *walker) dir(name, real string, ancestors []string) {
 			childReal, mode = target, info.Mode().Type()
 			if mode.IsDir() && (target == "." || slices.ContainsFunc(ancestors, func(a string) bool { return a == target || strings.HasPrefix(a, target+"/") })) {
 				w.warn(childName, "symbolic link not followed: it loops back to "+displayDir(target))
+				continue
+			}
+		}
+		if sphinx {
+			if why := sphinxGenerated(e.Name(), mode.IsDir()); why != "" {
+				if mode.IsDir() || isHTMLPage(childName) {
+					w.warnings = append(w.warnings, Warning{Path: childName, Slug: SlugFor(childName), Kind: Excluded, Msg: why})
+				}
 				continue
 			}
 		}
@@ -420,6 +429,41 @@ func (w *walker) notDocs(real, name string) string {
 		if has("_config.yml") {
 			return "Jekyll's drafts: left out, as Jekyll leaves them out"
 		}
+	}
+	return ""
+}
+
+// isSphinxBuild reports the top folder of a Sphinx HTML build: Sphinx
+// writes its inventory (objects.inv) and its search index
+// (searchindex.js) there, beside the pages.
+func isSphinxBuild(entries []fs.DirEntry) bool {
+	has := func(name string) bool {
+		return slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == name && !e.IsDir() })
+	}
+	return has("objects.inv") && has("searchindex.js")
+}
+
+// sphinxGenerated says why an entry at the top of a Sphinx HTML build is
+// no page of the docs, "" when it may be: the pages Sphinx makes itself
+// (the general index, the search page, the module indexes) list every
+// name of the docs and explain none; viewcode's highlighted source
+// (_modules) is the project's code, and it quotes every error message
+// the docs explain; _sources holds the pages' sources again, _static,
+// _images and _downloads the site's files.
+func sphinxGenerated(name string, dir bool) string {
+	if dir {
+		switch name {
+		case "_modules":
+			return "Sphinx's highlighted source code (viewcode): the project's code, not its docs"
+		case "_sources", "_static", "_images", "_downloads":
+			return "Sphinx's copy of the sources and files (" + name + "): not pages of the docs"
+		}
+		return ""
+	}
+	base := strings.ToLower(strings.TrimSuffix(name, path.Ext(name)))
+	switch {
+	case base == "search", base == "genindex", strings.HasPrefix(base, "genindex-"), strings.HasSuffix(base, "modindex"):
+		return "a page Sphinx generates (" + name + "): an index of the docs' names, or the search form"
 	}
 	return ""
 }
