@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -141,8 +142,79 @@ func readHTMLPage(src string) htmlPage {
 	for _, tag := range htmlDropped {
 		body = dropElements(body, tag)
 	}
-	p.body = blockLines(body)
+	body = htmlSelfAnchor.ReplaceAllStringFunc(body, func(a string) string {
+		if strings.IndexFunc(htmlText(a), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			return a
+		}
+		return ""
+	})
+	p.body = preFences(blockLines(body))
 	return p
+}
+
+// htmlSelfAnchor matches a link to a place on the page itself. One whose
+// text is a sign, no word ("¶", "#", "§", "🔗"), is the permalink a
+// generator puts beside each heading (Sphinx, MkDocs, Hugo, Docusaurus):
+// left in, every heading and section path would end with it.
+var htmlSelfAnchor = regexp.MustCompile(`(?is)<a\b[^>]*\bhref\s*=\s*["']?#[^>]*>[^<]{0,16}</a\s*>`)
+
+var (
+	htmlPreOpen  = regexp.MustCompile(`(?is)<pre\b[^>]*>`)
+	htmlBreak    = regexp.MustCompile(`(?i)<br\s*/?>`)
+	htmlLanguage = regexp.MustCompile(`\blang(?:uage)?-([\w+#-]+)`)
+)
+
+// preFences turns each <pre> element into a fenced code block of its
+// text, in the language its class names, if any ("language-toml",
+// "lang-sh"). Left as HTML, a highlighted block is a <pre> inside a <div>
+// whose lines carry a <span> per token: markdown's HTML block around it
+// ends at the first blank line of the code, and every line after is read
+// as a paragraph, so the code became the page's prose. As a code block it
+// is what a reader sees: shown with the chunk, left out of the text that
+// is ranked and quoted, as in a markdown page. A <pre> never closed ends
+// with the page.
+func preFences(s string) string {
+	var b strings.Builder
+	for {
+		loc := htmlPreOpen.FindStringIndex(s)
+		if loc == nil {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:loc[0]])
+		open := s[loc[0]:loc[1]]
+		s = s[loc[1]:]
+		inner, rest := s, ""
+		if end := matchingEnd(s, "pre"); end >= 0 {
+			inner, rest = s[:end], s[end:]
+			if gt := strings.IndexByte(rest, '>'); gt >= 0 {
+				rest = rest[gt+1:]
+			}
+		}
+		lang := ""
+		if m := htmlLanguage.FindStringSubmatch(open + firstTag(inner)); m != nil {
+			lang = m[1]
+		}
+		code := html.UnescapeString(anyTagRe.ReplaceAllString(htmlBreak.ReplaceAllString(inner, "\n"), ""))
+		code = strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(code, "\r"), "\n"), " \t\r\n")
+		if strings.TrimSpace(code) != "" {
+			b.WriteString("\n\n" + fenced(code, lang) + "\n\n")
+		}
+		s = rest
+	}
+}
+
+// firstTag is the start tag s opens with, after white space, "" when it
+// opens with text: the <code> inside a <pre> often names the language.
+func firstTag(s string) string {
+	t := strings.TrimLeft(s, " \t\r\n")
+	if !strings.HasPrefix(t, "<") {
+		return ""
+	}
+	if gt := strings.IndexByte(t, '>'); gt >= 0 {
+		return t[:gt+1]
+	}
+	return ""
 }
 
 // htmlAttrs reads a tag's attributes, names lower-cased, values unescaped.

@@ -188,6 +188,7 @@ func TestHTMLPageInWindows1252(t *testing.T) {
 // a warning naming the file.
 func FuzzHTMLPage(f *testing.F) {
 	f.Add(confluencePage)
+	f.Add(sphinxPage)
 	for _, s := range []string{
 		"<main><main><p>a</main></main><main>",
 		"<header><header/><p>x</p></header><nav",
@@ -197,6 +198,8 @@ func FuzzHTMLPage(f *testing.F) {
 		"<meta http-equiv=refresh content=\"0; url='\x1b[31mx.html'\"><body>y</body>",
 		"<meta http-equiv=\"REFRESH\" content=\"0;url=\"><p>z</p>",
 		"<meta name=robots content=\"noindex,follow\"><h1>T</h1><p>x</p>",
+		"<h2>T<a href=\"#t\">¶</a></h2><pre class=\"language-sh\"><code>a ```` b\n\n<b>c</b></code></pre><pre>",
+		"<div class=highlight><pre><span>x</span>&lt;p&gt;<br/>\r\n</pre></div><pre></pre><a href=#>#</a>",
 	} {
 		f.Add(s)
 	}
@@ -280,5 +283,95 @@ func TestHTMLNoindexPages(t *testing.T) {
 	}
 	if len(res.Docs) != 5 || len(res.Notices) != 0 {
 		t.Errorf("%d docs, notices %v; want all 5 pages read", len(res.Docs), res.Notices)
+	}
+}
+
+// sphinxPage is a page as Sphinx's HTML builder writes it: the article in
+// role="main", a permalink beside each heading, a highlighted code block
+// whose lines are a <span> per token, with a blank line inside.
+const sphinxPage = `<!DOCTYPE html>
+<html lang="en"><head><title>Caching &#8212; Acme 3.2 documentation</title></head>
+<body><div class="body" role="main">
+<section id="caching"><h1>Caching<a class="headerlink" href="#caching" title="Permalink to this heading">¶</a></h1>
+<p>Acme keeps rendered pages in a cache backend.</p>
+<section id="setup"><h2>Set up the cache<a class="headerlink" href="#setup">¶</a></h2>
+<p>Name the backend in <a href="#settings">the settings</a>:</p>
+<div class="highlight-python notranslate"><div class="highlight"><pre><span></span><span class="n">CACHES</span> <span class="o">=</span> <span class="p">{</span>
+    <span class="s2">&quot;default&quot;</span><span class="p">:</span> <span class="s2">&quot;locmem&quot;</span><span class="p">,</span>
+
+<span class="p">}</span>
+</pre></div></div>
+<p>Restart the server afterwards.</p>
+</section></section></div></body></html>
+`
+
+func TestSphinxHTMLPage(t *testing.T) {
+	res, err := Load(context.Background(), fstest.MapFS{"topics/cache.html": {Data: []byte(sphinxPage)}}, "docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Docs[0]
+	var paths, texts []string
+	for _, c := range d.Chunks {
+		paths = append(paths, c.HeaderPath)
+		texts = append(texts, c.Text)
+	}
+	if got := strings.Join(paths, "|"); strings.Contains(got, "¶") || !strings.Contains(got, "Set up the cache") {
+		t.Errorf("section paths %q: want the headings without their permalinks", got)
+	}
+	text := strings.Join(texts, " ")
+	if strings.Contains(text, "CACHES") || strings.Contains(text, "locmem") || !strings.Contains(text, "Restart the server afterwards") || !strings.Contains(text, "the settings") {
+		t.Errorf("text %q: want the prose and a link's words, not the code", text)
+	}
+	if !strings.Contains(d.Content, "```\nCACHES = {\n    \"default\": \"locmem\",\n\n}\n```") {
+		t.Errorf("content %q: want the code block as a fence, its blank line kept", d.Content)
+	}
+}
+
+// A Sphinx HTML build (objects.inv and searchindex.js at its top) is read
+// as its pages, without the pages and folders Sphinx makes itself.
+func TestSphinxHTMLBuild(t *testing.T) {
+	build := fstest.MapFS{
+		"objects.inv":                   {Data: []byte("# Sphinx inventory version 2")},
+		"searchindex.js":                {Data: []byte("Search.setIndex({})")},
+		"topics/cache.html":             {Data: []byte(sphinxPage)},
+		"index.html":                    {Data: []byte(strings.ReplaceAll(sphinxPage, "Caching", "Welcome"))},
+		"genindex.html":                 {Data: []byte(strings.ReplaceAll(sphinxPage, "Caching", "Index"))},
+		"search.html":                   {Data: []byte(strings.ReplaceAll(sphinxPage, "Caching", "Search"))},
+		"py-modindex.html":              {Data: []byte(strings.ReplaceAll(sphinxPage, "Caching", "Python Module Index"))},
+		"_modules/acme/cache.html":      {Data: []byte(strings.ReplaceAll(sphinxPage, "Caching", "Source code for acme.cache"))},
+		"_static/fontawesome/README.md": {Data: []byte("# Font Awesome\n\nThe iconic font.\n")},
+		"_sources/index.rst.txt":        {Data: []byte("Welcome\n=======\n")},
+	}
+	res, err := Load(context.Background(), build, "html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slugs []string
+	for _, d := range res.Docs {
+		slugs = append(slugs, d.Slug)
+	}
+	if !slices.Equal(slugs, []string{"index", "topics/cache"}) {
+		t.Errorf("docs %v, want the two pages of the docs", slugs)
+	}
+	var left []string
+	for _, w := range res.Notices {
+		if w.Kind == Excluded {
+			left = append(left, w.Path)
+		}
+	}
+	slices.Sort(left)
+	if want := []string{"_modules", "_sources", "_static", "genindex.html", "py-modindex.html", "search.html"}; !slices.Equal(left, want) {
+		t.Errorf("left out %v, want %v, each with a notice", left, want)
+	}
+
+	// The same names in a folder that is no Sphinx build are pages.
+	delete(build, "objects.inv")
+	res, err = Load(context.Background(), build, "html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Docs) != 6 {
+		t.Errorf("without objects.inv: %d docs, want the six pages", len(res.Docs))
 	}
 }
