@@ -288,9 +288,13 @@ func knownTerms(docs []knowledge.Doc, glossary []glossaryEntry) (known, phrases,
 func (e *Engine) buildIndexes(an *analysis.Analyzer) {
 	var wholeUnits []index.Unit
 	var chunkUnits []index.Unit
-	logs := make([]bool, len(e.docs))
+	slugs, titles := make([]string, len(e.docs)), make([]string, len(e.docs))
 	for i, d := range e.docs {
-		logs[i] = releaseLog(d.doc.Content)
+		slugs[i], titles[i] = d.doc.Slug, d.doc.Title
+	}
+	logs := releaseSeries(slugs, titles)
+	for i, d := range e.docs {
+		logs[i] = logs[i] || releaseLog(d.doc.Content)
 		wholeUnits = append(wholeUnits, index.Unit{Doc: int32(i), Chunk: -1, Lead: true})
 		lead := true
 		for j, c := range d.doc.Chunks {

@@ -439,6 +439,39 @@ func TestReleaseLogRanksBelowTheFeaturePage(t *testing.T) {
 	}
 }
 
+// A series of release notes, a page per version, is damped as a release
+// log: each page names, in passing, every feature its version changed.
+func TestReleaseSeriesRanksBelowTheFeaturePage(t *testing.T) {
+	docs := []knowledge.Doc{
+		makeDoc("topics/auth/customizing", "Customizing authentication", nil, "Custom users.",
+			section{"Custom user model", "Set USERNAME_FIELD to log in with an email address instead of a username."}),
+	}
+	for _, v := range []string{"1.5", "1.5.1", "1.6"} {
+		docs = append(docs, makeDoc("releases/"+v, "Framework "+v+" release notes", nil, "What changed.",
+			section{"Configurable user model", "Log in with an email address instead of a username: the user model is configurable, so log in with email address instead of username works."}))
+	}
+	e := engineOf(t, testBundle(docs))
+	res := e.Ask(Query{Text: "log in with an email address instead of a username"})
+	if len(res.Results) == 0 || res.Results[0].DocSlug != "topics/auth/customizing" {
+		t.Fatalf("top %+v, want the guide above the release notes", res.Candidates)
+	}
+	res = e.Ask(Query{Text: "email address login in 1.5"})
+	if len(res.Candidates) == 0 || !strings.HasPrefix(res.Candidates[0].DocSlug, "releases/1.5") {
+		t.Errorf("asked about a version: top %+v, want its release notes", res.Candidates)
+	}
+}
+
+func TestReleaseSeries(t *testing.T) {
+	slugs := []string{"releases/3.2", "releases/3.2.1", "releases/3.1", "releases/index", "upgrade/2.0", "upgrade/3.0", "guide/v1.2", "guide/v1.3", "guide/v1.4"}
+	titles := []string{"Django 3.2 release notes", "Django 3.2.1 release notes", "Django 3.1 release notes", "Release notes",
+		"Upgrading to 2.0", "Upgrading to 3.0", // two: no series
+		"Install v1.2", "Install", "Configure v1.4"} // titles that differ beyond the version
+	want := []bool{true, true, true, false, false, false, false, false, false}
+	if got := releaseSeries(slugs, titles); !slices.Equal(got, want) {
+		t.Errorf("releaseSeries = %v, want %v", got, want)
+	}
+}
+
 func TestReleaseLog(t *testing.T) {
 	for _, tc := range []struct {
 		md   string

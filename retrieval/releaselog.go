@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"path"
 	"regexp"
 	"strings"
 )
@@ -42,4 +43,40 @@ func releaseLog(md string) bool {
 		}
 	}
 	return n >= minLogHeadings && 2*dated >= n
+}
+
+// titleVersion matches a version number in a title: "3.2", "1.0.1",
+// "v2.4".
+var titleVersion = regexp.MustCompile(`(?i)\bv?\d+(?:\.\d+)+\b`)
+
+// releaseSeries reports, per doc, whether it is one page of a series of
+// release notes: a page per version, minLogHeadings or more pages of one
+// folder whose titles are the same but for the version ("Django 3.2
+// release notes", "Django 3.2.1 release notes"). Each page reads as a
+// feature guide (an overview, then a section per change), so
+// releaseLog, which looks for dated headings, does not see it; yet each
+// names, in passing, every feature its version changed. The shape of
+// the titles, not their words: it holds for "What's new in 2.1" and
+// "Notas de la versión 2.1" alike. slugs and titles are the docs', in
+// the same order.
+func releaseSeries(slugs, titles []string) []bool {
+	type key struct{ dir, title string }
+	members := map[key][]int{}
+	for i, t := range titles {
+		if !titleVersion.MatchString(t) {
+			continue
+		}
+		k := key{path.Dir(slugs[i]), strings.Join(strings.Fields(strings.ToLower(titleVersion.ReplaceAllString(t, " "))), " ")}
+		members[k] = append(members[k], i)
+	}
+	series := make([]bool, len(titles))
+	for _, m := range members {
+		if len(m) < minLogHeadings {
+			continue
+		}
+		for _, i := range m {
+			series[i] = true
+		}
+	}
+	return series
 }
