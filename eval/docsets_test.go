@@ -141,9 +141,11 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 // Real documentation this machine has installed, not written for docent
 // and not shipped with it, with questions labelled from the docs alone
 // (installed/README.md): npm's own docs, the undici HTTP client's API
-// docs, the Requests and urllib3 libraries' Sphinx docs, and the Cargo
-// book as rustup installs it, HTML built by mdBook. A set is skipped where its docs are missing or at another version
-// than the one labelled: an upgrade may move an answer.
+// docs, the Requests and urllib3 libraries' Sphinx docs, the Cargo book
+// as rustup installs it, HTML built by mdBook, and Django's docs as
+// Debian's python-django-doc installs them, HTML built by Sphinx. A set
+// is skipped where its docs are missing or at another version than the
+// one labelled: an upgrade may move an answer.
 func TestDecisionsInstalledDocs(t *testing.T) {
 	for _, tc := range []struct {
 		name, docs, versionFile, version string
@@ -162,6 +164,8 @@ func TestDecisionsInstalledDocs(t *testing.T) {
 		{"cargo", "/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html/cargo",
 			"/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/lib/rustlib/multirust-channel-manifest.toml", `version = "0.96.0 (f2d3ce0bd 2026-03-21)"`,
 			floor{passed: 18, hitAt1Found: 15, maxWrongConfident: 3}},
+		{"django", "/usr/share/doc/python-django-doc/html", "/usr/share/doc/python-django-doc/html/index.html", "Django 3.2.25 documentation",
+			floor{passed: 22, hitAt1Found: 17, maxWrongConfident: 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := os.ReadFile(tc.versionFile)
