@@ -1,11 +1,13 @@
 package ingest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/docent-sh/docent/knowledge"
 )
@@ -260,5 +262,26 @@ func BenchmarkSiteChromeNone(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		stripSiteChrome(docs)
+	}
+}
+
+// BenchmarkLoad measures a whole load of a generated site of 300 pages
+// (about 5 MB): walking, parsing and chunking each page, then the passes
+// over all of them (site titles, copies, translations, frame).
+func BenchmarkLoad(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	site := fstest.MapFS{}
+	size := 0
+	for i := range 300 {
+		src := benchDoc(r, i)
+		size += len(src)
+		site[fmt.Sprintf("topics/topic-%d.md", i)] = &fstest.MapFile{Data: []byte(src)}
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(context.Background(), site, "bench"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

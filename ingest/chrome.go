@@ -77,6 +77,7 @@ func stripSiteChrome(docs []knowledge.Doc) {
 	}
 	need := max(minChromeDocs, int(math.Ceil(minChromeShare*float64(len(docs)))))
 	common := func(k uint64) bool { return k != 0 && int(counts[k]) >= need }
+	var stripped []int
 	for i := range docs {
 		lines := strings.Split(docs[i].Content, "\n")
 		bs := blocks[i]
@@ -111,8 +112,9 @@ func stripSiteChrome(docs []knowledge.Doc) {
 			md := parseMarkdown(docs[i].Content)
 			docs[i].Title = firstNonEmpty(firstHeading(md), titleFromPath(docs[i].SourcePath))
 		}
-		Chunk(&docs[i])
+		stripped = append(stripped, i)
 	}
+	chunkEach(docs, stripped)
 }
 
 // chromeBlocks splits lines into blocks: a blank line ends one, a list

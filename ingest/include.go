@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/docent-sh/docent/knowledge"
 )
@@ -38,8 +39,10 @@ type siteFiles struct {
 	// read returns the text of a file, by its path from the root.
 	read func(path string) (string, error)
 	// data holds the data files parsed so far, by path; nil for a file
-	// that is missing or not a mapping.
-	data map[string]map[string]any
+	// that is missing or not a mapping. Pages parse in parallel
+	// (parseFiles): dataMu guards it.
+	dataMu sync.Mutex
+	data   map[string]map[string]any
 	// byName lists the markdown files by their lower-cased file name,
 	// for Obsidian's embeds, which name a note and not a path.
 	byName map[string][]string
@@ -51,6 +54,18 @@ type siteFiles struct {
 	// rstExts are the further extensions conf.py declares as
 	// reStructuredText (see sphinxSuffixes).
 	rstExts []string
+}
+
+// prepare reads what the site's pages share before they are parsed in
+// parallel, so that parsing only reads it: a Sphinx project's and an
+// Antora component's definitions, each made on first use otherwise.
+func (s *siteFiles) prepare() {
+	if slices.ContainsFunc(s.paths, func(p string) bool { return isRST(p) || hasExt(p, s.rstExts) }) {
+		s.rst()
+	}
+	if slices.ContainsFunc(s.paths, isAsciiDoc) {
+		s.adoc()
+	}
 }
 
 // maxIncludeDepth bounds nested includes: a fragment including a fragment

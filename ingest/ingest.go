@@ -11,9 +11,11 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -183,9 +185,8 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	}
 	var noindexed []noindexedPage
 	pages := 0
-	take := func(f mdFile) {
-		var included []string
-		doc, notes, warn := loadFile(fsys, f, read, &included)
+	take := func(f mdFile, p parsedFile) {
+		doc, notes, warn, included := p.doc, p.notes, p.warn, p.included
 		res.Notices = append(res.Notices, notes...)
 		if warn != nil {
 			warn.Slug = SlugFor(f.path)
@@ -215,15 +216,15 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 			}
 		}
 	}
+	parsed, err := parseFiles(ctx, fsys, files, read, progress)
+	if err != nil {
+		return Result{}, fmt.Errorf("knowledge base %s: %w", root, err)
+	}
 	for i, f := range files {
-		if err := ctx.Err(); err != nil {
-			return Result{}, fmt.Errorf("knowledge base %s: %w", root, err)
-		}
 		if isHTMLPage(f.path) {
 			pages++
 		}
-		take(f)
-		progress(i+1, len(files))
+		take(f, parsed[i])
 	}
 	// A robots noindex on most pages is the site's (a staging copy kept
 	// out of search engines), not a mark of the few pages that are no
@@ -231,7 +232,7 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 	if 2*len(noindexed) > pages {
 		read.keepNoindex = true
 		for _, p := range noindexed {
-			take(p.f)
+			take(p.f, parseFile(fsys, p.f, read))
 		}
 	} else {
 		for _, p := range noindexed {
@@ -258,6 +259,85 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 		return res, fmt.Errorf("knowledge base %s: %w (looked for %s, or HTML pages)", root, ErrNoDocs, strings.Join(docExts, ", "))
 	}
 	return res, nil
+}
+
+// parsedFile is what loading one file gave: its doc, or the warning
+// saying why it is none, the notes on it and the files it included.
+type parsedFile struct {
+	doc      knowledge.Doc
+	notes    []Warning
+	warn     *Warning
+	included []string
+}
+
+func parseFile(fsys fs.FS, f mdFile, read *siteFiles) parsedFile {
+	var p parsedFile
+	p.doc, p.notes, p.warn = loadFile(fsys, f, read, &p.included)
+	return p
+}
+
+// parseFiles parses the files on as many goroutines as the machine runs
+// at once: a site's pages parse independently, and on a large one
+// (Django's 700 pages) parsing and counting tokens is most of the load.
+// The results are in the files' order, so what Load makes of them does
+// not depend on which finished first. progress is called on the
+// caller's goroutine. A cancelled ctx stops the workers before their
+// next file; the wait for the files they are parsing is bounded by
+// MaxFileSize.
+func parseFiles(ctx context.Context, fsys fs.FS, files []mdFile, read *siteFiles, progress func(done, total int)) ([]parsedFile, error) {
+	read.prepare()
+	parsed := make([]parsedFile, len(files))
+	jobs := make(chan int)
+	done := make(chan struct{}, len(files))
+	workers := min(runtime.GOMAXPROCS(0), len(files))
+	for range workers {
+		go func() {
+			for i := range jobs {
+				if ctx.Err() == nil {
+					parsed[i] = parseFile(fsys, files[i], read)
+				}
+				done <- struct{}{}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range files {
+			if ctx.Err() != nil {
+				return
+			}
+			jobs <- i
+		}
+	}()
+	for n := range len(files) {
+		select {
+		case <-done:
+			progress(n+1, len(files))
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return parsed, ctx.Err()
+}
+
+// chunkEach chunks the docs at the indexes given again, in parallel as
+// parseFiles parses: a site's title or frame taken off every page
+// changes every page's chunks.
+func chunkEach(docs []knowledge.Doc, which []int) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(which)) {
+		wg.Go(func() {
+			for i := range next {
+				Chunk(&docs[i])
+			}
+		})
+	}
+	for _, i := range which {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // mdFile is a markdown file found in the knowledge base: path names the

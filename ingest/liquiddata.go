@@ -126,6 +126,8 @@ func (sf *siteFiles) dataValue(folder, key string, used *[]string) (string, bool
 // dataFile parses a data file once per load; nil when it is missing, not
 // readable or not a mapping.
 func (sf *siteFiles) dataFile(p string) map[string]any {
+	sf.dataMu.Lock()
+	defer sf.dataMu.Unlock()
 	if m, ok := sf.data[p]; ok {
 		return m
 	}

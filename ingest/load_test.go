@@ -235,6 +235,25 @@ func TestLoadHonoursContext(t *testing.T) {
 	}
 }
 
+// A load cancelled while its pages are being parsed stops and says so,
+// with no docs, though its files parse on several goroutines.
+func TestLoadCancelledWhileParsing(t *testing.T) {
+	site := fstest.MapFS{}
+	for i := range 50 {
+		site[fmt.Sprintf("p%02d.md", i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf("## Page %d\n\nText.", i))}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := LoadWithOptions(ctx, site, "site", LoadOptions{Progress: func(done, total int) {
+		if done == 3 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || len(res.Docs) != 0 {
+		t.Errorf("got %d docs, error %v; want none and context.Canceled", len(res.Docs), err)
+	}
+}
+
 // failFS fails to open the listed paths, like a file or folder the user
 // may not read.
 type failFS struct {

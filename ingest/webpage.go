@@ -111,6 +111,7 @@ func stripSiteTitles(docs []knowledge.Doc) {
 	shared := func(counts map[string]int, s string) bool {
 		return s != "" && counts[s] >= minSiteTitleDocs && float64(counts[s]) >= minSiteTitleShare*float64(len(docs))
 	}
+	var retitled []int
 	for i := range docs {
 		title := docs[i].Title
 		if s := siteSuffix(title); shared(suffixes, s) {
@@ -123,9 +124,10 @@ func stripSiteTitles(docs []knowledge.Doc) {
 		}
 		if title != docs[i].Title {
 			docs[i].Title = textsafe.Line(title)
-			Chunk(&docs[i])
+			retitled = append(retitled, i)
 		}
 	}
+	chunkEach(docs, retitled)
 }
 
 // hyphenSiteTitleShare is the share of the docs that must end their titles
