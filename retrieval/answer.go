@@ -253,7 +253,7 @@ func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vector
 	// never write it do not document its thing, however well they cover
 	// its parts ("next", "js"): not found, with the near docs offered,
 	// rather than an answer or a guess at a page about something else.
-	if d.status == StatusFound && !ix.WritesAll(q.identifiers, q.calls) {
+	if d.status == StatusFound && !ix.WritesAll(q.identifiers, q.calls, q.classes) {
 		d.status, d.rule = StatusNoMatch, RuleUnknownIdentifier
 	}
 	res := Result{

@@ -23,6 +23,7 @@ type normalizedQuery struct {
 	firstPerson  bool     // the asker speaks for themself: "I", "my" (see analysis.IsFirstPerson)
 	identifiers  []string // compound identifiers the question writes (see analysis.AppendIdentifiers)
 	calls        []string // the methods it calls, ".name(" (see analysis.AppendCalls)
+	classes      []string // the qualified class names it writes (see analysis.AppendClasses)
 	// names holds the keys (bit i: keys[i]) of the words it writes in
 	// camel case ("InsecureRequestWarning"): a program's, a product's or
 	// an error's own name, which a page names by writing it, in a heading
@@ -75,6 +76,7 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	q.firstPerson = analysis.IsFirstPerson(words)
 	q.identifiers = analysis.AppendIdentifiers(nil, text)
 	q.calls = analysis.AppendCalls(nil, text)
+	q.classes = analysis.AppendClasses(nil, text)
 	q.dated = versionOrDate.MatchString(text)
 	words = n.rewritePhrases(words, &q)
 	words = n.rewriteToggles(words, &q)

@@ -108,6 +108,62 @@ func AppendCalls(dst []string, s string) []string {
 	return dst
 }
 
+// AppendClasses appends the qualified class names s writes, as their
+// identifiers lower-cased: a dotted name whose last part is a class's
+// name in camel case ("sqlite3.OperationalError",
+// "django.core.exceptions.SynchronousOnlyOperation",
+// "java.lang.NullPointerException"), as tracebacks and logs write them.
+// The docs name the class ("OperationalError"), seldom the module it is
+// raised from: the class is the name, its path is not. A lower-case last
+// part ("Next.js", "mkdocs.yml") names no class.
+func AppendClasses(dst []string, s string) []string {
+	ids := AppendIdentifiers(nil, s)
+	if len(ids) == 0 {
+		return dst
+	}
+	// Where s writes each identifier, found in s with its ASCII letters
+	// lower-cased, as AppendIdentifiers gives it: lower-casing other
+	// letters may change their length.
+	lower := []byte(s)
+	for i, c := range lower {
+		if 'A' <= c && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	for _, id := range ids {
+		dot := strings.LastIndexByte(id, '.')
+		if dot < 0 || strings.IndexByte(id[dot:], '_') >= 0 {
+			continue
+		}
+		i := strings.Index(string(lower), id)
+		if i < 0 {
+			continue // non-ASCII letters: no class name of a traceback
+		}
+		if className(s[i+dot+1 : i+len(id)]) {
+			dst = append(dst, id)
+		}
+	}
+	return dst
+}
+
+// className reports a word spelled as a class's name: a capital first,
+// another capital and a lower-case letter after it ("OperationalError",
+// "HTTPError"). One capital is any word opening a sentence ("Session").
+func className(w string) bool {
+	upper, lower := 0, false
+	for i, r := range w {
+		switch {
+		case unicode.IsUpper(r):
+			upper++
+		case i == 0:
+			return false
+		case unicode.IsLower(r):
+			lower = true
+		}
+	}
+	return upper >= 2 && lower
+}
+
 // hasLongPart reports whether some part of an identifier, between its
 // separators, has two characters or more.
 func hasLongPart(id string) bool {

@@ -184,3 +184,33 @@ func FuzzAppendCapitalized(f *testing.F) {
 		}
 	})
 }
+
+func TestAppendClasses(t *testing.T) {
+	for s, want := range map[string][]string{
+		"sqlite3.OperationalError: database is locked":                {"sqlite3.operationalerror"},
+		"raised django.core.exceptions.SynchronousOnlyOperation, why": {"django.core.exceptions.synchronousonlyoperation"},
+		"java.lang.NullPointerException and requests.Session":         {"java.lang.nullpointerexception"},
+		"set up Next.js with mkdocs.yml":                              nil, // no class's name
+		"sqlite3.operationalerror":                                    nil, // not spelled as a class
+		"my_module.Operational_Error":                                 nil,
+		"İİ x.HTTPError":                                              {"x.httperror"},
+	} {
+		if got := AppendClasses(nil, s); !slices.Equal(got, want) {
+			t.Errorf("AppendClasses(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func FuzzAppendClasses(f *testing.F) {
+	for _, s := range []string{"sqlite3.OperationalError", "İ.Ab x.HTTPError", "a.B", "Next.js", "\xff.Ab"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ids := AppendIdentifiers(nil, s)
+		for _, c := range AppendClasses(nil, s) {
+			if !slices.Contains(ids, c) || !strings.Contains(c, ".") {
+				t.Fatalf("%q: class %q is not one of its dotted identifiers %q", s, c, ids)
+			}
+		}
+	})
+}

@@ -670,8 +670,10 @@ func (t *topHits) sorted() []Hit {
 // WritesAll reports whether some unit writes each of the identifiers,
 // an identifier the question calls as a method ("resp.getheader()", in
 // calls as AppendCalls gives them) counting as written where some unit
-// calls that method, on any receiver or none.
-func (ix *Index) WritesAll(identifiers, calls []string) bool {
+// calls that method, on any receiver or none, and a qualified class name
+// (in classes, as AppendClasses gives them) where some unit writes the
+// class's name, with any path or none.
+func (ix *Index) WritesAll(identifiers, calls, classes []string) bool {
 	for _, id := range identifiers {
 		if _, ok := ix.identifiers[id]; ok {
 			continue
@@ -679,6 +681,9 @@ func (ix *Index) WritesAll(identifiers, calls []string) bool {
 		dot := strings.LastIndexByte(id, '.')
 		if dot < 0 {
 			return false
+		}
+		if slices.Contains(classes, id) && ix.DF(analysis.Singular(id[dot+1:])) > 0 {
+			continue
 		}
 		call := id[dot:] + "("
 		if _, ok := ix.identifiers[call]; !ok || !slices.Contains(calls, call) {

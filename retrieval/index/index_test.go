@@ -83,9 +83,9 @@ func TestSearchRanksTitlesAndCoverage(t *testing.T) {
 }
 
 func TestWritesAll(t *testing.T) {
-	ix := build(t, []int32{0}, []Fields{{FieldBody: "Set max_id and call Next.js once. HTTPResponse.getheader(name) is deprecated; .formData() is slow. Supports 1.26.x."}})
+	ix := build(t, []int32{0}, []Fields{{FieldBody: "Set max_id and call Next.js once. HTTPResponse.getheader(name) is deprecated; .formData() is slow. Supports 1.26.x. OperationalError is raised; so are TooManyRedirects."}})
 	writes := func(q string) bool {
-		return ix.WritesAll(analysis.AppendIdentifiers(nil, q), analysis.AppendCalls(nil, q))
+		return ix.WritesAll(analysis.AppendIdentifiers(nil, q), analysis.AppendCalls(nil, q), analysis.AppendClasses(nil, q))
 	}
 	for q, want := range map[string]bool{
 		"max_id":              true,
@@ -96,6 +96,12 @@ func TestWritesAll(t *testing.T) {
 		"resp.getheaders()":   false,
 		"what is app.js()":    false,
 		"upgrade 1.26 to 2.0": true, // a version names nothing
+		"sqlite3.OperationalError: database is locked":          true,  // the class the docs name, raised from a module
+		"requests.exceptions.TooManyRedirects":                  true,  // … whatever its number
+		"sqlite3.IntegrityError":                                false, // a class the docs never name
+		"sqlite3.operationalerror":                              false, // no class's spelling: a name like any
+		"what is next.operationalerror":                         false,
+		"django.core.exceptions.SynchronousOnlyOperation: nope": false,
 	} {
 		if got := writes(q); got != want {
 			t.Errorf("WritesAll for %q = %v, want %v", q, got, want)
