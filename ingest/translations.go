@@ -188,7 +188,10 @@ func isLanguageCode(seg string) bool {
 	if !hasRegion {
 		return true
 	}
-	if n := len(region); n < 2 || n > 4 {
+	if len(region) == 4 {
+		return scripts[region] // "zh-hans"; not "it-team", the IT team's folder
+	}
+	if len(region) != 2 {
 		return false
 	}
 	for _, r := range region {
@@ -198,6 +201,10 @@ func isLanguageCode(seg string) bool {
 	}
 	return true
 }
+
+// scripts are the ISO 15924 codes sites write after a language: a
+// region is two letters, a script four, and only these are one.
+var scripts = map[string]bool{"hans": true, "hant": true, "latn": true, "cyrl": true, "arab": true, "deva": true, "beng": true, "guru": true, "hebr": true, "grek": true, "thai": true, "jpan": true, "kore": true}
 
 // iso639 holds the ISO 639-1 language codes.
 var iso639 = map[string]bool{}

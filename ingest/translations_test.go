@@ -70,6 +70,7 @@ func TestIsLanguageCode(t *testing.T) {
 	for seg, want := range map[string]bool{
 		"es": true, "ja": true, "zh-cn": true, "zh_CN": true, "pt-BR": true, "zh-hans": true, "EN": true,
 		"xx": false, "guide": false, "e": false, "es-": false, "es-1": false, "en-toolongregion": false, "": false,
+		"it-team": false, "de-dev": false, "sr-latn": true,
 	} {
 		if got := isLanguageCode(seg); got != want {
 			t.Errorf("isLanguageCode(%q) = %v, want %v", seg, got, want)
