@@ -226,10 +226,19 @@ func gatheringPages(sets []map[uint64]struct{}, kept []bool, df map[uint64]int) 
 
 // canonicalOrder puts first the path a copy is least likely to be: the
 // one with fewer folders (the current docs above their versions), then
-// the shorter (an original beside "copy of …"), then the first by name.
+// one in no folder of another language than English (a manual's da/ and
+// de/ folders hold the English page where no translation was made, as
+// Apache httpd's do: the page is en/'s), then the shorter (an original
+// beside "copy of …"), then the first by name.
 func canonicalOrder(a, b string) int {
 	if da, db := strings.Count(a, "/"), strings.Count(b, "/"); da != db {
 		return da - db
+	}
+	if fa, fb := inForeignFolder(a), inForeignFolder(b); fa != fb {
+		if fa {
+			return 1
+		}
+		return -1
 	}
 	if len(a) != len(b) {
 		return len(a) - len(b)
@@ -315,4 +324,14 @@ func jaccard(a, b map[uint64]struct{}, min float64) float64 {
 		}
 	}
 	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// inForeignFolder reports a path inside a folder named by a language code
+// other than English's ("da/caching", "pt-br/ssl/index").
+func inForeignFolder(p string) bool {
+	dirs := strings.Split(p, "/")
+	return slices.ContainsFunc(dirs[:len(dirs)-1], func(seg string) bool {
+		seg = strings.ToLower(seg)
+		return isLanguageCode(seg) && seg != "en" && !strings.HasPrefix(seg, "en-") && !strings.HasPrefix(seg, "en_")
+	})
 }

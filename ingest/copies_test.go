@@ -84,6 +84,13 @@ func TestCanonicalOrder(t *testing.T) {
 	if want := []string{"a.md", "copy of a.md", "b/a.md", "versioned_docs/version-1.0/a.md"}; !slices.Equal(paths, want) {
 		t.Errorf("order %q, want %q", paths, want)
 	}
+	// The English page a manual's other languages hold where no
+	// translation was made is en/'s.
+	paths = []string{"da/bind.html", "pt-br/bind.html", "en/bind.html", "de/bind.html", "it-team/bind.html"}
+	slices.SortFunc(paths, canonicalOrder)
+	if want := []string{"en/bind.html", "it-team/bind.html", "da/bind.html", "de/bind.html", "pt-br/bind.html"}; !slices.Equal(paths, want) {
+		t.Errorf("order %q, want %q", paths, want)
+	}
 }
 
 // BenchmarkDropCopies measures the copy search on 3,000 pages, a third of
