@@ -246,7 +246,7 @@ func finishDoc(relPath, body string, fm frontMatter, source []string, frontMatte
 		ContentHash: sha256Hex(strings.Join(source, "\n")),
 	}
 	md := parseMarkdown(body)
-	doc.Title = firstNonEmpty(textsafe.Line(fm.title), textsafe.Line(fm.linkTitle), firstHeading(md), titleFromPath(relPath))
+	doc.Title = withoutSectionNumber(firstNonEmpty(textsafe.Line(fm.title), textsafe.Line(fm.linkTitle), firstHeading(md), titleFromPath(relPath)))
 	doc.Chunks = chunkParsed(md, &doc, docLimits)
 	if !slices.ContainsFunc(doc.Chunks, func(c knowledge.Chunk) bool { return c.Text != "" || c.BodyChars > 0 }) {
 		return fail(Excluded, "no text: only markup that shows none (comments, shortcodes)")
@@ -426,4 +426,23 @@ func invalidUTF8(b []byte) int {
 // lineAt returns the 1-based line of byte offset i.
 func lineAt(b []byte, i int) int {
 	return bytes.Count(b[:i], []byte{'\n'}) + 1
+}
+
+// sectionNumber matches the number a generator puts before a title it
+// numbers: DocBook's "22.6. ", "F.38. ", "Chapter 26. ", "Part III. ",
+// "Appendix L. ", Sphinx's numbered "1.2. ". A number that ends with no
+// full stop ("2024 roadmap", "1.5 release notes", "2FA") is the title's.
+// A letter is a number only after its word or before a dot and digits
+// ("A. Smith's guide" is a name).
+var sectionNumber = regexp.MustCompile(`^(?:(?:Chapter|Part|Appendix|Section) (?:[0-9]+|[A-Z]|[IVXLC]+)(?:\.[0-9]+)*|[0-9]+(?:\.[0-9]+)*|[A-Z](?:\.[0-9]+)+)\. +`)
+
+// withoutSectionNumber drops a title's section number: the number says
+// where the page sits in the book, and a question never writes it; left
+// in, "what is a tablespace" finds no page titled "Tablespaces", only
+// "22.6. Tablespaces". A title that is nothing but a number keeps it.
+func withoutSectionNumber(title string) string {
+	if loc := sectionNumber.FindStringIndex(title); loc != nil && loc[1] < len(title) {
+		return title[loc[1]:]
+	}
+	return title
 }

@@ -218,3 +218,25 @@ func TestFileNamesCannotCarryEscapes(t *testing.T) {
 		t.Errorf("warning %q carries an escape character", w)
 	}
 }
+
+func TestWithoutSectionNumber(t *testing.T) {
+	for title, want := range map[string]string{
+		"22.6. Tablespaces":                "Tablespaces",
+		"F.38. postgres_fdw":               "postgres_fdw",
+		"Chapter 26. Backup and Restore":   "Backup and Restore",
+		"Part III. Server Administration":  "Server Administration",
+		"Appendix L. Acronyms":             "Acronyms",
+		"1. Getting started":               "Getting started",
+		"2024 roadmap":                     "2024 roadmap",
+		"1.5 release notes":                "1.5 release notes",
+		"2FA for admins":                   "2FA for admins",
+		"A. Smith's guide to shipping":     "A. Smith's guide to shipping",
+		"III. Setup":                       "III. Setup",
+		"3.":                               "3.",
+		"Chapters 1. and 2. of the manual": "Chapters 1. and 2. of the manual",
+	} {
+		if got := withoutSectionNumber(title); got != want {
+			t.Errorf("withoutSectionNumber(%q) = %q, want %q", title, got, want)
+		}
+	}
+}
