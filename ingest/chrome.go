@@ -302,6 +302,16 @@ func chromeKey(text string, anyNumber bool) string {
 			continue
 		case c == ']':
 			continue
+		case c == '<' && i+1 < len(t) && (t[i+1] == '/' || t[i+1] == '!' || 'a' <= t[i+1]|0x20 && t[i+1]|0x20 <= 'z'):
+			if j := strings.IndexByte(t[i:], '>'); j > 0 {
+				// An HTML tag shows nothing, and its attributes (a link's
+				// target, relative to the page's folder; a title naming
+				// the page) differ from page to page around the same
+				// shown words.
+				i += j
+				space = b.Len() > 0
+				continue
+			}
 		case c == '{':
 			if j := strings.IndexByte(t[i:], '}'); j > 0 {
 				i += j // an attribute block: "{.note}", "{#id}"

@@ -208,3 +208,29 @@ func subsequence(sub, lines []string) bool {
 	}
 	return true
 }
+
+// Built HTML pages without a <main> (Django's own Sphinx theme) keep the
+// site's menu and the previous/next links in their body; the links'
+// targets are relative to each page's folder and their titles name the
+// neighbours, so only what they show is the same from page to page.
+func TestStripSiteChromeOfHTMLPages(t *testing.T) {
+	page := func(depth int, title, prev, next string) string {
+		up := strings.Repeat("../", depth)
+		return `<html><head><title>` + title + `</title></head><body>
+<div id="global-nav"><a title="Home page" href="` + up + `index.html">Home</a> | <a title="Table of contents" href="` + up + `contents.html">Table of contents</a> | <a title="Global index" href="` + up + `genindex.html">Index</a></div>
+<div class="nav">&laquo; <a href="` + prev + `.html" title="` + prev + `">previous</a> | <a href="` + up + `index.html" title="Home">up</a> | <a href="` + next + `.html" title="` + next + `">next</a> &raquo;</div>
+<div id="bd"><h1>` + title + `</h1><p>All about ` + strings.ToLower(title) + ` and how to use it well.</p></div>
+</body></html>`
+	}
+	docs := loadPages(t, map[string]string{
+		"topics/cache.html":      page(1, "Caching", "signals", "forms"),
+		"topics/forms.html":      page(1, "Forms", "cache", "models"),
+		"ref/models/fields.html": page(2, "Model fields", "querysets", "options"),
+		"howto/deploy.html":      page(1, "Deploying", "static", "upgrade"),
+	})
+	for slug, d := range docs {
+		if text := docText(d); strings.Contains(text, "Table of contents") || strings.Contains(text, "previous") || !strings.Contains(text, "how to use it well") {
+			t.Errorf("%s: text %q, want the article without the menu and the previous/next links", slug, text)
+		}
+	}
+}
