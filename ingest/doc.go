@@ -136,6 +136,9 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 	if page.redirect != "" {
 		return fail(0, Excluded, "redirect to %s: the site sends readers on at once, and the page shows nothing of its own", textsafe.Line(page.redirect))
 	}
+	if page.links >= minContentsLinkShare {
+		return fail(0, Excluded, "a table of contents: %.0f%% of its words are links to other pages", 100*page.links)
+	}
 	fm, bodyLines, fmErr := splitFrontMatter(lines)
 	if fmErr != nil {
 		return fail(fmErr.line, Problem, "broken front matter: %s", fmErr.msg)

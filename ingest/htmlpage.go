@@ -73,6 +73,9 @@ type htmlPage struct {
 	// moved page's old address ("Redirecting..."), shown for a moment
 	// if at all.
 	redirect string
+	// links is the share of the words of the main content that are the
+	// text of links (see minContentsLinkShare).
+	links float64
 	// noindex: a robots meta tag keeps the page out of search engines,
 	// as generators mark pages that are no content of their own
 	// (mdBook's table of contents and print version, a search page).
@@ -149,7 +152,34 @@ func readHTMLPage(src string) htmlPage {
 		return ""
 	})
 	p.body = preFences(blockLines(body))
+	p.links = linkShare(p.body)
 	return p
+}
+
+// minContentsLinkShare is the share of a page's words that are links'
+// text from which the page is a table of contents: a book's part or
+// chapter page built as the list of its sections (DocBook's, a
+// generator's section index), a help centre's category page. Its
+// title names the topic, and its text is the names of the pages that
+// explain it: it ranks first for questions they answer. Nine words in
+// ten: an article links words here and there, a list of related pages
+// below, and stays far under it.
+const minContentsLinkShare = 0.8
+
+var htmlLink = regexp.MustCompile(`(?is)<a\b[^>]*>(.*?)</a\s*>`)
+
+// linkShare is the share of the words of an HTML fragment that are the
+// text of its links, 0 for a fragment without words.
+func linkShare(body string) float64 {
+	words := len(strings.Fields(htmlText(body)))
+	if words == 0 {
+		return 0
+	}
+	linked := 0
+	for _, m := range htmlLink.FindAllStringSubmatch(body, -1) {
+		linked += len(strings.Fields(htmlText(m[1])))
+	}
+	return float64(linked) / float64(words)
 }
 
 // htmlSelfAnchor matches a link to a place on the page itself. One whose

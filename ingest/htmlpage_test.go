@@ -200,6 +200,7 @@ func FuzzHTMLPage(f *testing.F) {
 		"<meta name=robots content=\"noindex,follow\"><h1>T</h1><p>x</p>",
 		"<h2>T<a href=\"#t\">¶</a></h2><pre class=\"language-sh\"><code>a ```` b\n\n<b>c</b></code></pre><pre>",
 		"<div class=highlight><pre><span>x</span>&lt;p&gt;<br/>\r\n</pre></div><pre></pre><a href=#>#</a>",
+		"<h1>T</h1><a href=a.html>A b</a><a href=b.html>c <b>d</b></a><a>e</a x>f",
 	} {
 		f.Add(s)
 	}
@@ -373,5 +374,33 @@ func TestSphinxHTMLBuild(t *testing.T) {
 	}
 	if len(res.Docs) != 6 {
 		t.Errorf("without objects.inv: %d docs, want the six pages", len(res.Docs))
+	}
+}
+
+// A built book's part or chapter page that is only the list of its
+// sections is a table of contents: its title names the topic and its
+// text the pages that explain it. A page that links some of its words,
+// and one ending with related pages, are articles.
+func TestHTMLTableOfContentsIsLeftOut(t *testing.T) {
+	toc := `<html><head><title>Chapter 12. Full Text Search</title></head><body><div id="main">
+<h1>Chapter 12. Full Text Search</h1><p><b>Table of Contents</b></p><dl>
+<dt><a href="textsearch-intro.html">12.1. Introduction</a></dt><dd><dl><dt><a href="textsearch-intro.html#A">12.1.1. What Is a Document?</a></dt><dt><a href="textsearch-intro.html#B">12.1.2. Basic Text Matching</a></dt></dl></dd>
+<dt><a href="textsearch-tables.html">12.2. Tables and Indexes</a></dt><dd><dl><dt><a href="textsearch-tables.html#A">12.2.1. Searching a Table</a></dt><dt><a href="textsearch-tables.html#B">12.2.2. Creating Indexes</a></dt></dl></dd>
+<dt><a href="textsearch-controls.html">12.3. Controlling Text Search</a></dt><dd><dl><dt><a href="textsearch-controls.html#A">12.3.1. Parsing Documents</a></dt><dt><a href="textsearch-controls.html#B">12.3.2. Parsing Queries</a></dt><dt><a href="textsearch-controls.html#C">12.3.3. Ranking Search Results</a></dt><dt><a href="textsearch-controls.html#D">12.3.4. Highlighting Results</a></dt></dl></dd>
+</dl></div></body></html>`
+	article := `<html><head><title>Controlling Text Search</title></head><body><div id="main">
+<h1>Controlling Text Search</h1><p>To implement full text searching there must be a function to create a <a href="datatype-textsearch.html">tsvector</a> from a document and a tsquery from a user query. Also, results should be ranked.</p>
+<p>Related: <a href="textsearch-intro.html">Introduction</a>, <a href="textsearch-tables.html">Tables and Indexes</a>, <a href="textsearch-limitations.html">Limitations</a>.</p></div></body></html>`
+	res, err := Load(context.Background(), fstest.MapFS{"textsearch.html": {Data: []byte(toc)}, "textsearch-controls.html": {Data: []byte(article)}}, "html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Docs) != 1 || res.Docs[0].Slug != "textsearch-controls" {
+		t.Errorf("docs %v, want the article alone", res.Docs)
+	}
+	if !slices.ContainsFunc(res.Notices, func(w Warning) bool {
+		return w.Path == "textsearch.html" && w.Kind == Excluded && strings.Contains(w.Msg, "table of contents")
+	}) {
+		t.Errorf("notices %v, want the table of contents left out with a notice", res.Notices)
 	}
 }
