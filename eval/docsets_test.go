@@ -142,8 +142,9 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 // and not shipped with it, with questions labelled from the docs alone
 // (installed/README.md): npm's own docs, the undici HTTP client's API
 // docs, the Requests and urllib3 libraries' Sphinx docs, the Cargo book
-// as rustup installs it, HTML built by mdBook, and Django's docs as
-// Debian's python-django-doc installs them, HTML built by Sphinx. A set
+// as rustup installs it, HTML built by mdBook, Django's docs as Debian's
+// python-django-doc installs them, HTML built by Sphinx, and
+// PostgreSQL's as postgresql-doc-15 does, HTML built by DocBook. A set
 // is skipped where its docs are missing or at another version than the
 // one labelled: an upgrade may move an answer.
 func TestDecisionsInstalledDocs(t *testing.T) {
@@ -166,6 +167,8 @@ func TestDecisionsInstalledDocs(t *testing.T) {
 			floor{passed: 18, hitAt1Found: 15, maxWrongConfident: 3}},
 		{"django", "/usr/share/doc/python-django-doc/html", "/usr/share/doc/python-django-doc/html/index.html", "Django 3.2.25 documentation",
 			floor{passed: 23, hitAt1Found: 17, maxWrongConfident: 5}},
+		{"postgresql", "/usr/share/doc/postgresql-doc-15/html", "/usr/share/doc/postgresql-doc-15/html/index.html", "PostgreSQL 15.20 Documentation",
+			floor{passed: 10, hitAt1Found: 8, maxWrongConfident: 7}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := os.ReadFile(tc.versionFile)
