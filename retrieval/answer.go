@@ -204,23 +204,32 @@ func (e *Engine) candidatesOf(ix *unitIndex, r ranking, ws index.Weights) []cand
 	return out
 }
 
-// answer turns one question into a result over ix: multi-intent first,
-// then the single-question policy.
+// answer turns one question into a result over ix: a quoted message
+// first, then multi-intent, then the single-question policy.
 func (e *Engine) answer(ix *unitIndex, text string, q normalizedQuery, vh vectorHits) Result {
 	if res, ok := e.answerQuote(ix, text, q); ok {
 		return res
 	}
+	return e.answerAsked(ix, text, q, vh, true)
+}
+
+// answerAsked is answer without the quotes: multi-intent when multi is
+// set (a quoted message is one thing, whatever commas it holds), then
+// the single-question policy.
+func (e *Engine) answerAsked(ix *unitIndex, text string, q normalizedQuery, vh vectorHits, multi bool) Result {
 	ws := ix.Weigh(q.keys, q.intent, q.rare)
 	r := e.rank(ix, q, true, vh)
 	cands := e.candidatesOf(ix, r, ws)
-	if res, ok := e.answerMulti(ix, text, q); ok {
-		// Each part is ranked by its words: the question's vector is of
-		// the whole question, not of either part.
-		res.Candidates = e.explain(ix, r, cands)
-		if vh != nil {
-			res.Notes = append(res.Notes, "each part of a multi-intent question ranked by keywords alone")
+	if multi {
+		if res, ok := e.answerMulti(ix, text, q); ok {
+			// Each part is ranked by its words: the question's vector
+			// is of the whole question, not of either part.
+			res.Candidates = e.explain(ix, r, cands)
+			if vh != nil {
+				res.Notes = append(res.Notes, "each part of a multi-intent question ranked by keywords alone")
+			}
+			return res
 		}
-		return res
 	}
 	f := formQuestion
 	switch {
@@ -316,9 +325,21 @@ const minQuoteWords = 3
 // question says of the customer. A message no doc writes as it was
 // quoted, or one the docs do not answer as found, leaves the question as
 // asked.
+//
+// A message pasted after its severity or its exception's name
+// (analysis.Messages) is answered so too, when the doc writes the start
+// of it, its first half at least, word for word: the asker's values
+// inside it (a host, a user name, a table) are theirs, not the docs',
+// and where it ends is a guess (the asker's sentence may go on).
 func (e *Engine) answerQuote(ix *unitIndex, text string, q normalizedQuery) (Result, bool) {
-	for _, quote := range analysis.Quotes(text) {
+	quotes := analysis.Quotes(text)
+	for i, quote := range append(quotes, analysis.Messages(text)...) {
 		words := analysis.Tokens(quote)
+		need := len(words) // a quote is written whole
+		if i >= len(quotes) {
+			words = analysis.Tokens(withoutQuotes(quote))
+			need = max(minQuoteWords, (len(words)+1)/2)
+		}
 		if len(words) < minQuoteWords || quote == strings.TrimSpace(text) {
 			continue
 		}
@@ -326,9 +347,15 @@ func (e *Engine) answerQuote(ix *unitIndex, text string, q normalizedQuery) (Res
 		if len(qq.terms) == 0 {
 			continue
 		}
+		if i >= len(quotes) {
+			// The names a message quotes are the asker's values, which
+			// no doc need write ("host \"10.2.3.44\"").
+			bare := withoutQuotes(quote)
+			qq.identifiers, qq.classes = analysis.AppendIdentifiers(nil, bare), analysis.AppendClasses(nil, bare)
+		}
 		qq.allow, qq.alpha = q.allow, q.alpha
-		res := e.answer(ix, quote, qq, nil)
-		if res.Status != StatusFound || len(res.Results) == 0 || !writesWords(res.Results[0].Content, words) {
+		res := e.answerAsked(ix, quote, qq, nil, false)
+		if res.Status != StatusFound || len(res.Results) == 0 || !writesWords(res.Results[0].Content, words[:need]) {
 			continue
 		}
 		res.Rule = RuleQuoted
@@ -336,6 +363,15 @@ func (e *Engine) answerQuote(ix *unitIndex, text string, q normalizedQuery) (Res
 		return res, true
 	}
 	return Result{}, false
+}
+
+// withoutQuotes drops the quoted spans of a message: the values a log
+// line quotes ("10.2.3.44", `tokio-util`) are the asker's.
+func withoutQuotes(msg string) string {
+	for _, q := range analysis.Quotes(msg) {
+		msg = strings.Replace(msg, q, " ", 1)
+	}
+	return msg
 }
 
 // writesWords reports whether content has words in a row, as Tokens

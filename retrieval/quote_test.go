@@ -43,3 +43,26 @@ func TestQuotedMessage(t *testing.T) {
 		t.Errorf("unquoted: %s (%s) %v", res.Status, res.Rule, docsOf(res))
 	}
 }
+
+// A message pasted after its severity, without quotes, is answered on
+// as a quote is, when the doc writes its first half at least: the
+// values it quotes (a host, a user) and the words after it are the
+// asker's. Its commas split nothing.
+func TestPastedMessage(t *testing.T) {
+	docs := append(testDocs(),
+		retrievaltest.Doc("troubleshooting", "Troubleshooting", nil, "Errors the command line prints, and what to do.",
+			retrievaltest.Section{Heading: "No access rule for host", Body: `The server answers FATAL: no access rule for host "192.0.2.1", user "ana", database "shop" when no rule matches the connection. Add a rule for the client's address and reload.`},
+			retrievaltest.Section{Heading: "Disk", Body: "Free space before the next run."}),
+		retrievaltest.Doc("guide/access", "Client access", nil, "Which clients may connect.",
+			retrievaltest.Section{Heading: "Addresses", Body: "List the addresses of the clients that may connect."}))
+	e := engineOf(t, testBundle(docs))
+	q := `our app logs FATAL: no access rule for host "10.2.3.44", user "webapp", database "orders". What now?`
+	res := e.Ask(Query{Text: q})
+	if res.Status != StatusFound || res.Rule != RuleQuoted || len(res.Results) == 0 || res.Results[0].DocSlug != "troubleshooting" {
+		t.Errorf("%q: %s (%s) %v, want found from troubleshooting on the message", q, res.Status, res.Rule, docsOf(res))
+	}
+	// A message no doc writes leaves the question as asked.
+	if res := e.Ask(Query{Text: "ERROR: access rule table is corrupt, how do I rebuild it"}); res.Rule == RuleQuoted {
+		t.Errorf("answered on a message no doc writes: %v", docsOf(res))
+	}
+}

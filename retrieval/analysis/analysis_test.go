@@ -310,6 +310,52 @@ func TestQuotes(t *testing.T) {
 
 // FuzzQuotes checks that every quote is a trimmed, non-empty part of the
 // question.
+func TestMessages(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{`FATAL:  no pg_hba.conf entry for host "10.2.3.44", user "webapp"`, []string{`no pg_hba.conf entry for host "10.2.3.44", user "webapp"`}},
+		{"app gets ERROR: could not serialize access due to concurrent update. Is that expected?", []string{"could not serialize access due to concurrent update"}},
+		{"sqlite3.OperationalError: database is locked\nwhat now", []string{"database is locked"}},
+		{"error[E0382]: borrow of moved value: `config`", []string{"borrow of moved value: `config`"}},
+		{"warning: x! and Error: y", []string{"x", "y"}},
+		{"the error: it is gone", []string{"it is gone"}},
+		{"what does error mean here? error rate: 5%", nil},
+		{"ERRORS: none", nil},
+	} {
+		if got := Messages(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Messages(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// A message a question pastes is one thing, whatever commas it holds.
+func TestSplitIntentsKeepsMessagesWhole(t *testing.T) {
+	if got := SplitIntents(`FATAL: no pg_hba.conf entry for host "10.2.3.44", user "webapp", database "orders"`); got != nil {
+		t.Errorf("split a pasted message into %q", got)
+	}
+	if got := SplitIntents("ERROR: disk full, and how do I add a replica?"); len(got) != 2 {
+		t.Errorf("parts %q, want the message and the question after it", got)
+	}
+}
+
+func FuzzMessages(f *testing.F) {
+	for _, s := range []string{"ERROR: a, b. c", "x.YError: z\ny", "error[E1]: q", "Error:  ", "a error: b? c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, m := range Messages(s) {
+			if m == "" || !strings.Contains(s, m) || strings.ContainsRune(m, '\n') {
+				t.Fatalf("Messages(%q) gave %q", s, m)
+			}
+		}
+		if got, masked := len(s), len(maskMessageBreaks(s)); got != masked {
+			t.Fatalf("maskMessageBreaks changed the length of %q", s)
+		}
+	})
+}
+
 func FuzzQuotes(f *testing.F) {
 	for _, s := range []string{`say "a b c"`, "x 'y z' w", "can't won't", "“a” ‘b’", `"`, "'a'b'c'", "( 'x' )"} {
 		f.Add(s)

@@ -168,6 +168,7 @@ func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 // there? also how do I file a claim"). It returns nil when there is
 // nothing to split.
 func SplitIntents(text string) []string {
+	text = maskMessageBreaks(text)
 	var parts []string
 	var cur strings.Builder
 	flush := func() {
@@ -218,6 +219,26 @@ func SplitIntents(text string) []string {
 		return nil
 	}
 	return parts
+}
+
+// maskMessageBreaks blanks the commas, semicolons and other intent breaks
+// inside the messages a question pastes (see Messages): "FATAL: no
+// pg_hba.conf entry for host …, user …, database …" is one message, not
+// three questions. The text keeps its length.
+func maskMessageBreaks(text string) string {
+	spans := messageSpans(text)
+	if len(spans) == 0 {
+		return text
+	}
+	b := []byte(text)
+	for _, sp := range spans {
+		for i := sp[0]; i < sp[1]; i++ {
+			if strings.IndexByte(intentBreaks, b[i]) >= 0 {
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b)
 }
 
 // joinEnumeration rejoins a list the question ends with ("runs the tests

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -77,4 +78,46 @@ func closingQuote(text string, from int, closers string, single bool) (int, int)
 		j += size
 	}
 	return -1, -1
+}
+
+// messageLead matches what opens a message a log or a terminal printed:
+// a severity ("ERROR:", "FATAL:", "warning:", "error[E0382]:") or an
+// exception's name ("OperationalError:",
+// "django.core.exceptions.SynchronousOnlyOperation:"), then a space.
+var messageLead = regexp.MustCompile(`(?:^|[\s(\["'])(?:(?i:fatal|error|warning|panic|critical)|[A-Za-z_][\w.]*(?:Error|Exception|Warning))(?:\[[A-Za-z0-9]+\])?:[ \t]+`)
+
+// Messages returns the messages a question pastes after a severity or an
+// exception's name, as written, without them: a support question often
+// is the message a customer saw, pasted without quotes ("FATAL: no
+// pg_hba.conf entry for host …, user …", "ERROR: could not serialize
+// access due to concurrent update. Is that expected?"). A message ends
+// at the end of its line or of its sentence: a full stop, a question or
+// an exclamation mark before a space.
+func Messages(text string) []string {
+	var out []string
+	for _, loc := range messageSpans(text) {
+		out = append(out, text[loc[0]:loc[1]])
+	}
+	return out
+}
+
+// messageSpans returns where the messages of Messages are in text.
+func messageSpans(text string) [][2]int {
+	var out [][2]int
+	for _, m := range messageLead.FindAllStringIndex(text, -1) {
+		start, end := m[1], len(text)
+		if nl := strings.IndexByte(text[start:], '\n'); nl >= 0 {
+			end = start + nl
+		}
+		for j := start; j < end; j++ {
+			if strings.IndexByte(".?!", text[j]) >= 0 && (j+1 == end || text[j+1] == ' ' || text[j+1] == '\t') {
+				end = j
+				break
+			}
+		}
+		if msg := strings.TrimSpace(text[start:end]); msg != "" && (len(out) == 0 || start >= out[len(out)-1][1]) {
+			out = append(out, [2]int{start, start + len(strings.TrimRightFunc(text[start:end], unicode.IsSpace))})
+		}
+	}
+	return out
 }
