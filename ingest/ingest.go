@@ -239,6 +239,7 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 			res.Notices = append(res.Notices, p.notice)
 		}
 	}
+	res.Docs, res.Notices = dropSiteMaps(res.Docs, res.Notices)
 	res.Docs, res.Notices = dropIncluded(res.Docs, res.Notices, includedBy)
 	fillAutotitles(res.Docs) // before the frame is sought: "see AUTOTITLE" ends many pages
 	stripSiteTitles(res.Docs)
