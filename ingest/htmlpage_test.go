@@ -132,10 +132,7 @@ func TestHTMLSiteWithARepositoryFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var slugs []string
-	for _, d := range res.Docs {
-		slugs = append(slugs, d.Slug)
-	}
+	slugs := docSlugs(res.Docs)
 	if !slices.Equal(slugs, []string{"refunds_98350", "splitting-a-bill_98342"}) {
 		t.Errorf("docs %v, want the two pages", slugs)
 	}
@@ -159,10 +156,7 @@ func TestHTMLSiteWithARepositoryFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for _, d := range res.Docs {
-			got = append(got, d.Slug)
-		}
+		got := docSlugs(res.Docs)
 		if !slices.Equal(got, want) {
 			t.Errorf("with %s: docs %v, want %v", name, got, want)
 		}
@@ -264,10 +258,7 @@ func TestHTMLNoindexPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var slugs []string
-	for _, d := range res.Docs {
-		slugs = append(slugs, d.Slug)
-	}
+	slugs := docSlugs(res.Docs)
 	notes := noticeLines(res)
 	if want := []string{"invoices", "payouts", "refunds"}; !slices.Equal(slugs, want) {
 		t.Errorf("docs %q, want %q", slugs, want)
@@ -348,10 +339,7 @@ func TestSphinxHTMLBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var slugs []string
-	for _, d := range res.Docs {
-		slugs = append(slugs, d.Slug)
-	}
+	slugs := docSlugs(res.Docs)
 	if !slices.Equal(slugs, []string{"index", "topics/cache"}) {
 		t.Errorf("docs %v, want the two pages of the docs", slugs)
 	}

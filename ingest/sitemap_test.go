@@ -29,10 +29,7 @@ func TestDropSiteMaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var slugs []string
-	for _, d := range res.Docs {
-		slugs = append(slugs, d.Slug)
-	}
+	slugs := docSlugs(res.Docs)
 	if slices.Contains(slugs, "bookindex") || !slices.Contains(slugs, "tool") || len(slugs) != 17 {
 		t.Errorf("docs %v, want the pages and the command's page, not the index", slugs)
 	}
