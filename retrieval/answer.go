@@ -356,13 +356,44 @@ func (e *Engine) answerQuote(ix *unitIndex, text string, q normalizedQuery) (Res
 		qq.allow, qq.alpha = q.allow, q.alpha
 		res := e.answerAsked(ix, quote, qq, nil, false)
 		if res.Status != StatusFound || len(res.Results) == 0 || !writesWords(res.Results[0].Content, words[:need]) {
-			continue
+			// The page about the thing the message names may rank above
+			// the one that lists the message (pg_hba.conf's own page
+			// above "Client Authentication Problems"): the best-ranked
+			// doc that writes it answers, if it answers the message as
+			// found on its own.
+			w := e.writerOf(res.Candidates, words[:need], q.allow)
+			if w < 0 {
+				continue
+			}
+			qq.allow = make([]bool, len(e.docs))
+			qq.allow[w] = true
+			if res = e.answerAsked(ix, quote, qq, nil, false); res.Status != StatusFound {
+				continue
+			}
 		}
 		res.Rule = RuleQuoted
 		res.Notes = append(res.Notes, "answered on the quoted message: "+textsafe.Line(quote))
 		return res, true
 	}
 	return Result{}, false
+}
+
+// writerOf returns the doc number of the best-ranked candidate that the
+// turn allows (allow nil: any) and one of whose chunks writes words in a
+// row, -1 when none does.
+func (e *Engine) writerOf(cands []Candidate, words []string, allow []bool) int {
+	for _, c := range cands {
+		i, ok := e.bySlug[c.DocSlug]
+		if !ok || allow != nil && !allow[i] {
+			continue
+		}
+		for _, ch := range e.docs[i].doc.Chunks {
+			if writesWords(ch.Content, words) {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // withoutQuotes drops the quoted spans of a message: the values a log

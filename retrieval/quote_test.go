@@ -65,4 +65,13 @@ func TestPastedMessage(t *testing.T) {
 	if res := e.Ask(Query{Text: "ERROR: access rule table is corrupt, how do I rebuild it"}); res.Rule == RuleQuoted {
 		t.Errorf("answered on a message no doc writes: %v", docsOf(res))
 	}
+
+	// The page about the thing the message names ranks above the page
+	// listing the message: the page that writes it answers.
+	docs = append(docs, retrievaltest.Doc("guide/rules", "Access rules", nil, "Which clients may connect, as which user, to which database.",
+		retrievaltest.Section{Heading: "Access rule fields", Body: "Each access rule names a host, a user and a database. Rules are read in order; the first rule that matches a host, a user and a database decides."}))
+	e = engineOf(t, testBundle(docs))
+	if res := e.Ask(Query{Text: q}); res.Status != StatusFound || res.Rule != RuleQuoted || len(res.Results) == 0 || res.Results[0].DocSlug != "troubleshooting" {
+		t.Errorf("beside the rules' page: %s (%s) %v, want found from troubleshooting on the message", res.Status, res.Rule, docsOf(res))
+	}
 }
