@@ -161,7 +161,7 @@ func readHTMLPage(src string) htmlPage {
 // chapter page built as the list of its sections (DocBook's, a
 // generator's section index), a help centre's category page. Its
 // title names the topic, and its text is the names of the pages that
-// explain it: it ranks first for questions they answer. Nine words in
+// explain it: it ranks first for questions they answer. Eight words in
 // ten: an article links words here and there, a list of related pages
 // below, and stays far under it.
 const minContentsLinkShare = 0.8

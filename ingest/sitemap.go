@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"math"
 	"path"
 	"regexp"
 	"strings"
@@ -34,7 +35,7 @@ func dropSiteMaps(docs []knowledge.Doc, notices []Warning) ([]knowledge.Doc, []W
 	for _, d := range docs {
 		paths[d.SourcePath] = true
 	}
-	need := max(minSiteMapLinks, int(minSiteMapShare*float64(len(docs))+0.999))
+	need := max(minSiteMapLinks, int(math.Ceil(minSiteMapShare*float64(len(docs)))))
 	out := docs[:0:0]
 	for _, d := range docs {
 		if isHTMLPage(d.SourcePath) {

@@ -334,10 +334,13 @@ const minQuoteWords = 3
 func (e *Engine) answerQuote(ix *unitIndex, text string, q normalizedQuery) (Result, bool) {
 	quotes := analysis.Quotes(text)
 	for i, quote := range append(quotes, analysis.Messages(text)...) {
+		message := i >= len(quotes)
 		words := analysis.Tokens(quote)
 		need := len(words) // a quote is written whole
-		if i >= len(quotes) {
-			words = analysis.Tokens(withoutQuotes(quote))
+		bare := quote
+		if message {
+			bare = withoutQuotes(quote)
+			words = analysis.Tokens(bare)
 			need = max(minQuoteWords, (len(words)+1)/2)
 		}
 		if len(words) < minQuoteWords || quote == strings.TrimSpace(text) {
@@ -347,20 +350,20 @@ func (e *Engine) answerQuote(ix *unitIndex, text string, q normalizedQuery) (Res
 		if len(qq.terms) == 0 {
 			continue
 		}
-		if i >= len(quotes) {
+		if message {
 			// The names a message quotes are the asker's values, which
 			// no doc need write ("host \"10.2.3.44\"").
-			bare := withoutQuotes(quote)
 			qq.identifiers, qq.classes = analysis.AppendIdentifiers(nil, bare), analysis.AppendClasses(nil, bare)
 		}
 		qq.allow, qq.alpha = q.allow, q.alpha
 		res := e.answerAsked(ix, quote, qq, nil, false)
 		if res.Status != StatusFound || len(res.Results) == 0 || !writesWords(res.Results[0].Content, words[:need]) {
 			// The page about the thing the message names may rank above
-			// the one that lists the message (pg_hba.conf's own page
-			// above "Client Authentication Problems"): the best-ranked
-			// doc that writes it answers, if it answers the message as
-			// found on its own.
+			// the one that prints it ("could not serialize access due
+			// to concurrent update": serialization failure handling
+			// above Transaction Isolation): the best-ranked doc that
+			// writes it answers, if it answers the message as found on
+			// its own.
 			w := e.writerOf(res.Candidates, words[:need], q.allow)
 			if w < 0 {
 				continue
