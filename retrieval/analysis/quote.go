@@ -103,6 +103,9 @@ func Messages(text string) []string {
 
 // messageSpans returns where the messages of Messages are in text.
 func messageSpans(text string) [][2]int {
+	if strings.IndexByte(text, ':') < 0 {
+		return nil // no lead: most questions, and a regexp spared
+	}
 	var out [][2]int
 	for _, m := range messageLead.FindAllStringIndex(text, -1) {
 		start, end := m[1], len(text)
