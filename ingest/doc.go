@@ -14,6 +14,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/yuin/goldmark/ast"
+
 	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/textsafe"
 )
@@ -254,7 +256,40 @@ func finishDoc(relPath, body string, fm frontMatter, source []string, frontMatte
 	if !slices.ContainsFunc(doc.Chunks, func(c knowledge.Chunk) bool { return c.Text != "" || c.BodyChars > 0 }) {
 		return fail(Excluded, "no text: only markup that shows none (comments, shortcodes)")
 	}
+	if share := markdownLinkShare(md, doc.Chunks); share >= minContentsLinkShare {
+		return fail(Excluded, fmt.Sprintf("a table of contents: %.0f%% of its words are links to other pages", 100*share))
+	}
 	return doc, nil
+}
+
+// markdownLinkShare is the share of a doc's words (its chunks' text) that
+// are the text of its markdown links, as linkShare is an HTML page's.
+func markdownLinkShare(md parsedBody, chunks []knowledge.Chunk) float64 {
+	words := 0
+	for _, c := range chunks {
+		words += len(strings.Fields(c.Text))
+	}
+	linked, links := 0, 0
+	_ = ast.Walk(md.root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if l, ok := n.(*ast.Link); ok {
+			links++
+			_ = ast.Walk(l, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+				if t, ok := c.(*ast.Text); ok && entering {
+					linked += len(strings.Fields(string(t.Segment.Value(md.src))))
+				}
+				return ast.WalkContinue, nil
+			})
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	if words == 0 || links < minContentsLinks {
+		return 0
+	}
+	return float64(linked) / float64(words)
 }
 
 // fileNameProblem says why a file's path cannot name a doc, or "": every

@@ -240,3 +240,17 @@ func TestWithoutSectionNumber(t *testing.T) {
 		}
 	}
 }
+
+// A markdown page that is a list of links to other pages is a table of
+// contents, as an HTML one is (see TestHTMLTableOfContentsIsLeftOut); a
+// page that links some of its words is an article.
+func TestMarkdownTableOfContentsIsLeftOut(t *testing.T) {
+	toc := "# Payments\n\n- [Take a card payment](card.md)\n- [Refund a payment](refund.md)\n- [Split a bill between guests](split.md)\n- [Payment methods we accept](methods.md)\n- [Payouts to your bank account](payouts.md)\n"
+	if _, err := ParseDoc("payments/index.md", []byte(toc)); err == nil || !strings.Contains(err.Error(), "table of contents") {
+		t.Errorf("error %v, want the list of links left out as a table of contents", err)
+	}
+	article := "# Refund a payment\n\nOpen the payment and tap **Refund**; see [payment methods](methods.md) for how long each takes. The refund goes back to the card the guest paid with.\n"
+	if _, err := ParseDoc("payments/refund.md", []byte(article)); err != nil {
+		t.Errorf("article: %v", err)
+	}
+}

@@ -168,15 +168,22 @@ const minContentsLinkShare = 0.8
 
 var htmlLink = regexp.MustCompile(`(?is)<a\b[^>]*>(.*?)</a\s*>`)
 
+// minContentsLinks is how many links a table of contents has at least:
+// a list of them (Cargo's "Report Commands" lists two). A page of one
+// link is a pointer, not a contents.
+const minContentsLinks = 2
+
 // linkShare is the share of the words of an HTML fragment that are the
-// text of its links, 0 for a fragment without words.
+// text of its links, 0 for a fragment without words or with fewer than
+// minContentsLinks links.
 func linkShare(body string) float64 {
 	words := len(strings.Fields(htmlText(body)))
-	if words == 0 {
+	links := htmlLink.FindAllStringSubmatch(body, -1)
+	if words == 0 || len(links) < minContentsLinks {
 		return 0
 	}
 	linked := 0
-	for _, m := range htmlLink.FindAllStringSubmatch(body, -1) {
+	for _, m := range links {
 		linked += len(strings.Fields(htmlText(m[1])))
 	}
 	return float64(linked) / float64(words)
