@@ -461,7 +461,7 @@ func (w *walker) dir(name, real string, ancestors []string) {
 				continue
 			}
 		}
-		if mode.IsRegular() && isNotFoundPage(e.Name()) {
+		if name == "." && mode.IsRegular() && isNotFoundPage(e.Name()) {
 			w.warnings = append(w.warnings, Warning{Path: childName, Slug: SlugFor(childName), Kind: Excluded,
 				Msg: "the site's page-not-found page: it says a page is missing, and documents nothing"})
 			continue
@@ -519,11 +519,12 @@ func (w *walker) notDocs(real, name string) string {
 	return ""
 }
 
-// isNotFoundPage reports the page a site shows for an address it does
-// not have: 404.html in every static host's convention (GitHub Pages,
-// Netlify), built so by Hugo, MkDocs, Docusaurus and Jekyll, and written
-// as 404.md in their sources. "Page not found" would answer any question
-// about a missing page.
+// isNotFoundPage reports, at the top of the docs, the page a site shows
+// for an address it does not have: 404.html in every static host's
+// convention (GitHub Pages, Netlify), built so by Hugo, MkDocs,
+// Docusaurus and Jekyll, and written as 404.md in their sources. "Page
+// not found" would answer any question about a missing page. Deeper, a
+// page named 404 is an API's page about that status ("errors/404.md").
 func isNotFoundPage(name string) bool {
 	base, ext := strings.ToLower(strings.TrimSuffix(name, path.Ext(name))), name[len(name)-len(path.Ext(name)):]
 	return base == "404" && (isDocFile("x"+ext) || isHTMLPage("x"+ext))

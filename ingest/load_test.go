@@ -520,17 +520,19 @@ func TestLoadLeavesOutPackagesAndBuilds(t *testing.T) {
 }
 
 // A site's page-not-found page, built (404.html) or in its sources
-// (404.md), is no doc; a page about HTTP 404 errors is one.
+// (404.md), is no doc; a page about HTTP 404 errors is one, and so is an
+// API's page named for the status.
 func TestNotFoundPageIsLeftOut(t *testing.T) {
 	res, err := Load(context.Background(), fstest.MapFS{
 		"404.html":              {Data: []byte("<html><head><title>Page not found</title></head><body><main><h1>Page not found</h1><p>The page you are looking for does not exist. Go back home.</p></main></body></html>")},
 		"guide/index.html":      {Data: []byte("<html><head><title>Guide</title></head><body><main><h1>Guide</h1><p>Start here.</p></main></body></html>")},
 		"guide/404-errors.html": {Data: []byte("<html><head><title>404 errors</title></head><body><main><h1>404 errors</h1><p>The API answers 404 for a deleted project.</p></main></body></html>")},
+		"api/status/404.html":   {Data: []byte("<html><head><title>404 Not Found</title></head><body><main><h1>404 Not Found</h1><p>The project does not exist, or the token may not see it.</p></main></body></html>")},
 	}, "site")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := docSlugs(res.Docs); !slices.Equal(got, []string{"guide/404-errors", "guide/index"}) {
+	if got := docSlugs(res.Docs); !slices.Equal(got, []string{"api/status/404", "guide/404-errors", "guide/index"}) {
 		t.Errorf("docs %v, want the guide's pages without the site's 404 page", got)
 	}
 	if !slices.ContainsFunc(res.Notices, func(w Warning) bool { return w.Path == "404.html" && w.Kind == Excluded }) {
