@@ -164,11 +164,11 @@ func TestDecisionsInstalledDocs(t *testing.T) {
 			floor{passed: 32, hitAt1Found: 21, maxWrongConfident: 3}},
 		{"cargo", "/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html/cargo",
 			"/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/lib/rustlib/multirust-channel-manifest.toml", `version = "0.96.0 (f2d3ce0bd 2026-03-21)"`,
-			floor{passed: 18, hitAt1Found: 15, maxWrongConfident: 3}},
+			floor{passed: 18, hitAt1Found: 15, maxWrongConfident: 4}},
 		{"django", "/usr/share/doc/python-django-doc/html", "/usr/share/doc/python-django-doc/html/index.html", "Django 3.2.25 documentation",
-			floor{passed: 23, hitAt1Found: 17, maxWrongConfident: 5}},
+			floor{passed: 22, hitAt1Found: 18, maxWrongConfident: 5}},
 		{"postgresql", "/usr/share/doc/postgresql-doc-15/html", "/usr/share/doc/postgresql-doc-15/html/index.html", "PostgreSQL 15.20 Documentation",
-			floor{passed: 11, hitAt1Found: 8, maxWrongConfident: 7}},
+			floor{passed: 12, hitAt1Found: 8, maxWrongConfident: 7}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := os.ReadFile(tc.versionFile)

@@ -3,6 +3,7 @@ package ingest
 import (
 	"crypto/md5"
 	"encoding/hex"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -60,7 +61,42 @@ type block struct {
 	text       string     // plain text, rendered once
 	bodyChars  int        // runes of visible non-heading text and of code
 	extra      []ast.Node // nodes written under this block but parsed elsewhere (footnotes)
+	// term: an HTML <dt>, the term a definition list's next block
+	// defines. Like a heading, it introduces what follows it.
+	term bool
 }
+
+// introduces reports whether b introduces the block after it, so a part
+// that ends with it gives it to the next part: a heading, a term.
+func (b block) introduces() bool { return b.level > 0 || b.term }
+
+// opensOnly reports an HTML block without text: a start tag on its own
+// (a definition's <dd>), which belongs with what follows it.
+func (b block) opensOnly() bool {
+	return b.bodyChars == 0 && b.level == 0 && b.node.Kind() == ast.KindHTMLBlock
+}
+
+// carried is how many blocks at the end of a full part move on with the
+// next block: the headings and terms that introduce it, and the start
+// tags between them and it.
+func carried(cur []block) int {
+	k := len(cur)
+	for k > 0 {
+		j := k
+		for j > 0 && cur[j-1].opensOnly() {
+			j--
+		}
+		if j == 0 || !cur[j-1].introduces() {
+			break
+		}
+		k = j - 1
+	}
+	return len(cur) - k
+}
+
+// htmlTermStart matches an HTML block that opens with a definition
+// list's term (see blockLines, which starts each on a line of its own).
+var htmlTermStart = regexp.MustCompile(`(?i)^\s*<dt\b`)
 
 // chunkParsed splits a body into chunks: one per # or ## section (and one
 // for text before the first), with oversized sections cut between blocks.
@@ -146,9 +182,12 @@ func topLevelBlocks(md parsedBody) []block {
 			continue
 		}
 		b := block{start: start, node: n}
-		if h, ok := n.(*ast.Heading); ok {
-			b.level = h.Level
-			b.heading = plainText(h, md.src)
+		switch n := n.(type) {
+		case *ast.Heading:
+			b.level = n.Level
+			b.heading = plainText(n, md.src)
+		case *ast.HTMLBlock:
+			b.term = htmlTermStart.Match(md.src[start:min(start+64, len(md.src))])
 		}
 		blocks = append(blocks, b)
 	}
@@ -283,12 +322,10 @@ func packParts(blocks []block, lim chunkLimits) [][]block {
 	size := 0
 	for _, b := range blocks {
 		if len(cur) > 0 && (size+b.tokens > lim.max || size >= lim.target) {
-			// A heading introduces what follows it, so headings at the end
-			// of a full part move on with the next block.
-			k := len(cur)
-			for k > 0 && cur[k-1].level > 0 {
-				k--
-			}
+			// A heading introduces what follows it, and a term its
+			// definition, so those at the end of a full part move on with
+			// the next block.
+			k := len(cur) - carried(cur)
 			if k > 0 {
 				parts = append(parts, cur[:k])
 				cur = slices.Clone(cur[k:])

@@ -122,14 +122,20 @@ func checkChunkInvariants(t *testing.T, doc knowledge.Doc) {
 	}
 }
 
-// nonHeadingBlocks counts the top-level blocks of md other than headings;
-// a list counts once per item, as the chunker may split between items.
+// nonHeadingBlocks counts the top-level blocks of md other than headings
+// and HTML blocks without text (a start tag, a comment), which move on
+// with the block they introduce; a list counts once per item, as the
+// chunker may split between items.
 func nonHeadingBlocks(md string) int {
 	p := parseMarkdown(md)
 	n := 0
 	for b := p.root.FirstChild(); b != nil; b = b.NextSibling() {
 		switch b.Kind() {
 		case ast.KindHeading:
+		case ast.KindHTMLBlock:
+			if text, _ := plainBlock(b, p.src); strings.TrimSpace(text) != "" {
+				n++
+			}
 		case ast.KindList:
 			n += b.ChildCount()
 		default:

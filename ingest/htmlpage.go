@@ -371,7 +371,7 @@ func blockLines(s string) string {
 		if p >= 0 {
 			end = i + p
 		}
-		b.WriteString(htmlBlockTag.ReplaceAllStringFunc(s[i:end], func(m string) string { return "\n" + m }))
+		b.WriteString(htmlBlockTag.ReplaceAllStringFunc(s[i:end], func(m string) string { return "\n\n" + m }))
 		if p < 0 {
 			break
 		}

@@ -3,10 +3,14 @@ package ingest
 import (
 	"context"
 	"errors"
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/docent-sh/docent/tokens"
 )
 
 // confluencePage is a page as Confluence's HTML space export writes it:
@@ -390,5 +394,51 @@ func TestHTMLTableOfContentsIsLeftOut(t *testing.T) {
 		return w.Path == "textsearch.html" && w.Kind == Excluded && strings.Contains(w.Msg, "table of contents")
 	}) {
 		t.Errorf("notices %v, want the table of contents left out with a notice", res.Notices)
+	}
+}
+
+// A long definition list written without a blank line (DocBook's
+// variable lists: a server's settings, a glossary) is split between its
+// entries, each term kept with its definition, as a markdown list is
+// split between its items. As one HTML block it was one chunk of tens of
+// thousands of tokens: it covered every question a little and fit in no
+// prompt.
+func TestHTMLLongDefinitionListIsChunked(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<html><head><title>Server Settings</title></head><body><div class=\"sect1\">\n<h2>Logging settings</h2>\n<div class=\"variablelist\"><dl class=\"variablelist\">")
+	for i := range 60 {
+		// DocBook's layout: each entry starts on the line that ends the
+		// one before, its text indented.
+		fmt.Fprintf(&b, "<dt id=\"setting-%d\"><span class=\"term\"><code>setting_%d</code> (<code>integer</code>)\n      <a id=\"idx-%d\" class=\"indexterm\"></a>\n      </span></dt><dd><p>\n         Setting %d controls how often the server writes entry %d of its log, in milliseconds.\n         Zero turns it off; the default is %d.\n       </p></dd>", i, i, i, i, i, i*10)
+	}
+	b.WriteString("</dl></div></div></body></html>")
+	res, err := Load(context.Background(), fstest.MapFS{"runtime-config.html": {Data: []byte(b.String())}}, "docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Docs[0]
+	if len(d.Chunks) < 3 {
+		t.Fatalf("%d chunks: want the list split between its entries", len(d.Chunks))
+	}
+	counter := tokens.Default()
+	for i, c := range d.Chunks {
+		if n := counter.Count(c.Content); n > MaxChunkTokens {
+			t.Errorf("chunk %d has %d tokens, above %d", i, n, MaxChunkTokens)
+		}
+		if c.Text == "" {
+			continue // the section's opening <div>
+		}
+		if !strings.Contains(c.HeaderPath, "Logging settings") {
+			t.Errorf("chunk %d path %q: want the section's heading", i, c.HeaderPath)
+		}
+		// Each term's definition is in the chunk that names the term.
+		for _, m := range regexp.MustCompile(`setting_(\d+) \(`).FindAllStringSubmatch(c.Text, -1) {
+			if want := "Setting " + m[1] + " controls"; !strings.Contains(c.Text, want) {
+				t.Errorf("chunk %d names setting_%s without its definition %q: %q", i, m[1], want, c.Text)
+			}
+		}
+		if strings.HasPrefix(strings.TrimSpace(c.Content), "<dd") {
+			t.Errorf("chunk %d starts with a definition, its term left in the chunk before", i)
+		}
 	}
 }
