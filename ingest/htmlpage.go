@@ -151,9 +151,22 @@ func readHTMLPage(src string) htmlPage {
 		}
 		return ""
 	})
-	p.body = preFences(blockLines(body))
+	p.body = preFences(blockLines(boxTitles(body)))
 	p.links = linkShare(p.body)
 	return p
+}
+
+// boxTitle matches a heading that opens an admonition box: DocBook
+// writes a note as <div class="note"><h3 class="title">Note</h3>…, at the
+// level of the section around it.
+var boxTitle = regexp.MustCompile(`(?is)(<(?:div|aside|section|blockquote)\b[^>]*\bclass\s*=\s*["']?[^"'>]*\b(?:note|tip|hint|warning|caution|important|attention|danger|admonition|callout)\b[^>]*>\s*)<h[1-6]\b[^>]*>(.*?)</h[1-6]\s*>`)
+
+// boxTitles makes the heading of each admonition box a paragraph. As a
+// heading it named a section that ran on past the box: every chunk after
+// a note had "Note" for its section and lost the one it is in, whose
+// words the policy reads as what the chunk is about.
+func boxTitles(s string) string {
+	return boxTitle.ReplaceAllString(s, "${1}<p>${2}</p>")
 }
 
 // minContentsLinkShare is the share of a page's words that are links'

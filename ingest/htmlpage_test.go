@@ -442,3 +442,39 @@ func TestHTMLLongDefinitionListIsChunked(t *testing.T) {
 		}
 	}
 }
+
+// An admonition box's heading (DocBook's <div class="note"><h3
+// class="title">Note</h3>) is the box's label, not a section: the text
+// after the box is still in the section around it.
+func TestHTMLAdmonitionHeadingIsNoSection(t *testing.T) {
+	page := `<html><head><title>Error Reporting and Logging</title></head><body><div class="sect1">
+<h2 class="title">20.8. Error Reporting and Logging</h2>
+<div class="sect2"><h3 class="title">20.8.1. Where to Log</h3>
+<p>The server can log to standard error, a CSV file, or syslog.</p>
+<div class="note"><h3 class="title">Note</h3><p>
+     Syslog may drop messages under heavy load.
+   </p></div>
+<p>To rotate the log files, set the rotation age.</p>
+` + strings.Repeat("<p>Each log line starts with the time, the process and the severity of the message.</p>\n", 40) + `</div></div></body></html>`
+	res, err := Load(context.Background(), fstest.MapFS{"runtime-config-logging.html": {Data: []byte(page)}}, "docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, c := range res.Docs[0].Chunks {
+		// A chunk that starts past the section's heading names it in its
+		// path.
+		if !strings.Contains(c.Content, "Where to Log") && strings.Contains(c.Text, "Each log line") {
+			found = true
+			if !strings.HasSuffix(c.HeaderPath, "Where to Log") {
+				t.Errorf("the text after the note is under %q, want the section around the note", c.HeaderPath)
+			}
+		}
+		if strings.Contains(c.Text, "Syslog may drop messages") && !strings.Contains(c.Text, "Note") {
+			t.Errorf("text %q: want the note with its label", c.Text)
+		}
+	}
+	if !found {
+		t.Fatal("the text after the note is in no chunk")
+	}
+}
