@@ -335,17 +335,18 @@ func (e *Engine) answerQuote(ix *unitIndex, text string, q normalizedQuery) (Res
 	quotes := analysis.Quotes(text)
 	for i, quote := range append(quotes, analysis.Messages(text)...) {
 		message := i >= len(quotes)
-		words := analysis.Tokens(quote)
-		need := len(words) // a quote is written whole
+		pattern := quotePattern(quote)
+		need := pattern.words() // a quote is written whole
 		bare := quote
 		if message {
 			bare = withoutQuotes(quote)
-			words = analysis.Tokens(bare)
-			need = max(minQuoteWords, (len(words)+1)/2)
+			pattern = messagePattern(quote)
+			need = max(minQuoteWords, (pattern.words()+1)/2)
 		}
-		if len(words) < minQuoteWords || quote == strings.TrimSpace(text) {
+		if pattern.words() < minQuoteWords || quote == strings.TrimSpace(text) {
 			continue
 		}
+		written := pattern.upTo(need)
 		qq := e.norm.normalize(quote)
 		if len(qq.terms) == 0 {
 			continue
@@ -357,14 +358,14 @@ func (e *Engine) answerQuote(ix *unitIndex, text string, q normalizedQuery) (Res
 		}
 		qq.allow, qq.alpha = q.allow, q.alpha
 		res := e.answerAsked(ix, quote, qq, nil, false)
-		if res.Status != StatusFound || len(res.Results) == 0 || !writesWords(res.Results[0].Content, words[:need]) {
+		if res.Status != StatusFound || len(res.Results) == 0 || !written.writtenIn(res.Results[0].Content) {
 			// The page about the thing the message names may rank above
 			// the one that prints it ("could not serialize access due
 			// to concurrent update": serialization failure handling
 			// above Transaction Isolation): the best-ranked doc that
 			// writes it answers, if it answers the message as found on
 			// its own.
-			w := e.writerOf(res.Candidates, words[:need], q.allow)
+			w := e.writerOf(res.Candidates, written, q.allow)
 			if w < 0 {
 				continue
 			}
@@ -382,16 +383,16 @@ func (e *Engine) answerQuote(ix *unitIndex, text string, q normalizedQuery) (Res
 }
 
 // writerOf returns the doc number of the best-ranked candidate that the
-// turn allows (allow nil: any) and one of whose chunks writes words in a
-// row, -1 when none does.
-func (e *Engine) writerOf(cands []Candidate, words []string, allow []bool) int {
+// turn allows (allow nil: any) and one of whose chunks writes the
+// pattern, -1 when none does.
+func (e *Engine) writerOf(cands []Candidate, p wordPattern, allow []bool) int {
 	for _, c := range cands {
 		i, ok := e.bySlug[c.DocSlug]
 		if !ok || allow != nil && !allow[i] {
 			continue
 		}
 		for _, ch := range e.docs[i].doc.Chunks {
-			if writesWords(ch.Content, words) {
+			if p.writtenIn(ch.Content) {
 				return i
 			}
 		}
@@ -406,19 +407,6 @@ func withoutQuotes(msg string) string {
 		msg = strings.Replace(msg, q, " ", 1)
 	}
 	return msg
-}
-
-// writesWords reports whether content has words in a row, as Tokens
-// splits them: a message quoted in a question and written in a heading
-// or a sentence, whatever its punctuation and case.
-func writesWords(content string, words []string) bool {
-	have := analysis.Tokens(content)
-	for i := 0; i+len(words) <= len(have); i++ {
-		if slices.Equal(have[i:i+len(words)], words) {
-			return true
-		}
-	}
-	return false
 }
 
 // explain describes the docs the policy weighed, for Result.Candidates,

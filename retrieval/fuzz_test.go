@@ -110,3 +110,27 @@ func FuzzStemKey(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMessagePattern checks a pasted message's pattern on any text: it
+// starts with a word, has no more words than the text, and a quote's
+// pattern (no holes) is written in the quote itself.
+func FuzzMessagePattern(f *testing.F) {
+	for _, s := range []string{`database "prod" must be vacuumed within 9831207 transactions`, `"x" y 1`, `a "b c`, "42", `""`, `“a” b ‘c’ 7 d`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p := messagePattern(s)
+		if len(p) > 0 && p[0] == hole {
+			t.Fatalf("messagePattern(%q) = %q starts with a hole", s, p)
+		}
+		if p.words() > len(analysis.Tokens(s)) {
+			t.Fatalf("messagePattern(%q) = %q has more words than the text", s, p)
+		}
+		if n := p.words(); n > 0 && p.upTo(n).words() != n {
+			t.Fatalf("upTo(%d) of %q lost words", n, p)
+		}
+		if q := quotePattern(s); len(q) > 0 && !q.writtenIn(s) {
+			t.Fatalf("quote %q is not written in itself", s)
+		}
+	})
+}

@@ -75,3 +75,53 @@ func TestPastedMessage(t *testing.T) {
 		t.Errorf("beside the rules' page: %s (%s) %v, want found from troubleshooting on the message", res.Status, res.Rule, docsOf(res))
 	}
 }
+
+// A pasted message whose values (a quoted name, a number) come before
+// the half the doc must write is found where the doc prints it with
+// values of its own.
+func TestPastedMessageWithTheAskersValues(t *testing.T) {
+	docs := append(testDocs(),
+		retrievaltest.Doc("routine-cleaning", "Routine cleaning", nil, "Why the server needs cleaning, and how.",
+			retrievaltest.Section{Heading: "Counter wraparound", Body: `When the counter nears its limit the server warns: WARNING: shelf "north" must be cleaned within 39985967 turns. Clean the whole shelf as its owner.`}),
+		retrievaltest.Doc("guide/shelves", "Shelves", nil, "What a shelf holds and how it is cleaned.",
+			retrievaltest.Section{Heading: "Cleaning a shelf", Body: "A shelf is cleaned turn by turn; cleaning frees the turns it used."}))
+	e := engineOf(t, testBundle(docs))
+	q := `logs are full of WARNING: shelf "prod" must be cleaned within 9831207 turns. how bad is this?`
+	if res := e.Ask(Query{Text: q}); res.Status != StatusFound || res.Rule != RuleQuoted || len(res.Results) == 0 || res.Results[0].DocSlug != "routine-cleaning" {
+		t.Errorf("%q: %s (%s) %v, want found from routine-cleaning on the message", q, res.Status, res.Rule, docsOf(res))
+	}
+}
+
+func TestMessagePattern(t *testing.T) {
+	p := messagePattern(`database "prod" must be vacuumed within 9831207 transactions`)
+	if want := (wordPattern{"database", hole, "must", "be", "vacuumed", "within", hole, "transactions"}); !slices.Equal(p, want) {
+		t.Fatalf("pattern %q, want %q", p, want)
+	}
+	if p.words() != 6 {
+		t.Errorf("%d words, want 6", p.words())
+	}
+	if got, want := p.upTo(3), (wordPattern{"database", hole, "must", "be"}); !slices.Equal(got, want) {
+		t.Errorf("upTo(3) %q, want %q", got, want)
+	}
+	for _, tc := range []struct {
+		content string
+		want    bool
+	}{
+		{`WARNING:  database "mydb" must be vacuumed within 39985967 transactions`, true},
+		{`database "public.orders" must be vacuumed within 1 transactions`, true},
+		{`the database must be vacuumed within days`, false},                       // a hole takes a word at least
+		{`database "a b c d e f g" must be vacuumed within 1 transactions`, false}, // … and no sentence
+		{`database "mydb" must be analyzed within 2 transactions`, false},
+	} {
+		if got := p.writtenIn(tc.content); got != tc.want {
+			t.Errorf("writtenIn(%q) = %t, want %t", tc.content, got, tc.want)
+		}
+	}
+	// Holes at the start are dropped; a quote has none.
+	if got := messagePattern(`"orders" table is locked`); !slices.Equal(got, wordPattern{"table", "is", "locked"}) {
+		t.Errorf("leading value: %q", got)
+	}
+	if got := quotePattern(`error 42: token expired`); !slices.Equal(got, wordPattern{"error", "42", "token", "expired"}) {
+		t.Errorf("quote: %q", got)
+	}
+}
