@@ -363,16 +363,26 @@ func (e *Engine) answerQuote(ix *unitIndex, text string, q normalizedQuery) (Res
 			// the one that prints it ("could not serialize access due
 			// to concurrent update": serialization failure handling
 			// above Transaction Isolation): the best-ranked doc that
-			// writes it answers, if it answers the message as found on
-			// its own.
+			// writes it answers, as the policy finds it on its own or,
+			// when the policy finds its headings name nothing of the
+			// message (a page of common errors), from the chunk that
+			// prints it. A pasted message's writer may rank below every
+			// candidate: its words find it (messageWriter).
 			w := e.writerOf(res.Candidates, written, q.allow)
+			if w < 0 && message {
+				w = e.messageWriter(written, q.allow)
+			}
 			if w < 0 {
 				continue
 			}
 			qq.allow = make([]bool, len(e.docs))
 			qq.allow[w] = true
 			if res = e.answerAsked(ix, quote, qq, nil, false); res.Status != StatusFound {
-				continue
+				c, ok := e.writerChunk(w, written)
+				if !ok {
+					continue
+				}
+				res = e.chunkAnswer(w, c, RuleQuoted)
 			}
 		}
 		res.Rule = RuleQuoted
@@ -398,6 +408,16 @@ func (e *Engine) writerOf(cands []Candidate, p wordPattern, allow []bool) int {
 		}
 	}
 	return -1
+}
+
+// writerChunk returns the first chunk of doc that writes the pattern.
+func (e *Engine) writerChunk(doc int, p wordPattern) (knowledge.Chunk, bool) {
+	for _, c := range e.docs[doc].doc.Chunks {
+		if p.writtenIn(c.Content) {
+			return c, true
+		}
+	}
+	return knowledge.Chunk{}, false
 }
 
 // withoutQuotes drops the quoted spans of a message: the values a log

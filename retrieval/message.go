@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/docent-sh/docent/retrieval/analysis"
@@ -112,4 +113,75 @@ func (p wordPattern) matchAt(have []string) bool {
 		}
 	}
 	return false
+}
+
+// maxWriterUnits is how many units holding a message's two rarest words
+// messageWriter reads at most: a message is printed by few pages, and a
+// pair of words that many units hold is too common to find it by.
+const maxWriterUnits = 64
+
+// messageWriter returns the doc of a unit the turn allows (allow nil:
+// any) that writes the pattern, -1 when none does. The page that prints a
+// pasted message may rank far down for the message's words, below every
+// page about the things it names and those the asker's values match
+// ("no pg_hba.conf entry for host …": the page on pg_hba.conf, on
+// encryption, on the hba view, then Client Authentication Problems,
+// ninth). It is found by the words it writes: the units holding the
+// message's two rarest words, read in doc order.
+func (e *Engine) messageWriter(p wordPattern, allow []bool) int {
+	ix := e.vocabularyIndex()
+	if ix == nil {
+		return -1
+	}
+	var terms []string
+	for _, w := range p {
+		if w == hole {
+			continue
+		}
+		t := e.norm.an.Term(w)
+		if t == "" || slices.Contains(terms, t) {
+			continue
+		}
+		if ix.DF(t) == 0 {
+			return -1 // no unit writes this word: none writes the message
+		}
+		terms = append(terms, t)
+	}
+	if len(terms) == 0 {
+		return -1
+	}
+	slices.SortStableFunc(terms, func(a, b string) int { return ix.DF(a) - ix.DF(b) })
+	second := ""
+	if len(terms) > 1 {
+		second = terms[1]
+	}
+	// The first writer outside a release log: release notes quote the
+	// messages a release fixed, the page that explains one is elsewhere.
+	found, logged, read := -1, -1, 0
+	ix.UnitsWithBoth(terms[0], second, func(unit int32) bool {
+		u := ix.Units[unit]
+		if allow != nil && !allow[u.Doc] {
+			return true
+		}
+		d := e.docs[u.Doc].doc
+		content := d.Content
+		if u.Chunk >= 0 {
+			content = d.Chunks[u.Chunk].Content
+		}
+		if p.writtenIn(content) {
+			if ix.damp == nil || ix.damp[unit] == 1 {
+				found = int(u.Doc)
+				return false
+			}
+			if logged < 0 {
+				logged = int(u.Doc)
+			}
+		}
+		read++
+		return read < maxWriterUnits
+	})
+	if found < 0 {
+		found = logged
+	}
+	return found
 }

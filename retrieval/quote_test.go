@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/docent-sh/docent/knowledge"
 	"github.com/docent-sh/docent/retrieval/retrievaltest"
 )
 
@@ -123,5 +124,51 @@ func TestMessagePattern(t *testing.T) {
 	}
 	if got := quotePattern(`error 42: token expired`); !slices.Equal(got, wordPattern{"error", "42", "token", "expired"}) {
 		t.Errorf("quote: %q", got)
+	}
+}
+
+// A pasted message is answered from the chunk that prints it, when the
+// page is about problems in general and its headings name nothing of
+// the message: the policy alone finds that page only mentions the
+// message's words. The message is longer than the doc's, as a newer
+// server's is ("…, no encryption"): its first half is what must be
+// written.
+func TestPastedMessageOnAPageThatDoesNotNameIt(t *testing.T) {
+	docs := append(testDocs(),
+		retrievaltest.Doc("client-problems", "Client problems", nil, "What goes wrong when clients connect.",
+			retrievaltest.Section{Heading: "Common errors", Body: `FATAL: no access rule for host "192.0.2.1", user "ana", database "shop". This means the server was reached but would not let the client in: add a line for the client's address to the rules file and reload the server. FATAL: too many clients already. The server has run out of slots.`}),
+		retrievaltest.Doc("guide/access-rules", "Access rules", nil, "Which host, user and database may connect, and how.",
+			retrievaltest.Section{Heading: "Access rule fields", Body: "Each access rule names a host, a user and a database, and the encryption the connection needs. Rules are read in order; the first rule that matches the host, the user and the database decides."},
+			retrievaltest.Section{Heading: "Access rules and encryption", Body: "A rule can require encryption for a host, a user or a database."}))
+	e := engineOf(t, testBundle(docs))
+	q := `FATAL:  no access rule for host "10.2.3.44", user "webapp", database "orders", no encryption`
+	res := e.Ask(Query{Text: q})
+	if res.Status != StatusFound || res.Rule != RuleQuoted || len(res.Results) == 0 || res.Results[0].DocSlug != "client-problems" {
+		t.Errorf("%q: %s (%s) %v, want found from client-problems on the message", q, res.Status, res.Rule, docsOf(res))
+	}
+}
+
+// messageWriter finds the page that prints a message however it ranks,
+// outside a release log first, within the turn's scope.
+func TestMessageWriter(t *testing.T) {
+	var docs []knowledge.Doc
+	for _, v := range []string{"1.1", "1.2", "1.3"} {
+		docs = append(docs, retrievaltest.Doc("release/"+v, "Release "+v, nil, "What changed.",
+			retrievaltest.Section{Heading: "Fixes", Body: `Fixed: the error "no access rule for host" was printed for allowed hosts. Version ` + v + `.`}))
+	}
+	docs = append(docs, retrievaltest.Doc("troubleshooting", "Troubleshooting", nil, "Errors.",
+		retrievaltest.Section{Heading: "Errors", Body: `FATAL: no access rule for host "192.0.2.1", user "ana": add a rule.`}))
+	e := engineOf(t, testBundle(append(testDocs(), docs...)))
+	p := messagePattern(`no access rule for host "10.2.3.44"`)
+	if w := e.messageWriter(p, nil); w < 0 || e.docs[w].slug != "troubleshooting" {
+		t.Errorf("writer %d, want troubleshooting, not a release log", w)
+	}
+	only := make([]bool, len(e.docs))
+	only[e.bySlug["release/1.2"]] = true
+	if w := e.messageWriter(p, only); w < 0 || e.docs[w].slug != "release/1.2" {
+		t.Errorf("writer in scope %d, want release/1.2", w)
+	}
+	if w := e.messageWriter(messagePattern("no access rule for planet"), nil); w >= 0 {
+		t.Errorf("a message with a word no doc writes has writer %s", e.docs[w].slug)
 	}
 }
