@@ -96,30 +96,36 @@ const (
 // A prefix is the same: Confluence's export titles each page "Space :
 // Page", and some sites write "Site | Page".
 func stripSiteTitles(docs []knowledge.Doc) {
-	suffixes, prefixes, hyphens := map[string]int{}, map[string]int{}, map[string]int{}
+	suffixes, prefixes := map[string]int{}, map[string]int{}
+	weakSuffixes, weakPrefixes := map[string]int{}, map[string]int{}
 	for _, d := range docs {
 		if s := siteSuffix(d.Title); s != "" {
 			suffixes[s]++
 		}
-		if s := hyphenSuffix(d.Title); s != "" {
-			hyphens[s]++
+		if s := weakSuffix(d.Title); s != "" {
+			weakSuffixes[s]++
 		}
 		if p := sitePrefix(d.Title); p != "" {
 			prefixes[p]++
 		}
+		if p := colonPrefix(d.Title); p != "" {
+			weakPrefixes[p]++
+		}
 	}
-	shared := func(counts map[string]int, s string) bool {
-		return s != "" && counts[s] >= minSiteTitleDocs && float64(counts[s]) >= minSiteTitleShare*float64(len(docs))
+	shared := func(counts map[string]int, s string, share float64) bool {
+		return s != "" && counts[s] >= minSiteTitleDocs && float64(counts[s]) >= share*float64(len(docs))
 	}
 	var retitled []int
 	for i := range docs {
 		title := docs[i].Title
-		if s := siteSuffix(title); shared(suffixes, s) {
+		if s := siteSuffix(title); shared(suffixes, s, minSiteTitleShare) {
 			title = strings.TrimSpace(strings.TrimSuffix(title, s))
-		} else if s := hyphenSuffix(title); s != "" && hyphens[s] >= minSiteTitleDocs && float64(hyphens[s]) >= hyphenSiteTitleShare*float64(len(docs)) {
+		} else if s := weakSuffix(title); shared(weakSuffixes, s, weakSiteTitleShare) {
 			title = strings.TrimSpace(strings.TrimSuffix(title, s))
 		}
-		if p := sitePrefix(title); shared(prefixes, p) {
+		if p := sitePrefix(title); shared(prefixes, p, minSiteTitleShare) {
+			title = strings.TrimSpace(strings.TrimPrefix(title, p))
+		} else if p := colonPrefix(title); shared(weakPrefixes, p, weakSiteTitleShare) {
 			title = strings.TrimSpace(strings.TrimPrefix(title, p))
 		}
 		if title != docs[i].Title {
@@ -130,11 +136,42 @@ func stripSiteTitles(docs []knowledge.Doc) {
 	chunkEach(docs, retitled)
 }
 
-// hyphenSiteTitleShare is the share of the docs that must end their titles
-// with the same " - " suffix for it to be the site's name, as MkDocs
-// writes it ("Setup - Material for MkDocs"): authors join a title's parts
-// with a hyphen too ("Install - Linux"), but not on most of the pages.
-const hyphenSiteTitleShare = 0.5
+// weakSiteTitleShare is the share of the docs that must have the same
+// weaker mark of a site's name for it to be one: a " - " suffix, as
+// MkDocs writes it ("Setup - Material for MkDocs"); a name in brackets
+// after the title, as makeinfo writes every page of a manual ("11
+// Arithmetic Evaluation (zsh)"); a name and a colon before it ("libvirt:
+// Client access control"). Authors write those inside titles too
+// ("Install - Linux", "Tokens (API)", "FAQ: The admin"), but not on most
+// of the pages.
+const weakSiteTitleShare = 0.5
+
+// weakSuffix returns a title's hyphen suffix (see hyphenSuffix) or, when
+// it has none, the name in brackets it ends with, with the space before
+// it: " (zsh)". "" when it has neither or nothing precedes it.
+func weakSuffix(title string) string {
+	if s := hyphenSuffix(title); s != "" {
+		return s
+	}
+	if !strings.HasSuffix(title, ")") {
+		return ""
+	}
+	i := strings.LastIndex(title, " (")
+	if i <= 0 || strings.TrimSpace(title[:i]) == "" || strings.ContainsAny(title[i+2:len(title)-1], "()") {
+		return ""
+	}
+	return title[i:]
+}
+
+// colonPrefix returns a title's first "name: " (no space before the
+// colon), "" when it has none or nothing follows it.
+func colonPrefix(title string) string {
+	i := strings.Index(title, ": ")
+	if i <= 0 || strings.TrimSpace(title[i+2:]) == "" || strings.TrimSpace(title[:i]) != title[:i] {
+		return ""
+	}
+	return title[:i+2]
+}
 
 // hyphenSuffix returns a title's last " - " and what follows it, "" when
 // it has none or nothing precedes it.

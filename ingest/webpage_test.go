@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -77,5 +78,35 @@ func TestStripSiteTitlesAfterAHyphen(t *testing.T) {
 	}
 	if want := []string{"Setup", "Admonitions", "Blog", "Icons", "Install - Linux"}; !slices.Equal(got, want) {
 		t.Errorf("titles %q, want %q", got, want)
+	}
+}
+
+// A manual's name in brackets after each title, as makeinfo writes every
+// page ("11 Arithmetic Evaluation (zsh)"), and a site's name and a colon
+// before it ("libvirt: Client access control") are left out when most
+// pages have them; a few titles that use brackets or a colon keep them.
+func TestStripSiteTitlesInBracketsAndBeforeAColon(t *testing.T) {
+	for _, tc := range []struct{ titles, want []string }{
+		{[]string{"Expansion (zsh)", "Options (zsh)", "Jobs (zsh)", "Tokens (API)", "Limits"},
+			[]string{"Expansion", "Options", "Jobs", "Tokens (API)", "Limits"}},
+		{[]string{"libvirt: Client access control", "libvirt: Storage pools", "libvirt: Networking", "Downloads"},
+			[]string{"Client access control", "Storage pools", "Networking", "Downloads"}},
+		{[]string{"FAQ: General", "FAQ: Billing", "FAQ: Accounts", "Install", "Upgrade", "Backups", "Tokens (API)"},
+			[]string{"FAQ: General", "FAQ: Billing", "FAQ: Accounts", "Install", "Upgrade", "Backups", "Tokens (API)"}},
+	} {
+		var docs []knowledge.Doc
+		for i, title := range tc.titles {
+			d := knowledge.Doc{Slug: fmt.Sprint("p", i), Title: title, Content: "# " + title + "\n\nText."}
+			Chunk(&d)
+			docs = append(docs, d)
+		}
+		stripSiteTitles(docs)
+		var got []string
+		for _, d := range docs {
+			got = append(got, d.Title)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("titles %q, want %q", got, tc.want)
+		}
 	}
 }
