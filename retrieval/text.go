@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"html"
 	"regexp"
 	"strings"
 	"unicode"
@@ -193,7 +194,8 @@ func innerHeadings(md string) string {
 		return ""
 	}
 	var out []string
-	for _, t := range linesOutsideFences(md) {
+	lines := linesOutsideFences(md)
+	for _, t := range lines {
 		if h := disclosureTitle(t); h != "" {
 			out = append(out, h)
 			continue
@@ -209,7 +211,34 @@ func innerHeadings(md string) string {
 			out = append(out, h)
 		}
 	}
+	out = append(out, definitionTerms(strings.Join(lines, "\n"))...)
 	return strings.Join(out, " ; ")
+}
+
+// htmlTerm matches an HTML definition list's term, to its end tag or to
+// its definition's start.
+var htmlTerm = regexp.MustCompile(`(?is)<dt\b[^>]*>(.*?)(?:</dt\s*>|<dd\b)`)
+
+// maxTermChars is how long a term's text may be to name its definition:
+// longer, it is a sentence (a FAQ's question is a <summary> or a heading).
+const maxTermChars = 120
+
+// definitionTerms returns the terms of the HTML definition lists of s:
+// a term names the definition it introduces, as a heading its section
+// ("work_mem (integer)", a server's setting; "Field.null", an API's
+// attribute).
+func definitionTerms(s string) []string {
+	if !strings.Contains(s, "<dt") && !strings.Contains(s, "<DT") {
+		return nil
+	}
+	var out []string
+	for _, m := range htmlTerm.FindAllStringSubmatch(s, -1) {
+		t := strings.Join(strings.Fields(html.UnescapeString(htmlTag.ReplaceAllString(m[1], ""))), " ")
+		if t != "" && len(t) <= maxTermChars {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // headingText returns the text of an ATX heading line (trimmed, closing

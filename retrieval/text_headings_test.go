@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/docent-sh/docent/retrieval/retrievaltest"
 )
 
 func TestInnerHeadings(t *testing.T) {
@@ -16,6 +18,13 @@ func TestInnerHeadings(t *testing.T) {
 		// A summary over several lines, and one in code, are left out.
 		{"<summary>\nLong\n</summary>\n", ""},
 		{"```html\n<summary>Code</summary>\n```\n", ""},
+		// A definition list's term names its definition: a setting, an
+		// API's attribute, after the headings; one in code does not.
+		{"## Memory\n<dl>\n<dt id=\"guc-work-mem\"><code>work_mem</code> (<code>integer</code>)\n<a class=\"indexterm\"></a>\n</dt><dd><p>Sets the memory.</p></dd></dl>", "Memory ; work_mem (integer)"},
+		{"<dt class=\"sig\">\n<code>Field.</code><code>null</code></dt>\n<dd></dd>", "Field.null"},
+		{"<DT>Term &amp; more<DD>its definition", "Term & more"},
+		{"```html\n<dt>Code</dt>\n```\n", ""},
+		{"<dt>" + strings.Repeat("word ", 30) + "</dt>", ""},
 	} {
 		if got := innerHeadings(tc.md); got != tc.want {
 			t.Errorf("innerHeadings(%q) = %q, want %q", tc.md, got, tc.want)
@@ -26,7 +35,7 @@ func TestInnerHeadings(t *testing.T) {
 // FuzzInnerHeadings: any markdown gives headings on one line, valid UTF-8
 // from valid input, and no panic.
 func FuzzInnerHeadings(f *testing.F) {
-	for _, s := range []string{"", "# a\n## b {#c}", "<summary>x</summary>", "<summary>", "</summary><summary>", "<SUMMARY>é</summary>"} {
+	for _, s := range []string{"", "# a\n## b {#c}", "<summary>x</summary>", "<summary>", "</summary><summary>", "<SUMMARY>é</summary>", "<dt>a\nb</dt>", "<dt><dd>", "<dt>x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, md string) {
@@ -38,4 +47,20 @@ func FuzzInnerHeadings(f *testing.F) {
 			t.Errorf("innerHeadings(%q) = %q: invalid UTF-8 from valid input", md, got)
 		}
 	})
+}
+
+// A setting documented as a definition list's term is named there, as a
+// heading would name it: "what does cache_size do" is the configuration
+// reference's, not the guide's that mentions it.
+func TestDefinitionTermNamesItsEntry(t *testing.T) {
+	docs := append(testDocs(),
+		retrievaltest.Doc("admin/server-config", "Server configuration", nil, "Settings the server reads at start.",
+			retrievaltest.Section{Heading: "Resource consumption", Body: "<dl>\n<dt><code>cache_size</code> (<code>integer</code>)</dt>\n<dd><p>Sets how much memory the cache may use before it evicts entries. The default is 64 megabytes.</p></dd>\n<dt><code>worker_count</code> (<code>integer</code>)</dt>\n<dd><p>Sets how many workers run queries at once.</p></dd>\n</dl>"}),
+		retrievaltest.Doc("guides/tuning", "Tuning guide", nil, "Make the server faster.",
+			retrievaltest.Section{Heading: "Memory", Body: "Raise cache_size when the cache evicts entries too often, and watch the memory the server uses."}))
+	e := engineOf(t, testBundle(docs))
+	q := "what does cache_size do"
+	if res := e.Ask(Query{Text: q}); res.Status != StatusFound || len(res.Results) == 0 || res.Results[0].DocSlug != "admin/server-config" {
+		t.Errorf("%q: %s (%s) %v, want found from admin/server-config", q, res.Status, res.Rule, docsOf(res))
+	}
 }
