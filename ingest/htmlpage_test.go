@@ -198,6 +198,8 @@ func FuzzHTMLPage(f *testing.F) {
 		"<meta name=robots content=\"noindex,follow\"><h1>T</h1><p>x</p>",
 		"<h2>T<a href=\"#t\">¶</a></h2><pre class=\"language-sh\"><code>a ```` b\n\n<b>c</b></code></pre><pre>",
 		"<div class=highlight><pre><span>x</span>&lt;p&gt;<br/>\r\n</pre></div><pre></pre><a href=#>#</a>",
+		"<div class=\"note\"><h3 class=\"title\">Note</h3><p>x</p></div><dl><dt>a</dt><dd><p>\n    b\n</p></dd><dt>c<dd>d</dl>",
+		"<div class='tip callout'>\n<h2>T</h2></div><h2>U</h2><dt>",
 		"<h1>T</h1><a href=a.html>A b</a><a href=b.html>c <b>d</b></a><a>e</a x>f",
 	} {
 		f.Add(s)
