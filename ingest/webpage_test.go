@@ -37,17 +37,11 @@ func TestReaderHeader(t *testing.T) {
 }
 
 func TestStripSiteTitles(t *testing.T) {
-	var docs []knowledge.Doc
-	for _, title := range []string{
+	docs := strippedTitles([]string{
 		"Taking deposits | Brightdesk Help Center", "No-show fees | Brightdesk Help Center",
 		"Refunds | Brightdesk Help Center", "Time zones", "Install - Linux", "Upgrade - Linux",
 		"Uninstall - Linux", "Export | CSV", "Import | CSV",
-	} {
-		d := knowledge.Doc{Slug: strings.ToLower(strings.Fields(title)[0]), Title: title, Content: "# " + title + "\n\nText.\n\n## Part\n\nMore."}
-		Chunk(&d)
-		docs = append(docs, d)
-	}
-	stripSiteTitles(docs)
+	})
 	var got []string
 	for _, d := range docs {
 		got = append(got, d.Title)
@@ -62,31 +56,29 @@ func TestStripSiteTitles(t *testing.T) {
 	}
 }
 
-// A site's name after a hyphen, as MkDocs writes titles, is left out when
-// most pages end with it.
-func TestStripSiteTitlesAfterAHyphen(t *testing.T) {
+// strippedTitles chunks a doc per title, each with a section under
+// its title, and returns the docs after stripSiteTitles.
+func strippedTitles(titles []string) []knowledge.Doc {
 	var docs []knowledge.Doc
-	for _, title := range []string{"Setup - Docs", "Admonitions - Docs", "Blog - Docs", "Icons - Docs", "Install - Linux"} {
-		d := knowledge.Doc{Slug: strings.ToLower(strings.Fields(title)[0]), Title: title, Content: "# " + title + "\n\nText."}
+	for i, title := range titles {
+		d := knowledge.Doc{Slug: fmt.Sprint("p", i), Title: title, Content: "# " + title + "\n\nText.\n\n## Part\n\nMore."}
 		Chunk(&d)
 		docs = append(docs, d)
 	}
 	stripSiteTitles(docs)
-	var got []string
-	for _, d := range docs {
-		got = append(got, d.Title)
-	}
-	if want := []string{"Setup", "Admonitions", "Blog", "Icons", "Install - Linux"}; !slices.Equal(got, want) {
-		t.Errorf("titles %q, want %q", got, want)
-	}
+	return docs
 }
 
-// A manual's name in brackets after each title, as makeinfo writes every
-// page ("11 Arithmetic Evaluation (zsh)"), and a site's name and a colon
-// before it ("libvirt: Client access control") are left out when most
-// pages have them; a few titles that use brackets or a colon keep them.
-func TestStripSiteTitlesInBracketsAndBeforeAColon(t *testing.T) {
+// A site's name after a hyphen, as MkDocs writes titles, is left out when
+// most pages end with it; so are a manual's name in brackets after each
+// title, as makeinfo writes every page ("11 Arithmetic Evaluation
+// (zsh)"), and a site's name and a colon before it ("libvirt: Client
+// access control"). A few titles that use a hyphen, brackets or a colon
+// keep them.
+func TestStripSiteTitlesMostPagesShare(t *testing.T) {
 	for _, tc := range []struct{ titles, want []string }{
+		{[]string{"Setup - Docs", "Admonitions - Docs", "Blog - Docs", "Icons - Docs", "Install - Linux"},
+			[]string{"Setup", "Admonitions", "Blog", "Icons", "Install - Linux"}},
 		{[]string{"Expansion (zsh)", "Options (zsh)", "Jobs (zsh)", "Tokens (API)", "Limits"},
 			[]string{"Expansion", "Options", "Jobs", "Tokens (API)", "Limits"}},
 		{[]string{"libvirt: Client access control", "libvirt: Storage pools", "libvirt: Networking", "Downloads"},
@@ -94,15 +86,8 @@ func TestStripSiteTitlesInBracketsAndBeforeAColon(t *testing.T) {
 		{[]string{"FAQ: General", "FAQ: Billing", "FAQ: Accounts", "Install", "Upgrade", "Backups", "Tokens (API)"},
 			[]string{"FAQ: General", "FAQ: Billing", "FAQ: Accounts", "Install", "Upgrade", "Backups", "Tokens (API)"}},
 	} {
-		var docs []knowledge.Doc
-		for i, title := range tc.titles {
-			d := knowledge.Doc{Slug: fmt.Sprint("p", i), Title: title, Content: "# " + title + "\n\nText."}
-			Chunk(&d)
-			docs = append(docs, d)
-		}
-		stripSiteTitles(docs)
 		var got []string
-		for _, d := range docs {
+		for _, d := range strippedTitles(tc.titles) {
 			got = append(got, d.Title)
 		}
 		if !slices.Equal(got, tc.want) {
