@@ -57,8 +57,8 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 		return fail(0, Problem, "invalid path: must be relative to the knowledge base, without ..")
 	}
 	declaredRST := read != nil && hasExt(relPath, read.rstExts)
-	if !isDocFile(relPath) && !isHTMLPage(relPath) && !declaredRST {
-		return fail(0, Problem, "not a markdown, reStructuredText, AsciiDoc, notebook or HTML file (want %s, .html)", strings.Join(docExts, ", "))
+	if !isDocFile(relPath) && !isHTMLPage(relPath) && !declaredRST && !isTextDoc(relPath) {
+		return fail(0, Problem, "not a markdown, reStructuredText, AsciiDoc, notebook, HTML or text file (want %s, .html, .txt)", strings.Join(docExts, ", "))
 	}
 	var notes []Warning
 	if msg := fileNameProblem(relPath); msg != "" {
@@ -94,6 +94,9 @@ func parseDocIncluding(relPath string, src []byte, read *siteFiles, included *[]
 		src = []byte(text)
 	}
 	lines := normalizeLines(string(src))
+	if isTextDoc(relPath) {
+		lines = textMarkdown(lines)
+	}
 	source := trimBlankLines(lines)
 	if len(source) == 0 {
 		return fail(0, Problem, "empty file")

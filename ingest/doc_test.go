@@ -151,7 +151,7 @@ func TestParseDocRejectsBadInput(t *testing.T) {
 		{"file name of control characters", "dir/\x1b\x07.md", []byte("Text."), 0, "file name has no printable characters"},
 		{"folder name of control characters", "\x1b/a.md", []byte("Text."), 0, "folder name has no printable characters"},
 		{"file name not UTF-8", "caf\xe9.md", []byte("Text."), 0, "not valid UTF-8"},
-		{"not markdown", "t.txt", []byte("text"), 0, "not a markdown, reStructuredText, AsciiDoc, notebook or HTML file"},
+		{"not markdown", "t.csv", []byte("text"), 0, "not a markdown, reStructuredText, AsciiDoc, notebook, HTML or text file"},
 		{"escaping path", "../x.md", []byte("text"), 0, "invalid path"},
 	}
 	for _, tt := range tests {

@@ -257,7 +257,7 @@ func LoadWithOptions(ctx context.Context, fsys fs.FS, root string, opts LoadOpti
 		if n := len(res.Warnings) + len(res.Notices); n > 0 {
 			return res, fmt.Errorf("knowledge base %s: %w (%d file(s) skipped or left out)", root, ErrNoDocs, n)
 		}
-		return res, fmt.Errorf("knowledge base %s: %w (looked for %s, or HTML pages)", root, ErrNoDocs, strings.Join(docExts, ", "))
+		return res, fmt.Errorf("knowledge base %s: %w (looked for %s, HTML pages, or .txt files)", root, ErrNoDocs, strings.Join(docExts, ", "))
 	}
 	return res, nil
 }
@@ -363,6 +363,7 @@ type walker struct {
 	fsys     fs.FS
 	files    []mdFile
 	pages    []mdFile // HTML pages, the docs of a folder without other docs (see htmlpage.go)
+	texts    []mdFile // plain-text files, the docs of a folder without any of those (see textdoc.go)
 	warnings []Warning
 	entries  int
 	// rstExts are the further extensions a Sphinx project's conf.py
@@ -377,6 +378,8 @@ func findMarkdown(ctx context.Context, fsys fs.FS, rstExts []string) ([]mdFile, 
 	}
 	w.dir(".", ".", []string{"."})
 	switch {
+	case len(w.files) == 0 && len(w.pages) == 0:
+		return w.texts, w.warnings, ctx.Err()
 	case len(w.files) == 0:
 		return w.pages, w.warnings, ctx.Err()
 	case len(w.pages) > len(w.files) && !slices.ContainsFunc(w.files, func(f mdFile) bool { return !isRepositoryFile(f.path) }):
@@ -485,6 +488,8 @@ func (w *walker) dir(name, real string, ancestors []string) {
 			w.files = append(w.files, mdFile{path: childName, real: childReal})
 		case mode.IsRegular() && isHTMLPage(childName):
 			w.pages = append(w.pages, mdFile{path: childName, real: childReal})
+		case mode.IsRegular() && isTextDoc(childName):
+			w.texts = append(w.texts, mdFile{path: childName, real: childReal})
 		}
 	}
 }

@@ -178,7 +178,7 @@ func TestLoadMissingDir(t *testing.T) {
 func TestLoadNoDocs(t *testing.T) {
 	tests := map[string]map[string]string{
 		"empty folder":       {},
-		"no markdown":        {"readme.txt": "x", "img/logo.png": "png"},
+		"no markdown":        {"requirements.txt": "x", "img/logo.png": "png"},
 		"only hidden":        {".git/notes.md": "## x\n\ntext"},
 		"every file skipped": {"a.md": "", "b.md": "---\ntitle: x\n"},
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -50,6 +51,9 @@ func ReadNotesDir(ctx context.Context, fsys fs.FS, root string) ([]knowledge.Not
 	if err != nil {
 		return nil, nil, fmt.Errorf("notes folder %s: %w", root, err)
 	}
+	// A docs folder of plain text is read as its .txt files; a notes
+	// folder holds markdown notes only.
+	files = slices.DeleteFunc(files, func(f mdFile) bool { return isTextDoc(f.path) })
 	if len(files) == 0 {
 		return nil, warnings, fmt.Errorf("notes folder %s: %w (looked for %s)", root, ErrNoNotes, strings.Join(markdownExts, ", "))
 	}
