@@ -326,6 +326,13 @@ func packParts(blocks []block, lim chunkLimits) [][]block {
 			// definition, so those at the end of a full part move on with
 			// the next block.
 			k := len(cur) - carried(cur)
+			if k == 0 && b.tokens <= lim.max {
+				// A full part of terms alone (a contents list written as
+				// a definition list, each term a link): cut anyway. A
+				// heading above a block too big for any part stays with
+				// it.
+				k = len(cur)
+			}
 			if k > 0 {
 				parts = append(parts, cur[:k])
 				cur = slices.Clone(cur[k:])

@@ -480,3 +480,28 @@ func TestHTMLAdmonitionHeadingIsNoSection(t *testing.T) {
 		t.Fatal("the text after the note is in no chunk")
 	}
 }
+
+// A definition list of terms alone (DocBook's contents of a part, each
+// term a link and no definition) is still cut at the chunk size: terms
+// move on with what they introduce, but a part of nothing else is full.
+func TestHTMLListOfTermsAloneIsChunked(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<html><head><title>Contrib</title></head><body>")
+	// Enough prose that the page is no table of contents of its own.
+	b.WriteString(strings.Repeat("<p>The modules that ship with the server, each in its own section, and the programs that come with them.</p>", 40))
+	b.WriteString("<div class=\"toc\"><dl class=\"toc\">")
+	for i := range 150 {
+		fmt.Fprintf(&b, "<dt><span class=\"sect1\"><a href=\"m%d.html\">F.%d. module number %d of the contributed set</a></span></dt>", i, i, i)
+	}
+	b.WriteString("</dl></div></body></html>")
+	res, err := Load(context.Background(), fstest.MapFS{"contrib.html": {Data: []byte(b.String())}}, "docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counter := tokens.Default()
+	for i, c := range res.Docs[0].Chunks {
+		if n := counter.Count(c.Content); n > MaxChunkTokens {
+			t.Errorf("chunk %d has %d tokens, above %d", i, n, MaxChunkTokens)
+		}
+	}
+}
