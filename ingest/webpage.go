@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -112,6 +113,12 @@ func stripSiteTitles(docs []knowledge.Doc) {
 			weakPrefixes[p]++
 		}
 	}
+	numbered := 0
+	for _, d := range docs {
+		if bareSectionNumber.MatchString(d.Title) {
+			numbered++
+		}
+	}
 	shared := func(counts map[string]int, s string, share float64) bool {
 		return s != "" && counts[s] >= minSiteTitleDocs && float64(counts[s]) >= share*float64(len(docs))
 	}
@@ -127,6 +134,11 @@ func stripSiteTitles(docs []knowledge.Doc) {
 			title = strings.TrimSpace(strings.TrimPrefix(title, p))
 		} else if p := colonPrefix(title); shared(weakPrefixes, p, weakSiteTitleShare) {
 			title = strings.TrimSpace(strings.TrimPrefix(title, p))
+		}
+		if numbered >= minSiteTitleDocs && float64(numbered) >= weakSiteTitleShare*float64(len(docs)) {
+			if m := bareSectionNumber.FindStringSubmatchIndex(title); m != nil {
+				title = title[m[3]:]
+			}
 		}
 		if title != docs[i].Title {
 			docs[i].Title = textsafe.Line(title)
@@ -145,6 +157,14 @@ func stripSiteTitles(docs []knowledge.Doc) {
 // ("Install - Linux", "Tokens (API)", "FAQ: The admin"), but not on most
 // of the pages.
 const weakSiteTitleShare = 0.5
+
+// bareSectionNumber matches a section number written without a full stop
+// before a title that starts with a capital, as makeinfo numbers a
+// manual's chapters ("11 Arithmetic Evaluation", "14.3 Parameter
+// Expansion"). One title written so is the title's own ("2024
+// Roadmap"); most of a folder's are the book's numbering, which no
+// question writes (see withoutSectionNumber for the numbers with one).
+var bareSectionNumber = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)* +)\p{Lu}`)
 
 // weakSuffix returns a title's hyphen suffix (see hyphenSuffix) or, when
 // it has none, the name in brackets it ends with, with the space before

@@ -73,8 +73,9 @@ func strippedTitles(titles []string) []knowledge.Doc {
 // most pages end with it; so are a manual's name in brackets after each
 // title, as makeinfo writes every page ("11 Arithmetic Evaluation
 // (zsh)"), and a site's name and a colon before it ("libvirt: Client
-// access control"). A few titles that use a hyphen, brackets or a colon
-// keep them.
+// access control"), and chapter numbers without a full stop ("11
+// Arithmetic Evaluation"). A few titles that use a hyphen, brackets, a
+// colon or a number keep them.
 func TestStripSiteTitlesMostPagesShare(t *testing.T) {
 	for _, tc := range []struct{ titles, want []string }{
 		{[]string{"Setup - Docs", "Admonitions - Docs", "Blog - Docs", "Icons - Docs", "Install - Linux"},
@@ -85,6 +86,12 @@ func TestStripSiteTitlesMostPagesShare(t *testing.T) {
 			[]string{"Client access control", "Storage pools", "Networking", "Downloads"}},
 		{[]string{"FAQ: General", "FAQ: Billing", "FAQ: Accounts", "Install", "Upgrade", "Backups", "Tokens (API)"},
 			[]string{"FAQ: General", "FAQ: Billing", "FAQ: Accounts", "Install", "Upgrade", "Backups", "Tokens (API)"}},
+		// makeinfo numbers a manual's chapters without a full stop; one
+		// number is a title's own.
+		{[]string{"11 Arithmetic Evaluation (zsh)", "14 Expansion (zsh)", "14.3 Parameter Expansion (zsh)", "Index (zsh)"},
+			[]string{"Arithmetic Evaluation", "Expansion", "Parameter Expansion", "Index"}},
+		{[]string{"2024 Roadmap", "Install", "Upgrade", "Backups", "3 ways to log in"},
+			[]string{"2024 Roadmap", "Install", "Upgrade", "Backups", "3 ways to log in"}},
 	} {
 		var got []string
 		for _, d := range strippedTitles(tc.titles) {
