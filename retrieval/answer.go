@@ -401,10 +401,8 @@ func (e *Engine) writerOf(cands []Candidate, p wordPattern, allow []bool) int {
 		if !ok || allow != nil && !allow[i] {
 			continue
 		}
-		for _, ch := range e.docs[i].doc.Chunks {
-			if p.writtenIn(ch.Content) {
-				return i
-			}
+		if _, ok := e.writerChunk(i, p); ok {
+			return i
 		}
 	}
 	return -1
