@@ -421,10 +421,15 @@ func (e *Engine) writerChunk(doc int, p wordPattern) (knowledge.Chunk, bool) {
 // withoutQuotes drops the quoted spans of a message: the values a log
 // line quotes ("10.2.3.44", `tokio-util`) are the asker's.
 func withoutQuotes(msg string) string {
-	for _, q := range analysis.Quotes(msg) {
-		msg = strings.Replace(msg, q, " ", 1)
+	var b strings.Builder
+	from := 0
+	for _, at := range analysis.QuoteSpans(msg) {
+		b.WriteString(msg[from:at[0]])
+		b.WriteByte(' ')
+		from = at[1]
 	}
-	return msg
+	b.WriteString(msg[from:])
+	return b.String()
 }
 
 // explain describes the docs the policy weighed, for Result.Candidates,

@@ -115,7 +115,7 @@ func FuzzStemKey(f *testing.F) {
 // starts with a word, has no more words than the text, and a quote's
 // pattern (no holes) is written in the quote itself.
 func FuzzMessagePattern(f *testing.F) {
-	for _, s := range []string{`database "prod" must be vacuumed within 9831207 transactions`, `"x" y 1`, `a "b c`, "42", `""`, `“a” b ‘c’ 7 d`} {
+	for _, s := range []string{`database "prod" must be vacuumed within 9831207 transactions`, `"x" y 1`, `a "b c`, "42", `""`, `“a” b ‘c’ 7 d`, `ab "c" "a" a`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

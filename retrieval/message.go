@@ -39,17 +39,13 @@ func messagePattern(msg string) wordPattern {
 			p = append(p, w)
 		}
 	}
-	rest := msg
-	for _, q := range analysis.Quotes(msg) {
-		i := strings.Index(rest, q)
-		if i < 0 {
-			continue
-		}
-		add(rest[:i])
+	from := 0
+	for _, at := range analysis.QuoteSpans(msg) {
+		add(msg[from:at[0]])
 		p = append(p, hole)
-		rest = rest[i+len(q):]
+		from = at[1]
 	}
-	add(rest)
+	add(msg[from:])
 	for len(p) > 0 && p[0] == hole {
 		p = p[1:]
 	}

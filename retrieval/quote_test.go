@@ -118,6 +118,14 @@ func TestMessagePattern(t *testing.T) {
 			t.Errorf("writtenIn(%q) = %t, want %t", tc.content, got, tc.want)
 		}
 	}
+	// A quoted value is cut where it is quoted, not where its letters
+	// first occur: "a" is in "fails" too.
+	if got, want := messagePattern(`fails on "a" at startup`), (wordPattern{"fails", "on", hole, "at", "startup"}); !slices.Equal(got, want) {
+		t.Errorf("value written earlier: %q, want %q", got, want)
+	}
+	if got, want := withoutQuotes(`fails on "a" at startup`), `fails on   at startup`; got != want {
+		t.Errorf("withoutQuotes: %q, want %q", got, want)
+	}
 	// Holes at the start are dropped; a quote has none.
 	if got := messagePattern(`"orders" table is locked`); !slices.Equal(got, wordPattern{"table", "is", "locked"}) {
 		t.Errorf("leading value: %q", got)

@@ -308,6 +308,14 @@ func TestQuotes(t *testing.T) {
 	}
 }
 
+func TestQuoteSpans(t *testing.T) {
+	text := `fails on "a" and ‘b c’`
+	got := QuoteSpans(text)
+	if len(got) != 2 || text[got[0][0]:got[0][1]] != `"a"` || text[got[1][0]:got[1][1]] != "‘b c’" {
+		t.Fatalf("QuoteSpans(%q) = %v", text, got)
+	}
+}
+
 // FuzzQuotes checks that every quote is a trimmed, non-empty part of the
 // question.
 func TestMessages(t *testing.T) {

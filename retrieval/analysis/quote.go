@@ -15,6 +15,31 @@ import (
 // an error message, a status, a button's label.
 func Quotes(text string) []string {
 	var out []string
+	for _, s := range quoteSpans(text) {
+		out = append(out, s.quote)
+	}
+	return out
+}
+
+// QuoteSpans returns where the quotes of Quotes are in text, each from
+// its opening mark to after its closing one. Cutting a question at these
+// spans, rather than at where a quote's words are next written, keeps a
+// quoted "A" from cutting the first A of the text around it.
+func QuoteSpans(text string) [][2]int {
+	var out [][2]int
+	for _, s := range quoteSpans(text) {
+		out = append(out, s.at)
+	}
+	return out
+}
+
+type quoteSpan struct {
+	quote string
+	at    [2]int
+}
+
+func quoteSpans(text string) []quoteSpan {
+	var out []quoteSpan
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		closers := ""
@@ -36,7 +61,7 @@ func Quotes(text string) []string {
 			continue
 		}
 		if q := strings.TrimSpace(text[i+size : end]); q != "" {
-			out = append(out, q)
+			out = append(out, quoteSpan{quote: q, at: [2]int{i, next}})
 		}
 		i = next
 	}
