@@ -88,7 +88,7 @@ func TestDecisionsMastodonDocs(t *testing.T) {
 }
 
 func TestDecisionsMkDocsMaterial(t *testing.T) {
-	checkFloor(t, runDocSet(t, evaldata.Dir(t, "mkdocs-material")), floor{passed: 41, hitAt1Found: 29, maxWrongConfident: 1})
+	checkFloor(t, runDocSet(t, evaldata.Dir(t, "mkdocs-material")), floor{passed: 43, hitAt1Found: 29, maxWrongConfident: 1})
 }
 
 // The sets written for this repository, in conventions the shared sets do
@@ -106,7 +106,7 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		dir string
 		f   floor
 	}{
-		{"testdata/beacon", floor{passed: 32, hitAt1Found: 21, maxWrongConfident: 5}},
+		{"testdata/beacon", floor{passed: 33, hitAt1Found: 21, maxWrongConfident: 5}},
 		{"testdata/itwiki", floor{passed: 33, hitAt1Found: 24, maxWrongConfident: 1}},
 		{"testdata/shelfwise", floor{passed: 34, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/deskly", floor{passed: 37, hitAt1Found: 22, maxWrongConfident: 1}},
@@ -114,24 +114,24 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		{"testdata/relaykit", floor{passed: 35, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/quillpad", floor{passed: 36, hitAt1Found: 21, maxWrongConfident: 1}},
 		{"testdata/ferrydock", floor{passed: 33, hitAt1Found: 18, maxWrongConfident: 1}},
-		{"testdata/parcelpost", floor{passed: 32, hitAt1Found: 22, maxWrongConfident: 4}},
+		{"testdata/parcelpost", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 4}},
 		{"testdata/brightdesk", floor{passed: 35, hitAt1Found: 23, maxWrongConfident: 4}},
-		{"testdata/dockhand", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 1}},
+		{"testdata/dockhand", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/meshgate", floor{passed: 32, hitAt1Found: 21, maxWrongConfident: 1}},
 		{"testdata/nimbusnote", floor{passed: 29, hitAt1Found: 18, maxWrongConfident: 5}},
 		{"testdata/tillsupport", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/spoolcast", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 2}},
-		{"testdata/lumenpay", floor{passed: 34, hitAt1Found: 24, maxWrongConfident: 4}},
+		{"testdata/lumenpay", floor{passed: 35, hitAt1Found: 24, maxWrongConfident: 4}},
 		{"testdata/forgehub", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 2}},
 		{"testdata/ticketly", floor{passed: 37, hitAt1Found: 22, maxWrongConfident: 1}},
-		{"testdata/driftwood", floor{passed: 35, hitAt1Found: 23, maxWrongConfident: 3}},
-		{"testdata/hearthhub", floor{passed: 36, hitAt1Found: 23, maxWrongConfident: 1}},
+		{"testdata/driftwood", floor{passed: 36, hitAt1Found: 23, maxWrongConfident: 3}},
+		{"testdata/hearthhub", floor{passed: 37, hitAt1Found: 23, maxWrongConfident: 1}},
 		{"testdata/chatterbox", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 4}},
 		{"testdata/pipewright", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 3}},
-		{"testdata/cloudmesa", floor{passed: 31, hitAt1Found: 24, maxWrongConfident: 6}},
+		{"testdata/cloudmesa", floor{passed: 32, hitAt1Found: 24, maxWrongConfident: 6}},
 		{"testdata/kilnforge", floor{passed: 36, hitAt1Found: 22, maxWrongConfident: 2}},
 		{"testdata/harborline", floor{passed: 35, hitAt1Found: 25, maxWrongConfident: 5}},
-		{"testdata/quaystone", floor{passed: 32, hitAt1Found: 22, maxWrongConfident: 5}},
+		{"testdata/quaystone", floor{passed: 33, hitAt1Found: 22, maxWrongConfident: 5}},
 		{"testdata/lanternlab", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 3}},
 	} {
 		t.Run(filepath.Base(tc.dir), func(t *testing.T) { checkFloor(t, runDocSet(t, tc.dir), tc.f) })

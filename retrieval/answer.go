@@ -239,6 +239,9 @@ func (e *Engine) answerAsked(ix *unitIndex, text string, q normalizedQuery, vh v
 	default:
 		f = formTopic
 	}
+	if len(cands) > 0 {
+		cands[0].written = e.writes(ix, text, q, r.docs[0].Cov)
+	}
 	d := decide(cands, f, e.th)
 	// A close doc that names the question twice as strongly answers it
 	// in the top's place: a found question, when it covers as much as
@@ -310,6 +313,23 @@ func (e *Engine) answerAsked(ix *unitIndex, text string, q normalizedQuery, vh v
 		res.Options = []Option{optionFor(e.docs[cands[0].doc]), optionFor(e.docs[cands[d.rival].doc])}
 	}
 	return res
+}
+
+// writes reports whether the docs write every informative word of the
+// question, and the unit whose keys are cov every name it writes (see
+// candidate.written).
+func (e *Engine) writes(ix *unitIndex, text string, q normalizedQuery, cov uint64) bool {
+	for i, k := range q.keys {
+		if q.intent&(1<<i) == 0 && ix.DF(k) == 0 {
+			return false
+		}
+	}
+	for _, c := range analysis.AppendCapitalized(nil, text) {
+		if i := slices.Index(q.keys, analysis.StemKey(c)); i >= 0 && cov&(1<<i) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // minQuoteWords is how many words a quote has at least to be a message

@@ -11,6 +11,7 @@ const (
 	RuleContender         = "a close doc names it as well"
 	RuleFound             = "found"
 	RuleStandsOut         = "covered, no close doc"
+	RuleFarAhead          = "covered in part, far ahead"
 	RuleNamedMore         = "found, from a close doc that names it more"
 	RuleUnknownIdentifier = "an identifier the docs never write"
 	RuleMulti             = "multi-intent"
@@ -39,6 +40,11 @@ type candidate struct {
 	together float64 // … its best-ranked unit covers: the words in one place
 	naming   float64 // … carried by the doc's title, keywords or headings
 	named    uint64  // the question's keys those carry (bit i: key i)
+	// written: the docs write every informative word of the question,
+	// and its best unit every name the question writes (capitalized in a
+	// sentence: "Twitter", "VS Code"). A question with a word no doc
+	// writes brings a thing the docs do not know of.
+	written bool
 }
 
 // decision is the policy's verdict. rival indexes the candidates: the doc
@@ -89,6 +95,14 @@ const (
 // Part of the definition, not a knob: a ratio of ranks, the same on any
 // corpus.
 const bareRivalShare = 0.5
+
+// farAheadShare is how far below the top doc, as a share of its rank,
+// the next doc must be for the top to answer a longer question its
+// headings do not name and its best unit covers only in part (see
+// decide): then no other page comes near saying it, and the question's
+// remaining words are the asker's circumstances. Part of the definition,
+// not a knob: a ratio of ranks, the same on any corpus.
+const farAheadShare = 0.5
 
 // namedMoreFactor is how many times as strongly a close doc must name the
 // question as the top doc to answer in its place (see namedMore). Part of
@@ -147,7 +161,12 @@ const scoreEpsilon = 1e-9
 //     put the answer in other words ("Maintenance windows" for "silence
 //     alerts during a planned deployment"), and no other doc comes close
 //     to saying it. A bare topic names only what it is about, and a doc
-//     that does not name it is not about it;
+//     that does not name it is not about it. So is a longer question whose
+//     words the docs all write, whose names the top's best unit writes,
+//     when that unit covers MIN_COVERAGE of it and the next doc ranks at
+//     most farAheadShare of the top ("the confirmation email never
+//     arrived": the sign-up page's text says what to do, and no other
+//     page comes near);
 //   - a doc within MIN_MARGIN names the question as strongly, though it
 //     covers less (or, naming other words of a longer question than the
 //     top, covers less by more than MIN_MARGIN): the top is not clearly
@@ -191,6 +210,9 @@ func decide(cands []candidate, f form, th thresholds) decision {
 		d.status, d.rule = StatusFound, RuleStandsOut
 	case !named && top.together >= 1-scoreEpsilon:
 		d.status, d.rule = StatusWeak, RuleNotNamed
+	case !bare && !named && top.written && top.together >= th.minCoverage-scoreEpsilon &&
+		(len(cands) == 1 || cands[1].rank <= farAheadShare*top.rank):
+		d.status, d.rule = StatusFound, RuleFarAhead
 	case !named:
 		d.status, d.rule = StatusNoMatch, RuleMentioned
 	case contender:

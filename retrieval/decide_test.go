@@ -3,6 +3,8 @@ package retrieval
 import (
 	"math"
 	"testing"
+
+	"github.com/docent-sh/docent/retrieval/retrievaltest"
 )
 
 func TestDecide(t *testing.T) {
@@ -21,6 +23,12 @@ func TestDecide(t *testing.T) {
 	// named sets the keys a candidate's title or headings carry.
 	named := func(c candidate, bits uint64) candidate {
 		c.named = bits
+		return c
+	}
+	// written has the docs write every word of the question, and c's best
+	// unit every name it writes.
+	written := func(c candidate) candidate {
+		c.written = true
 		return c
 	}
 	tests := []struct {
@@ -59,6 +67,12 @@ func TestDecide(t *testing.T) {
 		{"a doc covering the question across its sections passes the coverage limit", []candidate{apart(c(0, 10, 0.6, 0.2), 0.3)}, formQuestion, StatusFound, RuleFound, -1, 1},
 		{"… but stands out unnamed only with every word in one section", []candidate{apart(c(0, 10, 1, 0), 0.8), c(1, 7, 1, 0.5)}, formQuestion, StatusNoMatch, RuleMentioned, -1, 0.3},
 		{"body covers part, nothing named: no match", []candidate{c(0, 10, 0.8, 0)}, formQuestion, StatusNoMatch, RuleMentioned, -1, 1},
+		{"… found when the docs write all of it and the next doc ranks half as high", []candidate{written(c(0, 10, 0.6, 0)), c(1, 5, 0.6, 0.5)}, formQuestion, StatusFound, RuleFarAhead, -1, 0.5},
+		{"… or alone", []candidate{written(c(0, 10, 0.5, 0))}, formQuestion, StatusFound, RuleFarAhead, -1, 1},
+		{"… not with the next doc closer", []candidate{written(c(0, 10, 0.6, 0)), c(1, 5.1, 0.6, 0.5)}, formQuestion, StatusNoMatch, RuleMentioned, -1, 0.49},
+		{"… nor with less than MIN_COVERAGE in one unit", []candidate{written(apart(c(0, 10, 0.8, 0), 0.4)), c(1, 2, 0.5, 0)}, formQuestion, StatusNoMatch, RuleMentioned, -1, 0.8},
+		{"… nor with a word the docs do not write", []candidate{c(0, 10, 0.6, 0), c(1, 2, 0.6, 0)}, formQuestion, StatusNoMatch, RuleMentioned, -1, 0.8},
+		{"… nor for a bare topic", []candidate{written(c(0, 10, 0.6, 0)), c(1, 2, 0.6, 0)}, formTopic, StatusNoMatch, RuleMentioned, -1, 0.8},
 		{"a doc whose text covers a bare topic within half the top's rank is a second meaning", []candidate{c(0, 10, 1, 1), c(1, 5, 1, 0)}, formTopic, StatusAmbiguous, RuleSecondMeaning, 1, 0.5},
 		{"… not one naming part of it, which its naming weighs", []candidate{c(0, 10, 1, 1), c(1, 7, 1, 0.3)}, formTopic, StatusFound, RuleFound, -1, 0.3},
 		{"… not one ranking below half", []candidate{c(0, 10, 1, 1), c(1, 4.9, 1, 0)}, formTopic, StatusFound, RuleFound, -1, 0.51},
@@ -187,5 +201,29 @@ func TestRareStringWeighsHalf(t *testing.T) {
 		if r := e.Ask(Query{Text: c.query}); r.Status != c.want {
 			t.Errorf("%q: %s (%s), want %s", c.query, r.Status, r.Rule, c.want)
 		}
+	}
+}
+
+// TestFarAheadAnswersAQuestionInTheAskersWords: a question telling a
+// situation ("the confirmation email never arrived") is answered from the
+// one page whose text covers it though its headings say it otherwise,
+// when the docs write all its words; a name that page does not write
+// ("Outlook") is another product's problem.
+func TestFarAheadAnswersAQuestionInTheAskersWords(t *testing.T) {
+	docs := append(testDocs(),
+		retrievaltest.Doc("account/sign-up", "Creating your account", nil, "Sign up with your work address.",
+			retrievaltest.Section{Heading: "Verify your address", Body: "After you sign up we send a confirmation email to the address you gave. If it has not arrived within ten minutes, look in your spam folder, then ask for a new one from the sign-in page."}),
+		retrievaltest.Doc("integrations/calendar", "Calendar sync", nil, "Connect a calendar.",
+			retrievaltest.Section{Heading: "Supported calendars", Body: "Sync works with Google Calendar and Outlook."}),
+		retrievaltest.Doc("workspace/trash", "Trash", nil, "Deleted items wait in the trash.",
+			retrievaltest.Section{Heading: "Emptying the trash", Body: "Items emptied from the trash are never restored."}))
+	e := engineOf(t, testBundle(docs))
+	q := "the confirmation email never arrived"
+	if res := e.Ask(Query{Text: q}); res.Status != StatusFound || res.Rule != RuleFarAhead || res.Results[0].DocSlug != "account/sign-up" {
+		t.Errorf("%q: %s (%s) %v, want found from account/sign-up (%s)", q, res.Status, res.Rule, docsOf(res), RuleFarAhead)
+	}
+	q = "the confirmation email never arrived in Outlook"
+	if res := e.Ask(Query{Text: q}); res.Status == StatusFound {
+		t.Errorf("%q: found from %v (%s), want no answer: the page does not write Outlook", q, docsOf(res), res.Rule)
 	}
 }

@@ -35,7 +35,7 @@ func FuzzDecide(f *testing.F) {
 	f.Add(math.Inf(1), math.NaN(), -1.0, 2.0, -1.0, uint8(255), true)
 	f.Fuzz(func(t *testing.T, a, b, c, cov, naming float64, shape uint8, bare bool) {
 		ranked := []candidate{
-			{doc: 0, rank: a, coverage: cov, naming: naming, named: uint64(shape) & 3},
+			{doc: 0, rank: a, coverage: cov, together: cov, naming: naming, named: uint64(shape) & 3, written: shape&16 != 0},
 			{doc: 1, rank: b, coverage: 1 - cov, naming: float64(shape&3) / 3, named: uint64(shape>>2) & 3},
 			{doc: 2, rank: c, coverage: 1, naming: 1, named: 3},
 		}[:1+int(shape>>6)%3]
