@@ -348,8 +348,30 @@ func TestSplitIntentsKeepsMessagesWhole(t *testing.T) {
 	}
 }
 
+// TestSplitIntentsKeepsEnclosedSpansWhole: what a question puts in
+// brackets, backticks or quotes is one thing, whatever commas or "and" it
+// holds; an unclosed bracket encloses nothing.
+func TestSplitIntentsKeepsEnclosedSpansWhole(t *testing.T) {
+	for _, q := range []string{
+		"what does EXPLAIN (ANALYZE, BUFFERS) print",
+		"set `ports: [80, 443]` in the config",
+		`the banner says "sync paused and retrying"`,
+		"what is [alpha and beta] in the roadmap",
+	} {
+		if got := SplitIntents(q); got != nil {
+			t.Errorf("SplitIntents(%q) = %q, want one question", q, got)
+		}
+	}
+	if got := SplitIntents("what is (alpha and how do I pin a note"); len(got) != 2 {
+		t.Errorf("unclosed bracket: %q, want two parts", got)
+	}
+	if got := SplitIntents("run EXPLAIN (ANALYZE, BUFFERS), and how do I read the output?"); len(got) != 2 {
+		t.Errorf("a break after the brackets: %q, want two parts", got)
+	}
+}
+
 func FuzzMessages(f *testing.F) {
-	for _, s := range []string{"ERROR: a, b. c", "x.YError: z\ny", "error[E1]: q", "Error:  ", "a error: b? c"} {
+	for _, s := range []string{"ERROR: a, b. c", "x.YError: z\ny", "error[E1]: q", "Error:  ", "a error: b? c", "(a, and b) `c, d` [e", "\"x and y\" AND"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -224,21 +224,66 @@ func SplitIntents(text string) []string {
 // maskMessageBreaks blanks the commas, semicolons and other intent breaks
 // inside the messages a question pastes (see Messages): "FATAL: no
 // pg_hba.conf entry for host …, user …, database …" is one message, not
-// three questions. The text keeps its length.
+// three questions. So it does inside what the question quotes, puts in
+// brackets or in backticks, and blanks the word "and" there too:
+// "EXPLAIN (ANALYZE, BUFFERS)", "`a, b`" and 'it says "X and Y"' each
+// name one thing. The text keeps its length.
 func maskMessageBreaks(text string) string {
-	spans := messageSpans(text)
-	if len(spans) == 0 {
+	messages := messageSpans(text)
+	enclosed := append(QuoteSpans(text), enclosedSpans(text)...)
+	if len(messages) == 0 && len(enclosed) == 0 {
 		return text
 	}
 	b := []byte(text)
-	for _, sp := range spans {
+	for k, sp := range append(enclosed, messages...) {
 		for i := sp[0]; i < sp[1]; i++ {
 			if strings.IndexByte(intentBreaks, b[i]) >= 0 {
 				b[i] = ' '
 			}
 		}
+		if k >= len(enclosed) {
+			continue // a message runs to its sentence's end: "disk full, and how do I …"
+		}
+		for i := sp[0]; i+3 <= sp[1]; i++ {
+			if (b[i] == 'a' || b[i] == 'A') && strings.EqualFold(string(b[i:i+3]), "and") &&
+				(i == 0 || !isWordByte(b[i-1])) && (i+3 == len(b) || !isWordByte(b[i+3])) {
+				copy(b[i:i+3], "   ")
+			}
+		}
 	}
 	return string(b)
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+}
+
+// enclosedSpans returns where text has a span in backticks or in
+// brackets, (…) or […], each from its opening mark to after its closing
+// one; an unclosed one encloses nothing.
+func enclosedSpans(text string) [][2]int {
+	if strings.IndexAny(text, "`([") < 0 {
+		return nil // most questions
+	}
+	var out [][2]int
+	for i := 0; i < len(text); i++ {
+		var closer byte
+		switch text[i] {
+		case '`':
+			closer = '`'
+		case '(':
+			closer = ')'
+		case '[':
+			closer = ']'
+		default:
+			continue
+		}
+		if j := strings.IndexByte(text[i+1:], closer); j >= 0 {
+			out = append(out, [2]int{i, i + 1 + j + 1})
+			i += j + 1
+		}
+	}
+	return out
 }
 
 // joinEnumeration rejoins a list the question ends with ("runs the tests
