@@ -164,7 +164,11 @@ func TestFollowUpAndIntents(t *testing.T) {
 		// Two things to do, or two questions, stay two.
 		{"restore a deleted file, request admin rights", []string{"restore a deleted file", "request admin rights"}},
 		{"how do I pin a note, and how do I share it", []string{"how do I pin a note", "how do I share it"}},
-		{"client paid twice and wants a refund", []string{"client paid twice", "wants a refund"}}, // "and" joins two asks
+		// A verb with no subject of its own after "and" goes on with the
+		// subject before it: one situation, not two asks.
+		{"client paid twice and wants a refund", nil},
+		{"npm cache clean refuses to run and tells me to use --force, why?", nil},
+		{"generate a fine grained token and cancel a run", []string{"generate a fine grained token", "cancel a run"}},
 		{"a client says hi, thanks & bye", []string{"a client says hi, thanks", "bye"}},
 		// A request in the asker's words is a question of its own.
 		{"I need a standing appointment, how is detention worked out", []string{"I need a standing appointment", "how is detention worked out"}},

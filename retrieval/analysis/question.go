@@ -336,7 +336,7 @@ func joinCircumstances(text string, parts []string) []string {
 		}
 		sep := strings.TrimSpace(lower[at : at+next])
 		prev := out[len(out)-1]
-		if sep == "," && tellsWhatHappened(prev) || (sep == "and" || sep == "&" || sep == "+") && opensWithSubject(prev) || continues(p) {
+		if sep == "," && tellsWhatHappened(prev) || (sep == "and" || sep == "&" || sep == "+") && (opensWithSubject(prev) || opensWithFiniteVerb(p)) || continues(p) {
 			out[len(out)-1] = prev + ", " + p
 		} else {
 			out = append(out, p)
@@ -379,6 +379,17 @@ func tellsWhatHappened(part string) bool {
 		}
 	}
 	return false
+}
+
+// opensWithFiniteVerb reports whether part opens with a verb in a tense
+// only a subject has ("wants", "kept", "doesn't"): after "and" it goes
+// on with the subject of the part before ("the customer upgraded and
+// wants to roll back", "npm refuses to run and tells me to use --force"),
+// which asks nothing of its own.
+func opensWithFiniteVerb(part string) bool {
+	first, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(part)), " ")
+	first = strings.Trim(first, "?,.!\"'")
+	return finiteVerbs[first] || strings.HasSuffix(first, "n't")
 }
 
 // opensWithSubject reports whether part opens with a subject pronoun, so
