@@ -56,3 +56,20 @@ func themeDoc(slug string) knowledge.Doc {
 	return makeDoc(slug, "Theme", nil, "Colors and fonts.",
 		section{"Fonts", "Pick a font for the body text and another for code."})
 }
+
+// engineWith builds an engine on the small knowledge base and docs.
+func engineWith(t testing.TB, docs ...knowledge.Doc) *Engine {
+	t.Helper()
+	return engineOf(t, testBundle(append(testDocs(), docs...)))
+}
+
+// checkFoundFrom fails t unless e answers q as found from slug, and
+// returns the result for further checks.
+func checkFoundFrom(t *testing.T, e *Engine, q, slug string) Result {
+	t.Helper()
+	res := e.Ask(Query{Text: q})
+	if res.Status != StatusFound || len(res.Results) == 0 || res.Results[0].DocSlug != slug {
+		t.Errorf("%q: %s (%s) %v, want found from %s", q, res.Status, res.Rule, docsOf(res), slug)
+	}
+	return res
+}

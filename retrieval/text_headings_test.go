@@ -53,14 +53,10 @@ func FuzzInnerHeadings(f *testing.F) {
 // heading would name it: "what does cache_size do" is the configuration
 // reference's, not the guide's that mentions it.
 func TestDefinitionTermNamesItsEntry(t *testing.T) {
-	docs := append(testDocs(),
+	e := engineWith(t,
 		retrievaltest.Doc("admin/server-config", "Server configuration", nil, "Settings the server reads at start.",
 			retrievaltest.Section{Heading: "Resource consumption", Body: "<dl>\n<dt><code>cache_size</code> (<code>integer</code>)</dt>\n<dd><p>Sets how much memory the cache may use before it evicts entries. The default is 64 megabytes.</p></dd>\n<dt><code>worker_count</code> (<code>integer</code>)</dt>\n<dd><p>Sets how many workers run queries at once.</p></dd>\n</dl>"}),
 		retrievaltest.Doc("guides/tuning", "Tuning guide", nil, "Make the server faster.",
 			retrievaltest.Section{Heading: "Memory", Body: "Raise cache_size when the cache evicts entries too often, and watch the memory the server uses."}))
-	e := engineOf(t, testBundle(docs))
-	q := "what does cache_size do"
-	if res := e.Ask(Query{Text: q}); res.Status != StatusFound || len(res.Results) == 0 || res.Results[0].DocSlug != "admin/server-config" {
-		t.Errorf("%q: %s (%s) %v, want found from admin/server-config", q, res.Status, res.Rule, docsOf(res))
-	}
+	checkFoundFrom(t, e, "what does cache_size do", "admin/server-config")
 }
