@@ -161,12 +161,12 @@ const scoreEpsilon = 1e-9
 //     put the answer in other words ("Maintenance windows" for "silence
 //     alerts during a planned deployment"), and no other doc comes close
 //     to saying it. A bare topic names only what it is about, and a doc
-//     that does not name it is not about it. So is a longer question whose
-//     words the docs all write, whose names the top's best unit writes,
-//     when that unit covers MIN_COVERAGE of it and the next doc ranks at
-//     most farAheadShare of the top ("the confirmation email never
-//     arrived": the sign-up page's text says what to do, and no other
-//     page comes near);
+//     that does not name it is not about it. A longer question is found
+//     too when the docs write all its words, the top's best unit covers
+//     MIN_COVERAGE of it and writes every name it capitalizes, and the
+//     next doc ranks at most farAheadShare of the top ("the confirmation
+//     email never arrived": the sign-up page's text says what to do, and
+//     no other page comes near);
 //   - a doc within MIN_MARGIN names the question as strongly, though it
 //     covers less (or, naming other words of a longer question than the
 //     top, covers less by more than MIN_MARGIN): the top is not clearly
