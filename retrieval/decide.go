@@ -12,6 +12,7 @@ const (
 	RuleFound             = "found"
 	RuleStandsOut         = "covered, no close doc"
 	RuleFarAhead          = "covered in part, far ahead"
+	RuleTopicFarAhead     = "named in part, far ahead"
 	RuleNamedMore         = "found, from a close doc that names it more"
 	RuleUnknownIdentifier = "an identifier the docs never write"
 	RuleMulti             = "multi-intent"
@@ -100,8 +101,11 @@ const bareRivalShare = 0.5
 // the next doc must be for the top to answer a longer question its
 // headings do not name and its best unit covers only in part (see
 // decide): then no other page comes near saying it, and the question's
-// remaining words are the asker's circumstances. Part of the definition,
-// not a knob: a ratio of ranks, the same on any corpus.
+// remaining words are the asker's circumstances. For a bare topic its
+// headings name only in part, the share is of the rank that would make
+// the next doc a second meaning (bareRivalShare of the top's): far from
+// being one. Part of the definition, not a knob: a ratio of ranks, the
+// same on any corpus.
 const farAheadShare = 0.5
 
 // namedMoreFactor is how many times as strongly a close doc must name the
@@ -166,7 +170,13 @@ const scoreEpsilon = 1e-9
 //     MIN_COVERAGE of it and writes every name it capitalizes, and the
 //     next doc ranks at most farAheadShare of the top ("the confirmation
 //     email never arrived": the sign-up page's text says what to do, and
-//     no other page comes near);
+//     no other page comes near). A bare topic is found too when the top's
+//     best unit covers all of it, its headings name part of it, and the
+//     next doc ranks at most farAheadShare of what would make it a second
+//     meaning (bareRivalShare of the top): "seat map" on Reserved seating,
+//     whose section on the map names the seats, with no other page near;
+//     a rival half as strong as a second meaning is a reading the asker
+//     may have in mind, and the weak rule asks;
 //   - a doc within MIN_MARGIN names the question as strongly, though it
 //     covers less (or, naming other words of a longer question than the
 //     top, covers less by more than MIN_MARGIN): the top is not clearly
@@ -208,6 +218,9 @@ func decide(cands []candidate, f form, th thresholds) decision {
 		d.status, d.rule = StatusAmbiguous, RuleSecondMeaning
 	case !bare && !named && top.together >= 1-scoreEpsilon && len(cands) > 1 && !within(cands[1].rank, top.rank, th.minMargin):
 		d.status, d.rule = StatusFound, RuleStandsOut
+	case bare && !named && top.naming > 0 && top.together >= 1-scoreEpsilon &&
+		(len(cands) == 1 || cands[1].rank <= farAheadShare*bareRivalShare*top.rank):
+		d.status, d.rule = StatusFound, RuleTopicFarAhead
 	case !named && top.together >= 1-scoreEpsilon:
 		d.status, d.rule = StatusWeak, RuleNotNamed
 	case !bare && !named && top.written && top.together >= th.minCoverage-scoreEpsilon &&

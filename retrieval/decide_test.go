@@ -80,7 +80,12 @@ func TestDecide(t *testing.T) {
 		{"… nor one mentioning a name, which names one thing", []candidate{c(0, 10, 1, 1), c(1, 8, 1, 0)}, formName, StatusFound, RuleFound, -1, 0.2},
 		{"… nor of a longer question", []candidate{c(0, 10, 1, 1), c(1, 7, 1, 0)}, formQuestion, StatusFound, RuleFound, -1, 0.3},
 		{"a doc naming a name is a reading of it", []candidate{c(0, 10, 1, 1), c(1, 2, 1, 1)}, formName, StatusAmbiguous, RuleSecondMeaning, 1, 0.8},
-		{"a bare topic must be named for most of its weight", []candidate{c(0, 10, 1, 0.1)}, formTopic, StatusWeak, RuleNotNamed, -1, 1},
+		{"a bare topic must be named for most of its weight", []candidate{c(0, 10, 1, 0.1), c(1, 3, 1, 0)}, formTopic, StatusWeak, RuleNotNamed, -1, 0.7},
+		{"… unless its top names part of it and the next doc ranks below a quarter of it", []candidate{c(0, 10, 1, 0.4), c(1, 2.5, 1, 0)}, formTopic, StatusFound, RuleTopicFarAhead, -1, 0.75},
+		{"… or stands alone", []candidate{c(0, 10, 1, 0.1)}, formTopic, StatusFound, RuleTopicFarAhead, -1, 1},
+		{"… not with the next doc above a quarter", []candidate{c(0, 10, 1, 0.4), c(1, 2.6, 1, 0)}, formTopic, StatusWeak, RuleNotNamed, -1, 0.74},
+		{"… nor with its words in two units", []candidate{apart(c(0, 10, 1, 0.4), 0.8), c(1, 2, 1, 0)}, formTopic, StatusNoMatch, RuleMentioned, -1, 0.8},
+		{"… nor naming none of it", []candidate{c(0, 10, 1, 0), c(1, 2, 1, 0)}, formTopic, StatusWeak, RuleNotNamed, -1, 0.8},
 		{"a longer question needs only part named", []candidate{c(0, 10, 1, 0.1)}, formQuestion, StatusFound, RuleFound, -1, 1},
 	}
 	for _, tt := range tests {
