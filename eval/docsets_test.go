@@ -121,7 +121,7 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		{"testdata/nimbusnote", floor{passed: 29, hitAt1Found: 18, maxWrongConfident: 5}},
 		{"testdata/tillsupport", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/spoolcast", floor{passed: 36, hitAt1Found: 22, maxWrongConfident: 2}},
-		{"testdata/lumenpay", floor{passed: 35, hitAt1Found: 24, maxWrongConfident: 4}},
+		{"testdata/lumenpay", floor{passed: 36, hitAt1Found: 24, maxWrongConfident: 3}},
 		{"testdata/forgehub", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 2}},
 		{"testdata/ticketly", floor{passed: 37, hitAt1Found: 22, maxWrongConfident: 1}},
 		{"testdata/driftwood", floor{passed: 36, hitAt1Found: 23, maxWrongConfident: 3}},
@@ -131,7 +131,7 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		{"testdata/cloudmesa", floor{passed: 33, hitAt1Found: 24, maxWrongConfident: 6}},
 		{"testdata/kilnforge", floor{passed: 37, hitAt1Found: 22, maxWrongConfident: 2}},
 		{"testdata/harborline", floor{passed: 35, hitAt1Found: 25, maxWrongConfident: 5}},
-		{"testdata/quaystone", floor{passed: 33, hitAt1Found: 22, maxWrongConfident: 5}},
+		{"testdata/quaystone", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 4}},
 		{"testdata/lanternlab", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 3}},
 	} {
 		t.Run(filepath.Base(tc.dir), func(t *testing.T) { checkFloor(t, runDocSet(t, tc.dir), tc.f) })
@@ -144,7 +144,7 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 // sets together: 15 questions on 27 sets, 405 in all. Each is a wrong
 // confident answer. The questions were written before docent was run on
 // them, for no set in particular.
-const maxOffTopicAnswers = 40
+const maxOffTopicAnswers = 19
 
 // TestOffTopicQuestions guards the worst outcome on questions no doc set
 // answers: a support agent's customer asks about another product, or

@@ -268,6 +268,9 @@ func (e *Engine) answerAsked(ix *unitIndex, text string, q normalizedQuery, vh v
 	if d.status == StatusFound && !ix.WritesAll(q.identifiers, q.calls, q.classes) {
 		d.status, d.rule = StatusNoMatch, RuleUnknownIdentifier
 	}
+	if d.status != StatusNoMatch && e.othersThing(ix, q) {
+		d.status, d.rule = StatusNoMatch, RuleOthersThing
+	}
 	res := Result{
 		NormalizedTokens: q.terms,
 		Status:           d.status,
@@ -313,6 +316,28 @@ func (e *Engine) answerAsked(ix *unitIndex, text string, q normalizedQuery, vh v
 		res.Options = []Option{optionFor(e.docs[cands[0].doc]), optionFor(e.docs[cands[d.rival].doc])}
 	}
 	return res
+}
+
+// othersThing reports whether a question that is all topic (at most
+// index.TopicKeys informative words) asks about a thing of someone's own
+// that the docs do not know: a compound after a possessive whose first
+// word no page writes and whose second word pages do ("how do I reset my
+// gmail password", "cancel our netflix subscription"). The docs'
+// password is their product's, not the asker's mail's, however well a
+// page on resetting passwords covers the rest. A longer question tells
+// circumstances ("our corporate proxy needs auth and requests keeps
+// timing out"), where such a compound is the asker's setting, not the
+// topic. A number is a value, not a kind ("my 2 accounts").
+func (e *Engine) othersThing(ix *unitIndex, q normalizedQuery) bool {
+	if len(q.owned) == 0 || len(q.keys)-bits.OnesCount64(q.intent) > index.TopicKeys {
+		return false
+	}
+	for _, o := range q.owned {
+		if ix.DF(o[0]) == 0 && !isNumber(strings.TrimPrefix(o[0], "~")) && ix.DF(o[1]) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // writes reports whether the docs write every informative word of the

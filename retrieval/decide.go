@@ -15,6 +15,7 @@ const (
 	RuleTopicFarAhead     = "named in part, far ahead"
 	RuleNamedMore         = "found, from a close doc that names it more"
 	RuleUnknownIdentifier = "an identifier the docs never write"
+	RuleOthersThing       = "someone's own thing the docs never name"
 	RuleMulti             = "multi-intent"
 	RuleQuoted            = "quoted message"
 	RuleLookup            = "lookup"

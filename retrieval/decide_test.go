@@ -231,3 +231,29 @@ func TestFarAheadAnswersAQuestionInTheAskersWords(t *testing.T) {
 		t.Errorf("%q: found from %v (%s), want no answer: the page does not write Outlook", q, docsOf(res), res.Rule)
 	}
 }
+
+// TestOthersThingIsNoAnswer: "my gmail password" is the asker's mail's
+// password, which a page on resetting the product's password does not
+// reset; "my password" is the product's. A longer question telling
+// circumstances ("our corporate proxy …"), a word the docs write and a
+// number before the noun keep their answer.
+func TestOthersThingIsNoAnswer(t *testing.T) {
+	e := engineWith(t,
+		retrievaltest.Doc("account/password", "Reset your password", nil, "Forgot it? Reset it from the sign-in page.",
+			retrievaltest.Section{Heading: "Reset a password", Body: "Click Forgot password, then follow the link we email you. Works for work accounts too."}),
+		retrievaltest.Doc("network/proxy", "Proxy settings", nil, "Route traffic through a proxy.",
+			retrievaltest.Section{Heading: "Proxy authentication", Body: "Set the proxy address and its user name and password under Settings, Network."}))
+	for _, q := range []string{"how do I reset my gmail password", "reset our netflix password"} {
+		if res := e.Ask(Query{Text: q}); res.Status != StatusNoMatch || res.Rule != RuleOthersThing {
+			t.Errorf("%q: %s (%s), want %s (%s)", q, res.Status, res.Rule, StatusNoMatch, RuleOthersThing)
+		}
+	}
+	for q, slug := range map[string]string{
+		"how do I reset my password":      "account/password",
+		"how do I reset my work password": "account/password",
+		"how do I reset my 2 passwords":   "account/password",
+		"our squid proxy wants authentication for all traffic where do I set the proxy user name": "network/proxy",
+	} {
+		checkFoundFrom(t, e, q, slug)
+	}
+}

@@ -24,6 +24,10 @@ type normalizedQuery struct {
 	identifiers  []string // compound identifiers the question writes (see analysis.AppendIdentifiers)
 	calls        []string // the methods it calls, ".name(" (see analysis.AppendCalls)
 	classes      []string // the qualified class names it writes (see analysis.AppendClasses)
+	// owned holds each compound the question writes after a possessive,
+	// as the stem keys of its two words: "my gmail password" is
+	// {"~gmail", "~password"} (see Engine.othersThing).
+	owned [][2]string
 	// names holds the keys (bit i: keys[i]) of the words it writes in
 	// camel case ("InsecureRequestWarning"): a program's, a product's or
 	// an error's own name, which a page names by writing it, in a heading
@@ -81,14 +85,22 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	words = n.rewritePhrases(words, &q)
 	words = n.rewriteToggles(words, &q)
 	seen := map[string]bool{}
-	add := func(t string) {
+	// add adds a term once and reports whether it is one.
+	add := func(t string) bool {
 		// A fix or a stem may land on a function word ("anys" is "any"):
 		// it weighs nothing, unless the docs make it a term of theirs.
-		if t != "" && !seen[t] && (!analysis.IsStopword(t) || n.an.Known[t]) {
+		if t == "" || analysis.IsStopword(t) && !n.an.Known[t] {
+			return false
+		}
+		if !seen[t] {
 			seen[t] = true
 			q.terms = append(q.terms, t)
 		}
+		return true
 	}
+	// wordTerm holds the term each word became, "" for none: what a
+	// possessive's compound is made of, after typo fixes.
+	wordTerm := make([]string, len(words))
 	for i, w := range words {
 		if analysis.IsStopword(w) || i > 0 && analysis.Pointer(words[i-1], w) {
 			continue
@@ -102,8 +114,16 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 		}
 		for _, t := range n.rewriteWord(w, &q) {
 			for _, part := range n.splitCompound(n.splitQuantity(t, &q), &q) {
-				add(n.fixTerm(part, &q))
+				fixed := n.fixTerm(part, &q)
+				if add(fixed) && wordTerm[i] == "" {
+					wordTerm[i] = fixed
+				}
 			}
+		}
+	}
+	for i := 1; i+1 < len(words); i++ {
+		if analysis.IsPossessive(words[i-1]) && wordTerm[i] != "" && wordTerm[i+1] != "" {
+			q.owned = append(q.owned, [2]string{analysis.StemKey(wordTerm[i]), analysis.StemKey(wordTerm[i+1])})
 		}
 	}
 	// The question's capitalized words tell names from slips (see rare):

@@ -37,3 +37,12 @@ func AddressesReader(text string) bool {
 	}
 	return false
 }
+
+// possessives make what follows someone's own: the asker's ("my", "our")
+// or the asker's customer's ("their", "his", "her"). Not "your", which a
+// pasted reply or page addresses to its reader, nor "its".
+var possessives = WordSet("my our their his her")
+
+// IsPossessive reports whether w (as Tokens splits a question) makes the
+// words after it someone's own ("my gmail password").
+func IsPossessive(w string) bool { return possessives[w] }
