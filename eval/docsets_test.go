@@ -80,7 +80,7 @@ func checkFloor(t *testing.T, r DecisionReport, f floor) {
 
 func TestDecisionsMastodonDocs(t *testing.T) {
 	r := runDocSet(t, evaldata.Dir(t, "mastodon-docs"))
-	checkFloor(t, r, floor{passed: 76, hitAt1Found: 50, maxWrongConfident: 2})
+	checkFloor(t, r, floor{passed: 77, hitAt1Found: 50, maxWrongConfident: 2})
 	if r.Accuracy < targetAccuracy || float64(r.WrongConfident) > targetWrongConfident*float64(r.Cases) || r.HitAt1 < targetHitAt1 {
 		t.Logf("issue 13's targets not reached: accuracy %.1f%% (target %.0f%%), wrong confident %.1f%% (at most %.0f%%), hit@1 %.1f%% (target %.0f%%)",
 			100*r.Accuracy, 100*targetAccuracy, 100*float64(r.WrongConfident)/float64(r.Cases), 100*targetWrongConfident, 100*r.HitAt1, 100*targetHitAt1)
@@ -106,7 +106,7 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		dir string
 		f   floor
 	}{
-		{"testdata/beacon", floor{passed: 33, hitAt1Found: 21, maxWrongConfident: 5}},
+		{"testdata/beacon", floor{passed: 34, hitAt1Found: 21, maxWrongConfident: 5}},
 		{"testdata/itwiki", floor{passed: 33, hitAt1Found: 24, maxWrongConfident: 1}},
 		{"testdata/shelfwise", floor{passed: 34, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/deskly", floor{passed: 37, hitAt1Found: 22, maxWrongConfident: 1}},
@@ -126,11 +126,11 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		{"testdata/ticketly", floor{passed: 37, hitAt1Found: 22, maxWrongConfident: 1}},
 		{"testdata/driftwood", floor{passed: 36, hitAt1Found: 23, maxWrongConfident: 3}},
 		{"testdata/hearthhub", floor{passed: 37, hitAt1Found: 23, maxWrongConfident: 1}},
-		{"testdata/chatterbox", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 4}},
+		{"testdata/chatterbox", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 4}},
 		{"testdata/pipewright", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 3}},
 		{"testdata/cloudmesa", floor{passed: 33, hitAt1Found: 24, maxWrongConfident: 6}},
 		{"testdata/kilnforge", floor{passed: 37, hitAt1Found: 22, maxWrongConfident: 2}},
-		{"testdata/harborline", floor{passed: 35, hitAt1Found: 25, maxWrongConfident: 5}},
+		{"testdata/harborline", floor{passed: 36, hitAt1Found: 25, maxWrongConfident: 5}},
 		{"testdata/quaystone", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 4}},
 		{"testdata/lanternlab", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 3}},
 	} {
@@ -198,7 +198,7 @@ func TestDecisionsInstalledDocs(t *testing.T) {
 			floor{passed: 32, hitAt1Found: 21, maxWrongConfident: 3}},
 		{"cargo", "/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html/cargo",
 			"/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/lib/rustlib/multirust-channel-manifest.toml", `version = "0.96.0 (f2d3ce0bd 2026-03-21)"`,
-			floor{passed: 18, hitAt1Found: 15, maxWrongConfident: 4}},
+			floor{passed: 20, hitAt1Found: 15, maxWrongConfident: 4}},
 		{"django", "/usr/share/doc/python-django-doc/html", "/usr/share/doc/python-django-doc/html/index.html", "Django 3.2.25 documentation",
 			floor{passed: 22, hitAt1Found: 18, maxWrongConfident: 5}},
 		{"postgresql", "/usr/share/doc/postgresql-doc-15/html", "/usr/share/doc/postgresql-doc-15/html/index.html", "PostgreSQL 15.20 Documentation",

@@ -178,10 +178,13 @@ const scoreEpsilon = 1e-9
 //     whose section on the map names the seats, with no other page near;
 //     a rival half as strong as a second meaning is a reading the asker
 //     may have in mind, and the weak rule asks;
-//   - a doc within MIN_MARGIN names the question as strongly, though it
-//     covers less (or, naming other words of a longer question than the
-//     top, covers less by more than MIN_MARGIN): the top is not clearly
-//     the answer → weak;
+//   - a doc within MIN_MARGIN names a bare topic as strongly, or names
+//     a longer question more strongly than the top though it covers less
+//     of it by more than MIN_MARGIN: the top is not clearly the answer →
+//     weak. A close doc that covers less and names no more is a worse
+//     answer on every count, no doubt about the top ("put our status page
+//     on status.example.com": Create a status page names the status page
+//     as Custom domains does, and says nothing of the domain);
 //   - else found.
 func decide(cands []candidate, f form, th thresholds) decision {
 	d := decision{rival: -1}
@@ -205,8 +208,17 @@ func decide(cands []candidate, f form, th thresholds) decision {
 			d.rival = i
 			break
 		}
-		contender = contender || near && cands[i].naming > 0 && within(cands[i].naming, top.naming, th.minMargin) &&
-			(top.sameWords(cands[i], bare) || !within(cands[i].coverage, top.coverage, th.minMargin))
+		if bare {
+			contender = contender || near && cands[i].naming > 0 && within(cands[i].naming, top.naming, th.minMargin)
+		} else {
+			// A close doc naming a longer question as strongly and
+			// covering as much is a second meaning (above); one covering
+			// less by more than MIN_MARGIN is a contender only when it
+			// names more: else the top is the better answer on every
+			// count.
+			contender = contender || near && cands[i].naming > top.naming+scoreEpsilon &&
+				!within(cands[i].coverage, top.coverage, th.minMargin)
+		}
 	}
 	named := top.naming > 0
 	if bare {
