@@ -241,11 +241,11 @@ func TestFarAheadAnswersAQuestionInTheAskersWords(t *testing.T) {
 // circumstances ("our corporate proxy …"), a word the docs write and a
 // number before the noun keep their answer.
 func TestOthersThingIsNoAnswer(t *testing.T) {
-	e := engineWith(t,
-		retrievaltest.Doc("account/password", "Reset your password", nil, "Forgot it? Reset it from the sign-in page.",
-			retrievaltest.Section{Heading: "Reset a password", Body: "Click Forgot password, then follow the link we email you. Works for work accounts too."}),
-		retrievaltest.Doc("network/proxy", "Proxy settings", nil, "Route traffic through a proxy.",
-			retrievaltest.Section{Heading: "Proxy authentication", Body: "Set the proxy address and its user name and password under Settings, Network."}))
+	password := makeDoc("account/password", "Reset your password", nil, "Forgot it? Reset it from the sign-in page.",
+		section{"Reset a password", "Click Forgot password, then follow the link we email you. Works for work accounts too."})
+	proxy := makeDoc("network/proxy", "Proxy settings", nil, "Route traffic through a proxy.",
+		section{"Proxy authentication", "Set the proxy address and its user name and password under Settings, Network."})
+	e := engineWith(t, password, proxy)
 	for _, q := range []string{"how do I reset my gmail password", "reset our netflix password"} {
 		if res := e.Ask(Query{Text: q}); res.Status != StatusNoMatch || res.Rule != RuleOthersThing {
 			t.Errorf("%q: %s (%s), want %s (%s)", q, res.Status, res.Rule, StatusNoMatch, RuleOthersThing)
