@@ -357,3 +357,25 @@ func TestNormalizeRareWords(t *testing.T) {
 		}
 	}
 }
+
+// The compounds after a possessive are kept by their words' keys, after
+// typo fixes: what Engine.othersThing weighs.
+func TestNormalizeOwned(t *testing.T) {
+	e := newTestEngine(t, nil)
+	for _, tc := range []struct {
+		query string
+		want  [][2]string
+	}{
+		{"reset my gmail password", [][2]string{{"~gmail", "~password"}}},
+		{"open our wrkspace settings", [][2]string{{"~workspac", "~set"}}}, // the slip fixed
+		{"their recent notes and his pinned widgets", [][2]string{{"~recent", "~note"}, {"~pin", "~widget"}}},
+		{"remind her friday morning", nil}, // "her" is as often an object
+		{"open my workspace", nil},         // no compound: one word
+		{"open the notes of my team", nil}, // no compound after it
+		{"delete your recent notes", nil},  // a reply's "your" is the reader's
+	} {
+		if got := e.norm.normalize(tc.query).owned; !slices.Equal(got, tc.want) {
+			t.Errorf("%q: owned %q, want %q", tc.query, got, tc.want)
+		}
+	}
+}

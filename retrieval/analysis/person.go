@@ -39,9 +39,10 @@ func AddressesReader(text string) bool {
 }
 
 // possessives make what follows someone's own: the asker's ("my", "our")
-// or the asker's customer's ("their", "his", "her"). Not "your", which a
-// pasted reply or page addresses to its reader, nor "its".
-var possessives = WordSet("my our their his her")
+// or the asker's customer's ("their", "his"). Not "your", which a pasted
+// reply or page addresses to its reader, nor "its", nor "her", as often
+// the object of a verb as a possessive ("remind her friday morning").
+var possessives = WordSet("my our their his")
 
 // IsPossessive reports whether w (as Tokens splits a question) makes the
 // words after it someone's own ("my gmail password").
