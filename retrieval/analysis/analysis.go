@@ -70,7 +70,10 @@ func letterAt(s string, i int) bool {
 // define, tell) are here too: they say how to answer, not what about. So
 // are the words of conversation (hello, thanks, help: "can you help me"
 // asks for nothing in particular) and of a vague complaint (it's not
-// working, it's broken): they name no topic a doc could be about. "What
+// working, it's broken): they name no topic a doc could be about. So is
+// the verb that reports what someone said, in every form ("customers say
+// they never get our replies", "the carrier says", "they said"): the
+// report is the topic, not the saying. "What
 // happens when" frames a question as "how do I" does: rare in docs, the
 // verb would otherwise carry most of the question's weight. So are the
 // Latin abbreviations of running text (etc, e.g., i.e., vs): they join a
@@ -96,7 +99,7 @@ of often on once only or other others ought our ours ourselves own
 please
 quite
 rather really
-same says shall she should shouldn shouldnt so some somebody someone something somehow
+same say said says shall she should shouldn shouldnt so some somebody someone something somehow
 such sure specific certain particular already still anymore also actually
 tell than that thats the their theirs them themselves then there theres these they this
 those though through thus to too
