@@ -77,15 +77,17 @@ func letterAt(s string, i int) bool {
 // happens when" frames a question as "how do I" does: rare in docs, the
 // verb would otherwise carry most of the question's weight. So are the
 // Latin abbreviations of running text (etc, e.g., i.e., vs): they join a
-// question's parts and name nothing. So do the determiners of "a specific
+// question's parts and name nothing. A verb here is here in each of its
+// forms: "have them explained on hover" asks no more about explaining than
+// "explain" does. So do the determiners of "a specific
 // release", "a certain domain", "a particular user": docs rarely write
 // them, so they would weigh most of the question they only qualify.
 var stopwords = toSet(strings.Fields(`
 a about above after again against am an and any anyone are aren arent as at
 be because been before being below between both but by
 can cannot cant could couldn couldnt
-define describe did didn didnt do does doesn doesnt doing don dont during
-each either else even ever every explain
+define describe describes described did didn didnt do does doesn doesnt doing don dont during
+each either else even ever every explain explains explained
 few for from further
 get gets getting got
 had happen happens happened happening hadn hadnt has hasn hasnt have haven havent having he her here hers herself him himself his
@@ -93,7 +95,7 @@ how hows
 i if im in into is isn isnt it its itself ive
 just
 let lets
-may me mean meant might mine more most much must my myself
+may me mean means meant might mine more most much must my myself
 neither no nobody none nor not nothing
 of often on once only or other others ought our ours ourselves own
 please
@@ -101,15 +103,15 @@ quite
 rather really
 same say said says shall she should shouldn shouldnt so some somebody someone something somehow
 such sure specific certain particular already still anymore also actually
-tell than that thats the their theirs them themselves then there theres these they this
+tell tells told telling than that thats the their theirs them themselves then there theres these they this
 those though through thus to too
 under until us
 very
-want wants was wasn wasnt way we were weren what whats when whens where wheres whether which while
+want wants wanted was wasn wasnt way we were weren what whats when whens where wheres whether which while
 who whom whos whose why will with within without won wont would wouldn wouldnt
 yes yet you your youre yours yourself yourselves
 thing things stuff anything everything
-hello hi hey thanks thank help ok okay
+hello hi hey thanks thank help helps helped helping ok okay
 work works working worked broken wrong
 etc eg ie vs versus
 `))
