@@ -73,7 +73,10 @@ func letterAt(s string, i int) bool {
 // working, it's broken): they name no topic a doc could be about. So is
 // the verb that reports what someone said, in every form ("customers say
 // they never get our replies", "the carrier says", "they said"): the
-// report is the topic, not the saying. "What
+// report is the topic, not the saying; and the verb that frames a
+// question inside another ("the hotel's IT team wants to know which ports
+// to open"): the ports are the topic. "Known" stays: known issues are a
+// page of their own. "What
 // happens when" frames a question as "how do I" does: rare in docs, the
 // verb would otherwise carry most of the question's weight. So are the
 // Latin abbreviations of running text (etc, e.g., i.e., vs): they join a
@@ -93,7 +96,7 @@ get gets getting got
 had happen happens happened happening hadn hadnt has hasn hasnt have haven havent having he her here hers herself him himself his
 how hows
 i if im in into is isn isnt it its itself ive
-just
+just know knows knew knowing
 let lets
 may me mean means meant might mine more most much must my myself
 neither no nobody none nor not nothing
