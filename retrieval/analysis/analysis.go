@@ -104,7 +104,7 @@ of often on once only or other others ought our ours ourselves own
 please
 quite
 rather really
-same say said says shall she should shouldn shouldnt so some somebody someone something somehow
+same say said says shall she should shouldn shouldnt so some somebody someone something somehow somewhere anywhere everywhere nowhere
 such sure specific certain particular already still anymore also actually
 tell tells told telling than that thats the their theirs them themselves then there theres these they this
 those though through thus to too
