@@ -82,7 +82,9 @@ func letterAt(s string, i int) bool {
 // Latin abbreviations of running text (etc, e.g., i.e., vs): they join a
 // question's parts and name nothing. A verb here is here in each of its
 // forms: "have them explained on hover" asks no more about explaining than
-// "explain" does. So do the determiners of "a specific
+// "explain" does. So are the vague quantities ("a bunch of plugins", "it
+// only ships a couple"), but not "lot", a product's noun as often (a
+// parking lot, an auction lot). So do the determiners of "a specific
 // release", "a certain domain", "a particular user": docs rarely write
 // them, so they would weigh most of the question they only qualify.
 var stopwords = toSet(strings.Fields(`
@@ -91,7 +93,7 @@ be because been before being below between both but by
 can cannot cant could couldn couldnt
 define describe describes described did didn didnt do does doesn doesnt doing don dont during
 each either else even ever every explain explains explained
-few for from further
+few for from further bunch couple
 get gets getting got
 had happen happens happened happening hadn hadnt has hasn hasnt have haven havent having he her here hers herself him himself his
 how hows
