@@ -113,9 +113,11 @@ func TestVectorInfo(t *testing.T) {
 }
 
 // TestHybridRanksTheChunkThatSaysIt: "Press Ctrl+Shift+H to return to
-// Home from anywhere" is Home's Overview. Asked with two typos no fixer takes for a slip, the words
-// find only "home", which Home's intro carries in its title and first
-// line; the trigrams of "retutn" and "anywere" meet the Overview's.
+// Home from anywhere" is Home's Overview. Asked with a typo no fixer
+// takes for a slip ("retutn") and a slip of the function word "anywhere",
+// which weighs nothing, the words find only "home", which Home's intro
+// carries in its title and first line; the trigrams of "retutn" and
+// "anywere" meet the Overview's.
 func TestHybridRanksTheChunkThatSaysIt(t *testing.T) {
 	const q = "how do i retutn home from anywere"
 	e := hybridEngine(t, nil)

@@ -109,11 +109,11 @@ func TestNormalizeTypos(t *testing.T) {
 // word one letter from the docs' is as likely a word of its own.
 func TestNormalizeSlips(t *testing.T) {
 	e := newTestEngine(t, nil)
-	// "anywhere" and "onboarding" are only in the text of Home's and
-	// Workspace's overviews.
+	// "template" and "onboarding" are only in the text of Workspace's
+	// settings and overview.
 	// "onbaorded" is a slip in another form of the word: its stem is a
 	// slip of "onboarding"'s.
-	for _, tc := range []struct{ query, word string }{{"anywehre", "anywhere"}, {"onbaording", "onboarding"}, {"onbaorded", "onboarding"}, {"anywere", ""}} {
+	for _, tc := range []struct{ query, word string }{{"tempalte", "template"}, {"onbaording", "onboarding"}, {"onbaorded", "onboarding"}, {"templae", ""}} {
 		q := e.norm.normalize(tc.query)
 		fixed := slices.Contains(q.typos, Rewrite{From: tc.query, To: tc.word})
 		if tc.word != "" && !fixed || tc.word == "" && len(q.typos) != 0 {
