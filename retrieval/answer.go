@@ -2,7 +2,6 @@ package retrieval
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -329,7 +328,7 @@ func (e *Engine) answerAsked(ix *unitIndex, text string, q normalizedQuery, vh v
 // timing out"), where such a compound is the asker's setting, not the
 // topic. A number is a value, not a kind ("my 2 accounts").
 func (e *Engine) othersThing(ix *unitIndex, q normalizedQuery) bool {
-	if len(q.owned) == 0 || len(q.keys)-bits.OnesCount64(q.intent) > index.TopicKeys {
+	if len(q.owned) == 0 || q.informative() > index.TopicKeys {
 		return false
 	}
 	for _, o := range q.owned {
@@ -527,7 +526,7 @@ func optionFor(d docEntry) Option {
 // and a bare topic names only what it is about: for either, only a doc
 // naming its words can be trusted to answer it.
 func topicPart(parts []string, q normalizedQuery) bool {
-	n := len(q.keys) - bits.OnesCount64(q.intent)
+	n := q.informative()
 	return len(parts) == 2 && n > bareTopicKeys && n <= index.TopicKeys
 }
 

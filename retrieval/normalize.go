@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -39,6 +40,12 @@ type normalizedQuery struct {
 	// scope (nil: every doc), alpha the hybrid ranking's weight.
 	allow []bool
 	alpha float64
+}
+
+// informative is how many of the question's keys are informative: all
+// but its intent words.
+func (q normalizedQuery) informative() int {
+	return len(q.keys) - bits.OnesCount64(q.intent)
 }
 
 // normalizer holds what normalization needs from the index: the known
