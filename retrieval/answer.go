@@ -341,11 +341,17 @@ func (e *Engine) othersThing(ix *unitIndex, q normalizedQuery) bool {
 
 // writes reports whether the docs write every informative word of the
 // question, and the unit whose keys are cov every name it writes (see
-// candidate.written).
+// candidate.written). A question of more than index.TopicKeys
+// informative words is held to the names alone: it tells the asker's
+// circumstances, and a word of theirs no page writes ("porch",
+// "sunset", "5ghz") is likelier one of those than its topic, as its
+// weight says (see index.Index.Weigh).
 func (e *Engine) writes(ix *unitIndex, text string, q normalizedQuery, cov uint64) bool {
-	for i, k := range q.keys {
-		if q.intent&(1<<i) == 0 && ix.DF(k) == 0 {
-			return false
+	if q.informative() <= index.TopicKeys {
+		for i, k := range q.keys {
+			if q.intent&(1<<i) == 0 && ix.DF(k) == 0 {
+				return false
+			}
 		}
 	}
 	for _, c := range analysis.AppendCapitalized(nil, text) {

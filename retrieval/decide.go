@@ -45,7 +45,9 @@ type candidate struct {
 	// written: the docs write every informative word of the question,
 	// and its best unit every name the question writes (capitalized in a
 	// sentence: "Twitter", "VS Code"). A question with a word no doc
-	// writes brings a thing the docs do not know of.
+	// writes brings a thing the docs do not know of; in a question longer
+	// than a topic (more than index.TopicKeys informative words) such a
+	// word is likelier the asker's circumstance, and only the names count.
 	written bool
 }
 
@@ -167,7 +169,8 @@ const scoreEpsilon = 1e-9
 //     alerts during a planned deployment"), and no other doc comes close
 //     to saying it. A bare topic names only what it is about, and a doc
 //     that does not name it is not about it. A longer question is found
-//     too when the docs write all its words, the top's best unit covers
+//     too when the docs write all its words (beyond index.TopicKeys
+//     informative words, its names: see candidate.written), the top's best unit covers
 //     MIN_COVERAGE of it and writes every name it capitalizes, and the
 //     next doc ranks at most farAheadShare of the top ("the confirmation
 //     email never arrived": the sign-up page's text says what to do, and

@@ -233,6 +233,17 @@ func TestFarAheadAnswersAQuestionInTheAskersWords(t *testing.T) {
 	if res := e.Ask(Query{Text: q}); res.Status == StatusFound {
 		t.Errorf("%q: found from %v (%s), want no answer: the page does not write Outlook", q, docsOf(res), res.Rule)
 	}
+	// A short question is held to every word: one no page writes may be
+	// what it is about. A longer one tells circumstances, where such a
+	// word is the asker's.
+	q = "the confirmation email never arrived by fax"
+	if res := e.Ask(Query{Text: q}); res.Status == StatusFound {
+		t.Errorf("%q: found from %v (%s), want no answer: no page writes fax", q, docsOf(res), res.Rule)
+	}
+	q = "she signed up this morning on her tablet and the confirmation email never arrived"
+	if res := checkFoundFrom(t, e, q, "account/sign-up"); res.Rule != RuleFarAhead {
+		t.Errorf("%q: rule %q, want %q", q, res.Rule, RuleFarAhead)
+	}
 }
 
 // TestOthersThingIsNoAnswer: "my gmail password" is the asker's mail's
