@@ -84,13 +84,15 @@ func letterAt(s string, i int) bool {
 // forms: "have them explained on hover" asks no more about explaining than
 // "explain" does. So are the vague quantities ("a bunch of plugins", "it
 // only ships a couple"), but not "lot", a product's noun as often (a
-// parking lot, an auction lot). So do the determiners of "a specific
+// parking lot, an auction lot). So is "able", whose "be able to" says
+// "can" ("a volunteer should only be able to check people in"); "unable"
+// stays, an error's word ("unable to connect"). So do the determiners of "a specific
 // release", "a certain domain", "a particular user": docs rarely write
 // them, so they would weigh most of the question they only qualify.
 var stopwords = toSet(strings.Fields(`
 a about above after again against am an and any anyone are aren arent as at
 be because been before being below between both but by
-can cannot cant could couldn couldnt
+can cannot cant could couldn couldnt able
 define describe describes described did didn didnt do does doesn doesnt doing don dont during
 each either else even ever every explain explains explained
 few for from further bunch couple
