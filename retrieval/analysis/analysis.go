@@ -84,7 +84,9 @@ func letterAt(s string, i int) bool {
 // forms: "have them explained on hover" asks no more about explaining than
 // "explain" does. So are the vague quantities ("a bunch of plugins", "it
 // only ships a couple"), but not "lot", a product's noun as often (a
-// parking lot, an auction lot). So is "able", whose "be able to" says
+// parking lot, an auction lot). So is "give", a light verb whose object
+// says what is asked ("give a colleague permission to deploy", "give a
+// client their money back"), as "get" is. So is "able", whose "be able to" says
 // "can" ("a volunteer should only be able to check people in"); "unable"
 // stays, an error's word ("unable to connect"). So do the determiners of "a specific
 // release", "a certain domain", "a particular user": docs rarely write
@@ -96,7 +98,7 @@ can cannot cant could couldn couldnt able
 define describe describes described did didn didnt do does doesn doesnt doing don dont during
 each either else even ever every explain explains explained
 few for from further bunch couple
-get gets getting got
+get gets getting got give gives gave given giving
 had happen happens happened happening hadn hadnt has hasn hasnt have haven havent having he her here hers herself him himself his
 how hows
 i if im in into is isn isnt it its itself ive
