@@ -151,7 +151,8 @@ const scoreEpsilon = 1e-9
 //   - another doc is a second meaning: it covers the question and names it
 //     in its title or headings about as well as the top, by the words the
 //     top names (any words, for a bare topic), and ranks within MIN_MARGIN
-//     of it (any rank, for a bare topic) → ambiguous. For a bare topic that
+//     of it (any rank, for a bare topic) → ambiguous; of a longer
+//     question, only when the top names half of MIN_COVERAGE of it. For a bare topic that
 //     is no name, so is a doc whose text covers it, whose title and
 //     headings name none of it, and whose rank is at least bareRivalShare
 //     of the top's (a doc naming part of it is weighed by its naming, as
@@ -277,12 +278,19 @@ func within(v, ref, margin float64) bool {
 // is no second meaning, nor is one the question's other words rule out;
 // nor is anything a second meaning of a doc that names none of the
 // question itself: that doc is no meaning of it, and the not-named rules
-// decide.
+// decide. Of a longer question, a meaning is named by at least half of
+// MIN_COVERAGE of it (as a part answered in part is: see partial): two
+// docs whose headings share a minor word of it ("fee" in "whats
+// ticketlys service fee per ticket", 0.07 of it) are not two readings of
+// the question, which their text covers alike; the rules after decide it.
 func (c candidate) secondMeaning(other candidate, f form, th thresholds) bool {
 	if c.naming > 0 && f == formTopic && other.naming == 0 && other.coverage >= c.coverage-scoreEpsilon && within(other.rank, c.rank, 1-bareRivalShare) {
 		return true
 	}
 	bare := f != formQuestion
+	if !bare && c.naming < th.minCoverage/2-scoreEpsilon {
+		return false
+	}
 	return c.sameWords(other, bare) && c.naming > 0 && other.naming > 0 &&
 		within(other.coverage, c.coverage, th.minMargin) &&
 		within(other.naming, c.naming, th.minMargin)

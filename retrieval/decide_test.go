@@ -55,6 +55,8 @@ func TestDecide(t *testing.T) {
 		{"a far doc is no second meaning for a question", []candidate{c(0, 10, 1, 1), c(1, 7, 1, 1)}, formQuestion, StatusFound, RuleFound, -1, 0.3},
 		{"a far doc is one for a bare topic", []candidate{c(0, 10, 1, 1), c(1, 2, 1, 1)}, formTopic, StatusAmbiguous, RuleSecondMeaning, 1, 0.8},
 		{"the first second meaning is the rival", []candidate{c(0, 10, 1, 1), c(1, 9, 0.5, 0), c(2, 8.5, 1, 1)}, formQuestion, StatusAmbiguous, RuleSecondMeaning, 2, 0.1},
+		{"docs whose headings share a minor word of a question are no two meanings of it", []candidate{c(0, 10, 1, 0.2), c(1, 9.5, 1, 0.2)}, formQuestion, StatusFound, RuleFound, -1, 0.05},
+		{"… but two naming half of MIN_COVERAGE of it are", []candidate{c(0, 10, 1, 0.25), c(1, 9.5, 1, 0.25)}, formQuestion, StatusAmbiguous, RuleSecondMeaning, 1, 0.05},
 		{"ambiguity wins over not named", []candidate{c(0, 10, 1, 0.1), c(1, 9, 1, 0.1)}, formTopic, StatusAmbiguous, RuleSecondMeaning, 1, 0.1},
 		{"a top naming nothing has no second meaning", []candidate{c(0, 10, 0.8, 0), c(1, 9.9, 0.8, 0.2)}, formQuestion, StatusNoMatch, RuleMentioned, -1, 0.01},
 		{"a close doc naming another part of a question is no second meaning", []candidate{named(c(0, 10, 1, 0.7), 0b011), named(c(1, 9.5, 1, 0.75), 0b101)}, formQuestion, StatusFound, RuleFound, -1, 0.05},
