@@ -88,7 +88,7 @@ func TestDecisionsMastodonDocs(t *testing.T) {
 }
 
 func TestDecisionsMkDocsMaterial(t *testing.T) {
-	checkFloor(t, runDocSet(t, evaldata.Dir(t, "mkdocs-material")), floor{passed: 45, hitAt1Found: 29, maxWrongConfident: 1})
+	checkFloor(t, runDocSet(t, evaldata.Dir(t, "mkdocs-material")), floor{passed: 45, hitAt1Found: 29, maxWrongConfident: 2})
 }
 
 // The sets written for this repository, in conventions the shared sets do
@@ -110,28 +110,28 @@ func TestDecisionsOwnDocSets(t *testing.T) {
 		{"testdata/itwiki", floor{passed: 33, hitAt1Found: 24, maxWrongConfident: 1}},
 		{"testdata/shelfwise", floor{passed: 34, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/deskly", floor{passed: 38, hitAt1Found: 22, maxWrongConfident: 1}},
-		{"testdata/tallyroom", floor{passed: 31, hitAt1Found: 20, maxWrongConfident: 1}},
+		{"testdata/tallyroom", floor{passed: 33, hitAt1Found: 21, maxWrongConfident: 1}},
 		{"testdata/relaykit", floor{passed: 35, hitAt1Found: 21, maxWrongConfident: 2}},
-		{"testdata/quillpad", floor{passed: 36, hitAt1Found: 21, maxWrongConfident: 1}},
+		{"testdata/quillpad", floor{passed: 36, hitAt1Found: 21, maxWrongConfident: 2}},
 		{"testdata/ferrydock", floor{passed: 33, hitAt1Found: 18, maxWrongConfident: 1}},
 		{"testdata/parcelpost", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 4}},
-		{"testdata/brightdesk", floor{passed: 36, hitAt1Found: 23, maxWrongConfident: 4}},
+		{"testdata/brightdesk", floor{passed: 36, hitAt1Found: 23, maxWrongConfident: 3}},
 		{"testdata/dockhand", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 2}},
-		{"testdata/meshgate", floor{passed: 32, hitAt1Found: 21, maxWrongConfident: 1}},
+		{"testdata/meshgate", floor{passed: 33, hitAt1Found: 21, maxWrongConfident: 1}},
 		{"testdata/nimbusnote", floor{passed: 29, hitAt1Found: 18, maxWrongConfident: 5}},
 		{"testdata/tillsupport", floor{passed: 31, hitAt1Found: 21, maxWrongConfident: 2}},
-		{"testdata/spoolcast", floor{passed: 36, hitAt1Found: 22, maxWrongConfident: 2}},
+		{"testdata/spoolcast", floor{passed: 37, hitAt1Found: 22, maxWrongConfident: 2}},
 		{"testdata/lumenpay", floor{passed: 36, hitAt1Found: 24, maxWrongConfident: 3}},
 		{"testdata/forgehub", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 2}},
-		{"testdata/ticketly", floor{passed: 37, hitAt1Found: 22, maxWrongConfident: 1}},
+		{"testdata/ticketly", floor{passed: 38, hitAt1Found: 22, maxWrongConfident: 1}},
 		{"testdata/driftwood", floor{passed: 36, hitAt1Found: 23, maxWrongConfident: 3}},
-		{"testdata/hearthhub", floor{passed: 37, hitAt1Found: 23, maxWrongConfident: 1}},
+		{"testdata/hearthhub", floor{passed: 38, hitAt1Found: 23, maxWrongConfident: 1}},
 		{"testdata/chatterbox", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 4}},
 		{"testdata/pipewright", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 3}},
 		{"testdata/cloudmesa", floor{passed: 33, hitAt1Found: 24, maxWrongConfident: 6}},
-		{"testdata/kilnforge", floor{passed: 38, hitAt1Found: 22, maxWrongConfident: 2}},
+		{"testdata/kilnforge", floor{passed: 38, hitAt1Found: 22, maxWrongConfident: 3}},
 		{"testdata/harborline", floor{passed: 36, hitAt1Found: 25, maxWrongConfident: 5}},
-		{"testdata/quaystone", floor{passed: 35, hitAt1Found: 22, maxWrongConfident: 4}},
+		{"testdata/quaystone", floor{passed: 38, hitAt1Found: 23, maxWrongConfident: 3}},
 		{"testdata/lanternlab", floor{passed: 34, hitAt1Found: 22, maxWrongConfident: 3}},
 	} {
 		t.Run(filepath.Base(tc.dir), func(t *testing.T) { checkFloor(t, runDocSet(t, tc.dir), tc.f) })
@@ -190,12 +190,12 @@ func TestDecisionsInstalledDocs(t *testing.T) {
 			floor{passed: 28, hitAt1Found: 17, maxWrongConfident: 1}},
 		{"requests", "/usr/lib/google-cloud-sdk/platform/gsutil/third_party/requests/docs",
 			"/usr/lib/google-cloud-sdk/platform/gsutil/third_party/requests/src/requests/__version__.py", `__version__ = "2.32.3"`,
-			floor{passed: 29, hitAt1Found: 19, maxWrongConfident: 2}},
+			floor{passed: 30, hitAt1Found: 19, maxWrongConfident: 2}},
 		{"undici", "/usr/lib/node_modules/npm/node_modules/undici/docs", "/usr/lib/node_modules/npm/node_modules/undici/package.json", `"version": "6.28.0"`,
 			floor{passed: 23, hitAt1Found: 17, maxWrongConfident: 3}},
 		{"urllib3", "/usr/lib/google-cloud-sdk/platform/gsutil/third_party/urllib3/docs",
 			"/usr/lib/google-cloud-sdk/platform/gsutil/third_party/urllib3/src/urllib3/_version.py", `__version__ = "2.2.2"`,
-			floor{passed: 32, hitAt1Found: 21, maxWrongConfident: 3}},
+			floor{passed: 33, hitAt1Found: 21, maxWrongConfident: 3}},
 		{"cargo", "/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html/cargo",
 			"/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/lib/rustlib/multirust-channel-manifest.toml", `version = "0.96.0 (f2d3ce0bd 2026-03-21)"`,
 			floor{passed: 20, hitAt1Found: 15, maxWrongConfident: 4}},
