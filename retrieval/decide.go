@@ -152,13 +152,13 @@ const scoreEpsilon = 1e-9
 //     in its title or headings about as well as the top, by the words the
 //     top names (any words, for a bare topic), and ranks within MIN_MARGIN
 //     of it (any rank, for a bare topic) → ambiguous; of a longer
-//     question, only when the top names half of MIN_COVERAGE of it. For a bare topic that
-//     is no name, so is a doc whose text covers it, whose title and
-//     headings name none of it, and whose rank is at least bareRivalShare
-//     of the top's (a doc naming part of it is weighed by its naming, as
-//     above: "Workspace" is no second meaning of "create workspace" beside
-//     "Workspace actions"). Checked before the weak rules: a close call
-//     between two docs is a question to ask;
+//     question, only when the top names half of MIN_COVERAGE of it. For a
+//     bare topic that is no name, so is a doc whose text covers it, whose
+//     title and headings name none of it, and whose rank is at least
+//     bareRivalShare of the top's (a doc naming part of it is weighed by
+//     its naming, as above: "Workspace" is no second meaning of "create
+//     workspace" beside "Workspace actions"). Checked before the weak
+//     rules: a close call between two docs is a question to ask;
 //   - the top doc does not name the question (no word of it in its title,
 //     keywords or headings; for a bare topic, less than MIN_COVERAGE of it)
 //     → weak when its best unit covers every informative word ("are you
@@ -171,11 +171,11 @@ const scoreEpsilon = 1e-9
 //     to saying it. A bare topic names only what it is about, and a doc
 //     that does not name it is not about it. A longer question is found
 //     too when the docs write all its words (beyond index.TopicKeys
-//     informative words, its names: see candidate.written), the top's best unit covers
-//     MIN_COVERAGE of it and writes every name it capitalizes, and the
-//     next doc ranks at most farAheadShare of the top ("the confirmation
-//     email never arrived": the sign-up page's text says what to do, and
-//     no other page comes near). A bare topic is found too when the top's
+//     informative words, its names: see candidate.written), the top's
+//     best unit covers MIN_COVERAGE of it and writes every name it
+//     capitalizes, and the next doc ranks at most farAheadShare of the
+//     top ("the confirmation email never arrived": the sign-up page's
+//     text says what to do, and no other page comes near). A bare topic is found too when the top's
 //     best unit covers all of it, its headings name part of it, and the
 //     next doc ranks at most farAheadShare of what would make it a second
 //     meaning (bareRivalShare of the top): "seat map" on Reserved seating,

@@ -86,11 +86,12 @@ func letterAt(s string, i int) bool {
 // only ships a couple"), but not "lot", a product's noun as often (a
 // parking lot, an auction lot). So is "give", a light verb whose object
 // says what is asked ("give a colleague permission to deploy", "give a
-// client their money back"), as "get" is. So is "able", whose "be able to" says
-// "can" ("a volunteer should only be able to check people in"); "unable"
-// stays, an error's word ("unable to connect"). So do the determiners of "a specific
-// release", "a certain domain", "a particular user": docs rarely write
-// them, so they would weigh most of the question they only qualify.
+// client their money back"), as "get" is. So is "able", whose "be able
+// to" says "can" ("a volunteer should only be able to check people in");
+// "unable" stays, an error's word ("unable to connect"). So do the
+// determiners of "a specific release", "a certain domain", "a particular
+// user": docs rarely write them, so they would weigh most of the question
+// they only qualify.
 var stopwords = toSet(strings.Fields(`
 a about above after again against am an and any anyone are aren arent as at
 be because been before being below between both but by
