@@ -14,8 +14,11 @@ run: build
 	./$(BIN) $(ARGS)
 
 # Every test, race detector on. PostgreSQL tests run when DOCENT_TEST_DATABASE_URL is set.
+# The eval package ingests and questions 36 doc sets, PostgreSQL's and Django's built sites among
+# them: under the race detector on two cores it takes about eight minutes, close to go test's
+# default ten-minute limit, so the limit is set with room.
 test:
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
