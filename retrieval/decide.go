@@ -66,6 +66,12 @@ type thresholds struct {
 	minMargin   float64
 }
 
+// inPart is half of MIN_COVERAGE: how much of a question a doc that
+// answers it in part covers and names (see partial), and how much of a
+// longer question a doc must name to be one meaning of it (see
+// secondMeaning).
+func (th thresholds) inPart() float64 { return th.minCoverage / 2 }
+
 // bareTopicKeys is the most informative words a bare topic has: "tokens",
 // "custom emoji". A bare topic says what, not what about it, so every doc
 // that is about it (names its words as strongly) is a meaning the user may
@@ -175,10 +181,11 @@ const scoreEpsilon = 1e-9
 //     best unit covers MIN_COVERAGE of it and writes every name it
 //     capitalizes, and the next doc ranks at most farAheadShare of the
 //     top ("the confirmation email never arrived": the sign-up page's
-//     text says what to do, and no other page comes near). A bare topic is found too when the top's
-//     best unit covers all of it, its headings name part of it, and the
-//     next doc ranks at most farAheadShare of what would make it a second
-//     meaning (bareRivalShare of the top): "seat map" on Reserved seating,
+//     text says what to do, and no other page comes near). A bare topic
+//     is found too when the top's best unit covers all of it, its
+//     headings name part of it, and the next doc ranks at most
+//     farAheadShare of what would make it a second meaning
+//     (bareRivalShare of the top): "seat map" on Reserved seating,
 //     whose section on the map names the seats, with no other page near;
 //     a rival half as strong as a second meaning is a reading the asker
 //     may have in mind, and the weak rule asks;
@@ -288,7 +295,7 @@ func (c candidate) secondMeaning(other candidate, f form, th thresholds) bool {
 		return true
 	}
 	bare := f != formQuestion
-	if !bare && c.naming < th.minCoverage/2-scoreEpsilon {
+	if !bare && c.naming < th.inPart()-scoreEpsilon {
 		return false
 	}
 	return c.sameWords(other, bare) && c.naming > 0 && other.naming > 0 &&
@@ -326,6 +333,5 @@ func (c candidate) strong(th thresholds, topic bool) bool {
 // part that tells circumstances ("now none of the reports run") is
 // covered here and there by pages that are not about it.
 func (c candidate) partial(th thresholds) bool {
-	half := th.minCoverage / 2
-	return c.coverage >= half-scoreEpsilon && c.naming >= half-scoreEpsilon
+	return c.coverage >= th.inPart()-scoreEpsilon && c.naming >= th.inPart()-scoreEpsilon
 }
