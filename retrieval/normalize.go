@@ -89,6 +89,7 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	q.calls = analysis.AppendCalls(nil, text)
 	q.classes = analysis.AppendClasses(nil, text)
 	q.dated = versionOrDate.MatchString(text)
+	words = n.askValue(words, &q)
 	words = n.rewritePhrases(words, &q)
 	words = n.rewriteToggles(words, &q)
 	seen := map[string]bool{}
@@ -207,6 +208,27 @@ func (n *normalizer) rewritePhrases(words []string, q *normalizedQuery) []string
 		}
 	}
 	return words
+}
+
+// askValue writes the value word of the kind of value a question asks
+// for (see analysis.AskedValue) in place of the words that ask for it, or
+// after the question when no word asks but its limit words, if the docs
+// give values of that kind. When they give none, the question keeps its
+// words: a value word no unit carries would weigh as a word the docs
+// never write, the most of any.
+func (n *normalizer) askValue(words []string, q *normalizedQuery) []string {
+	v, frame, phrase := analysis.AskedValue(words)
+	if v == "" || !n.inVocabulary(v) {
+		return words
+	}
+	label, _ := analysis.ValueLabel(v)
+	q.synonyms = append(q.synonyms, Rewrite{From: phrase, To: label})
+	if len(frame) == 0 {
+		return append(slices.Clip(words), v)
+	}
+	out := slices.Clone(words)
+	out[frame[0]] = v
+	return slices.Delete(out, frame[0]+1, frame[len(frame)-1]+1)
 }
 
 // toggleVerbs are the forms of the verbs that switch a setting with "on"

@@ -143,7 +143,7 @@ func Build(units []Unit, texts func(i int) Fields, an *analysis.Analyzer) *Index
 	lens := make([][NumFields]int32, len(units))
 	var total [NumFields]float64
 	var ids, touched []int32
-	var idents []string
+	var idents, values []string
 	for i := range units {
 		ft := texts(i)
 		ix.Reader[i] = readerShare(ft[FieldBody])
@@ -156,6 +156,13 @@ func Build(units []Unit, texts func(i int) Fields, an *analysis.Analyzer) *Index
 			ids = table.appendIDs(ids[:0], ft[f])
 			lens[i][f] = int32(len(ids))
 			total[f] += float64(len(ids))
+			if f == FieldBody {
+				// The kinds of value the body gives are words of it
+				// (see analysis.AppendValueWords), though no part of
+				// its length.
+				values = analysis.AppendValueWords(values[:0], table.buf, ft[f])
+				ids = table.appendWordIDs(ids, values)
+			}
 			for _, id := range ids {
 				for int(id) >= len(counts) {
 					counts = append(counts, [NumFields]uint16{})

@@ -22,11 +22,17 @@ func newTermTable(an *analysis.Analyzer) *termTable {
 	return &termTable{an: an, words: map[string]int32{}, ids: map[string]int32{}}
 }
 
-// appendIDs appends the term ids of text to dst.
+// appendIDs appends the term ids of text to dst. The text's words stay
+// in c.buf until the next call.
 func (c *termTable) appendIDs(dst []int32, text string) []int32 {
 	c.buf = analysis.AppendTokens(c.buf[:0], text)
-	for i, w := range c.buf {
-		if i > 0 && analysis.Pointer(c.buf[i-1], w) {
+	return c.appendWordIDs(dst, c.buf)
+}
+
+// appendWordIDs appends the term ids of words, a text's in order, to dst.
+func (c *termTable) appendWordIDs(dst []int32, words []string) []int32 {
+	for i, w := range words {
+		if i > 0 && analysis.Pointer(words[i-1], w) {
 			continue
 		}
 		id, ok := c.words[w]
