@@ -208,3 +208,15 @@ func TestAnswerIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// A question asking for a value is answered with the sentence giving it,
+// though that sentence does not write the words that ask ("how long").
+func TestAnswerGivesTheValueAsked(t *testing.T) {
+	b := block("members/invite#chunk-1", "Invite people", "Invite people > Invitations",
+		"## Invitations\n\nInvitations stay valid until someone accepts or you revoke them from the members page. "+
+			"Each invitation link expires after 7 days, and you can send a new one.")
+	got := Answer(userMessage("how long are invitations valid for", b))
+	if !strings.Contains(got, "expires after 7 days") {
+		t.Errorf("answer lacks the duration:\n%s", got)
+	}
+}

@@ -17,6 +17,7 @@ type sentence struct {
 	text    string
 	raw     []string // lower-case words in order
 	words   []string // the same words normalized, one for one
+	values  []string // the value words of the values it gives (see analysis.AppendValueWords)
 	block   int      // index of its block, in prompt (rank) order
 	doc     int      // rank of its doc: 0 for the doc of the first block
 	chunk   int      // chunk number from the block id, for reading order
@@ -35,9 +36,12 @@ type sentence struct {
 
 func (s sentence) trailing() bool { return strings.HasSuffix(s.text, ":") }
 
-// has reports whether the sentence holds the normalized word w. A
-// sentence is at most maxSentenceRunes long, so a scan is cheap.
-func (s sentence) has(w string) bool { return slices.Contains(s.words, w) }
+// has reports whether the sentence holds the normalized word w, or gives
+// a value of the kind w is the value word of. A sentence is at most
+// maxSentenceRunes long, so a scan is cheap.
+func (s sentence) has(w string) bool {
+	return slices.Contains(s.words, w) || slices.Contains(s.values, w)
+}
 
 // countDistinct counts the distinct words of the sentence in set.
 func (s sentence) countDistinct(set map[string]bool) int {
@@ -84,7 +88,7 @@ func gather(blocks []prompt.DocBlock) []sentence {
 		for pi, p := range passagesOf(b.Content) {
 			raw := wordsOf(p.text)
 			out = append(out, sentence{
-				text: p.text, raw: raw, words: normalize(slices.Clone(raw)), block: bi, doc: docRank[slug], chunk: chunk,
+				text: p.text, raw: raw, words: normalize(slices.Clone(raw)), values: analysis.AppendValueWords(nil, raw, p.text), block: bi, doc: docRank[slug], chunk: chunk,
 				para: p.para, pos: pi, heading: cmp.Or(p.heading, pathHeading),
 				section: strings.Trim(belowTitle+" > "+p.section, " >"),
 				context: p.heading + " " + b.Title + " " + b.Path,

@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -58,10 +59,20 @@ func normWord(w string) string {
 // termSet returns the distinct normalized informative words of s: the
 // words retrieval weighs (its stopwords left out), less the few more that
 // open a request without naming its topic ("use", "get").
+//
+// A question asking for a value ("how long are invitations valid for")
+// has the value's word (see analysis.AskedValue) in place of the words
+// that ask for it, as retrieval reads it: the sentence giving a duration
+// answers it, and "long" is seldom that sentence's word.
 func termSet(s string) map[string]bool {
 	terms := make(map[string]bool)
-	for _, w := range wordsOf(s) {
-		if analysis.IsStopword(w) || stopwords[w] || (utf8.RuneCountInString(w) < 2 && !unicode.IsDigit([]rune(w)[0])) {
+	words := wordsOf(s)
+	value, frame, _ := analysis.AskedValue(words)
+	if value != "" {
+		terms[value] = true
+	}
+	for i, w := range words {
+		if analysis.IsStopword(w) || stopwords[w] || (utf8.RuneCountInString(w) < 2 && !unicode.IsDigit([]rune(w)[0])) || slices.Contains(frame, i) {
 			continue
 		}
 		terms[normWord(w)] = true
