@@ -84,9 +84,10 @@ func letterAt(s string, i int) bool {
 // forms: "have them explained on hover" asks no more about explaining than
 // "explain" does. So are the vague quantities ("a bunch of plugins", "it
 // only ships a couple"), but not "lot", a product's noun as often (a
-// parking lot, an auction lot). So is "give", a light verb whose object
-// says what is asked ("give a colleague permission to deploy", "give a
-// client their money back"), as "get" is. So is "able", whose "be able
+// parking lot, an auction lot). So are "give", "put" and "take", light
+// verbs whose object says what is asked ("give a colleague permission to
+// deploy", "put our logo on the tracking page", "take a backup"), as "get"
+// is. So is "able", whose "be able
 // to" says "can" ("a volunteer should only be able to check people in");
 // "unable" stays, an error's word ("unable to connect"). So do the
 // determiners of "a specific release", "a certain domain", "a particular
@@ -100,6 +101,7 @@ define describe describes described did didn didnt do does doesn doesnt doing do
 each either else even ever every explain explains explained
 few for from further bunch couple
 get gets getting got give gives gave given giving
+put puts putting take takes took taking taken
 had happen happens happened happening hadn hadnt has hasn hasnt have haven havent having he her here hers herself him himself his
 how hows
 i if im in into is isn isnt it its itself ive
