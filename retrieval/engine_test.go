@@ -433,9 +433,11 @@ func TestReleaseLogRanksBelowTheFeaturePage(t *testing.T) {
 			t.Errorf("changelog evidence biases %v, want the release log damping named", ev.MatchExplain.Biases)
 		}
 	}
-	res = e.Ask(Query{Text: "sticky tabs fix in 9.5.3"})
-	if len(res.Results) == 0 || res.Results[0].DocSlug != "changelog" {
-		t.Errorf("asked about a version: top %+v, want the release log", res.Candidates)
+	for _, q := range []string{"sticky tabs fix in 9.5.3", "which release fixed sticky tabs scrolling under the header"} {
+		res = e.Ask(Query{Text: q})
+		if len(res.Candidates) == 0 || res.Candidates[0].DocSlug != "changelog" {
+			t.Errorf("%q, asked about a release: top %+v, want the release log", q, res.Candidates)
+		}
 	}
 }
 
@@ -480,6 +482,10 @@ func TestReleaseLog(t *testing.T) {
 		{"# Changelog\n\n## 2.4.0 (2025-05-12)\n\nA.\n\n## 2.3.1\n\nB.\n\n## v2.3.0\n\nC.", true},
 		{"# What's new\n\n## May 12, 2025\n\nA.\n\n## 3 March 2025\n\nB.\n\n## Older\n\nC.", true},
 		{"# Upgrading\n\n## From 1.x\n\nA.\n\n## Backups\n\nB.\n\n## Rolling back to 2.0\n\nC.\n\n## Checks\n\nD.", false},
+		// Keep a Changelog: each version's changes under their own headings.
+		{"# Changelog\n\n## [1.2.0] - 2024-03-01\n\n### Added\n\nA.\n\n### Fixed\n\nB.\n\n## [1.1.0] - 2024-01-10\n\n### Changed\n\nC.\n\n### Removed\n\nD.\n\n## [1.0.0] - 2023-12-01\n\n### Added\n\nE.", true},
+		// A guide whose sections are no versions, though one lists some.
+		{"# Install\n\n## Linux\n\nA.\n\n## macOS\n\nB.\n\n## Windows\n\nC.\n\n## Versions\n\n### 1.2\n\n### 1.3\n\n### 1.4\n\n### 1.5\n\nD.", false},
 		{"## 1.0\n\nA.\n\n## 2.0\n\nB.", false},                                   // fewer than minLogHeadings
 		{"# Install\n\n```sh\n# 1.2\n# 1.3\n# 1.4\n```\n\n## Steps\n\nA.", false}, // comments in code are no headings
 	} {

@@ -34,7 +34,7 @@ type normalizedQuery struct {
 	// an error's own name, which a page names by writing it, in a heading
 	// or not (see analysis.WritesName).
 	names uint64
-	dated bool // the question writes a version or a date: a release log may answer it (see releaseLog)
+	dated bool // the question writes a version or a date, or asks about a release: a release log may answer it (see releaseLog)
 	// What the turn asked beyond its words, set by the engine after
 	// normalizing: allow holds by doc number the docs in the turn's
 	// scope (nil: every doc), alpha the hybrid ranking's weight.
@@ -88,7 +88,7 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	q.identifiers = analysis.AppendIdentifiers(nil, text)
 	q.calls = analysis.AppendCalls(nil, text)
 	q.classes = analysis.AppendClasses(nil, text)
-	q.dated = versionOrDate.MatchString(text)
+	q.dated = versionOrDate.MatchString(text) || slices.ContainsFunc(words, func(w string) bool { return releaseWords[w] })
 	words = n.askValue(words, &q)
 	words = n.rewritePhrases(words, &q)
 	words = n.rewriteToggles(words, &q)
@@ -163,6 +163,11 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	}
 	return q
 }
+
+// releaseWords ask about a release, as a version or a date does: "which
+// release fixed the scheduler enqueuing jobs twice" is the release log's
+// to answer, not only the scheduler page's.
+var releaseWords = analysis.WordSet("release released releases changelog")
 
 // intentWords ask for a definition ("the meaning of X", "definition of
 // X") without being what the question is about. Unlike explain or define

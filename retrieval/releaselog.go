@@ -24,25 +24,40 @@ var versionOrDate = regexp.MustCompile(`(?i)(?:^|[\s(\[v])\d+\.\d+|\b\d{4}-\d{2}
 const minLogHeadings = 3
 
 // releaseLog reports whether a doc's markdown is a release log: at least
-// minLogHeadings headings, half or more of them a version or a date. The
-// shape, not the name: "Changelog", "Release notes", "What's new" and
-// "History" pages alike, in any language.
+// minLogHeadings headings, half or more of them a version or a date; or
+// so at the log's entry level, the shallowest that has minLogHeadings
+// headings, whatever the headings under each entry. The shape, not the
+// name: "Changelog", "Release notes", "What's new" and "History" pages
+// alike, in any language, and a log that files each version's changes
+// under "Added", "Changed" and "Fixed" (the Keep a Changelog convention)
+// as much as one that lists them.
 func releaseLog(md string) bool {
 	if !strings.Contains(md, "#") {
 		return false
 	}
-	n, dated := 0, 0
+	var n, dated [7]int // by heading level; [0] counts every level
 	for _, t := range linesOutsideFences(md) {
 		h, ok := headingText(t)
 		if !ok {
 			continue
 		}
-		n++
+		level := len(t) - len(strings.TrimLeft(t, "#"))
+		n[0]++
+		n[level]++
 		if versionOrDate.MatchString(h) {
-			dated++
+			dated[0]++
+			dated[level]++
 		}
 	}
-	return n >= minLogHeadings && 2*dated >= n
+	if n[0] >= minLogHeadings && 2*dated[0] >= n[0] {
+		return true
+	}
+	for level := 1; level < len(n); level++ {
+		if n[level] >= minLogHeadings {
+			return 2*dated[level] >= n[level]
+		}
+	}
+	return false
 }
 
 // titleVersion matches a version number in a title: "3.2", "1.0.1",
