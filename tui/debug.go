@@ -9,6 +9,7 @@ import (
 
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/retrieval/analysis"
 	"github.com/docent-sh/docent/textsafe"
 )
 
@@ -80,7 +81,7 @@ func (p *debugPane) rebuild() {
 		out = append(out, wrapPrefixed(v, p.width, st.dim.Render(fmt.Sprintf("%-10s", k)), strings.Repeat(" ", 10), st.label)...)
 	}
 	kv("query", textsafe.Line(res.Query))
-	kv("tokens", orDash(strings.Join(sanitizeAll(res.NormalizedTokens), " ")))
+	kv("tokens", orDash(strings.Join(sanitizeAll(tokenLabels(res.NormalizedTokens)), " ")))
 	synonyms, typos := rewrites(res.Results)
 	// One line for both kinds of rewrite: most questions have none.
 	var rewritten []string
@@ -155,6 +156,21 @@ func appendUnique(list []string, s string) []string {
 		return list
 	}
 	return append(list, s)
+}
+
+// tokenLabels returns the tokens as the pane shows them: a value word,
+// which stands for the words that asked for a value, as the kind of
+// value it is ("[a duration]" for "how long"; see
+// analysis.AskedValue).
+func tokenLabels(tokens []string) []string {
+	out := make([]string, len(tokens))
+	for i, t := range tokens {
+		out[i] = t
+		if label, ok := analysis.ValueLabel(t); ok {
+			out[i] = "[" + label + "]"
+		}
+	}
+	return out
 }
 
 func sanitizeAll(in []string) []string {

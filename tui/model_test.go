@@ -15,6 +15,7 @@ import (
 	"github.com/docent-sh/docent/assistant"
 	"github.com/docent-sh/docent/cite"
 	"github.com/docent-sh/docent/retrieval"
+	"github.com/docent-sh/docent/retrieval/analysis"
 )
 
 var (
@@ -341,6 +342,7 @@ func TestDebugPane(t *testing.T) {
 	res := b.results["explain workspace"]
 	res.Results[0].MatchExplain.TypoFixes = []retrieval.Rewrite{{From: "wrkspace", To: "workspace"}}
 	res.Results[0].MatchExplain.Synonyms = []retrieval.Rewrite{{From: "shortcuts", To: "quick links"}}
+	res.NormalizedTokens = []string{"workspace", analysis.ValueDuration}
 	b.results["explain workspace"] = res
 	b.info.ContextLines = []string{"glossary 120 tokens", "chunks 340 tokens (1 dropped)"}
 	b.info.TokensPerSec = 42.5
@@ -349,7 +351,7 @@ func TestDebugPane(t *testing.T) {
 	h.key(tea.KeyF3, 0)
 	h.key(tea.KeyF4, 0) // the whole pane, to see every line at once
 	out := ansi.Strip(h.content())
-	for _, want := range []string{"Debug", "tokens    workspace", "wrkspace→workspace", "shortcuts→quick links",
+	for _, want := range []string{"Debug", "tokens    workspace [a duration]", "wrkspace→workspace", "shortcuts→quick links",
 		"found · rule found · confidence 0.80", "2 · fallback none", "retrieval 0.40 ms",
 		"concepts/workspace", "7.50", "12.25", "test · m1", "42.5 tokens/s", "chunks 340 tokens (1 dropped)",
 		"12 turns · p50 0.30 ms · p95 0.90 ms", "match 75% · fallback 8% · dedupe 25%"} {
