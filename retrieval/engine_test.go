@@ -643,3 +643,19 @@ func TestClippedWordsFindTheFullWord(t *testing.T) {
 		t.Errorf("coverage %v: the docs' repository does not cover the question's repo", c.Coverage)
 	}
 }
+
+func TestAsksRelease(t *testing.T) {
+	for q, want := range map[string]bool{
+		"which release fixed the scheduler enqueuing jobs twice": true,
+		"what release added dark mode":                           true,
+		"when was the streaming API released":                    true,
+		"is that in the changelog":                               true,
+		"warn readers browsing an outdated release of the docs":  false,
+		"release a hold on an order":                             false,
+		"how do I publish a new release":                         false,
+	} {
+		if got := asksRelease(analysis.Tokens(q)); got != want {
+			t.Errorf("asksRelease(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -88,7 +88,7 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	q.identifiers = analysis.AppendIdentifiers(nil, text)
 	q.calls = analysis.AppendCalls(nil, text)
 	q.classes = analysis.AppendClasses(nil, text)
-	q.dated = versionOrDate.MatchString(text) || slices.ContainsFunc(words, func(w string) bool { return releaseWords[w] })
+	q.dated = versionOrDate.MatchString(text) || asksRelease(words)
 	words = n.askValue(words, &q)
 	words = n.rewritePhrases(words, &q)
 	words = n.rewriteToggles(words, &q)
@@ -164,10 +164,24 @@ func (n *normalizer) normalize(text string) normalizedQuery {
 	return q
 }
 
-// releaseWords ask about a release, as a version or a date does: "which
-// release fixed the scheduler enqueuing jobs twice" is the release log's
-// to answer, not only the scheduler page's.
-var releaseWords = analysis.WordSet("release released releases changelog")
+// asksRelease reports whether words ask which release did something
+// ("which release fixed the scheduler enqueuing jobs twice", "what
+// release added dark mode", "when was the API released"), or ask the
+// changelog: the release log's to answer, as a question writing a version
+// or a date is. A release the question only mentions is a version of
+// something it asks about ("warn readers browsing an outdated release of
+// the docs"), not a question for the log.
+func asksRelease(words []string) bool {
+	for i, w := range words {
+		switch {
+		case w == "changelog" || w == "released":
+			return true
+		case (w == "release" || w == "releases") && i > 0 && (words[i-1] == "which" || words[i-1] == "what"):
+			return true
+		}
+	}
+	return false
+}
 
 // intentWords ask for a definition ("the meaning of X", "definition of
 // X") without being what the question is about. Unlike explain or define
