@@ -230,11 +230,12 @@ func (n *normalizer) rewritePhrases(words []string, q *normalizedQuery) []string
 }
 
 // askValue writes the value word of the kind of value a question asks
-// for (see analysis.AskedValue) in place of the words that ask for it, or
-// after the question when no word asks but its limit words, if the docs
-// give values of that kind. When they give none, the question keeps its
-// words: a value word no unit carries would weigh as a word the docs
-// never write, the most of any.
+// for (see analysis.AskedValue) in place of the words that ask for it,
+// or after its words when they all stay ("max attachment size": "max"
+// and "size" are the docs' words too), if the docs give values of that
+// kind. When they give none, the question keeps its words: a value word
+// no unit carries would weigh as a word the docs never write, the most
+// of any.
 func (n *normalizer) askValue(words []string, q *normalizedQuery) []string {
 	v, frame, phrase := analysis.AskedValue(words)
 	if v == "" || !n.inVocabulary(v) {

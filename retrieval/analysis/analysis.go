@@ -1,7 +1,8 @@
 // Package analysis is how docent reads words, the same for documents and
 // questions: the tokenizer, stopwords, plural and Porter stems, synonyms,
-// typo fixes and the words that shape a question (definitional, action,
-// follow-up, several intents). The retrieval engine indexes and ranks with
+// typo fixes, the words that shape a question (definitional, action,
+// follow-up, several intents) and the kinds of value a question asks for
+// and a passage gives. The retrieval engine indexes and ranks with
 // it, and the offline responder picks sentences with it, so both agree on
 // what a question's words are. Pure: no I/O, no state beyond its tables.
 package analysis

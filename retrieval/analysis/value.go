@@ -22,9 +22,9 @@ import (
 // are rare, and a passage with the question's other words and a value of
 // the kind asked is the likelier answer.
 //
-// The value words are strings no text writes as a word: letters only (the
-// tokenizer keeps them whole), behind a prefix no English word or
-// identifier has.
+// The value words are strings no text writes as a word: lower-case
+// letters only, so the tokenizer keeps them whole, that no English word
+// or identifier spells.
 
 // Value words, one per kind of value.
 const (
