@@ -2,7 +2,6 @@ package retrieval
 
 import (
 	"math/bits"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -296,20 +295,18 @@ func (n *normalizer) rewriteWord(w string, q *normalizedQuery) []string {
 	return out
 }
 
-// quantity is a number written against its unit: "5ghz", "10gb", "30min".
-var quantity = regexp.MustCompile(`^([0-9]+)([a-z]{2,})$`)
-
 // splitQuantity reads a number written against its unit as the two words
 // the docs write ("5 GHz", "10 GB"), when the docs know the unit and not
 // the joined word: people type them together, docs set them apart. The
 // number itself weighs nothing unless the docs write it (see Weigh).
+// A unit is two letters or more: "5g" is more often a name than 5 grams.
 func (n *normalizer) splitQuantity(w string, q *normalizedQuery) []string {
-	m := quantity.FindStringSubmatch(w)
-	if m == nil || n.inVocabulary(analysis.Singular(w)) || !n.inVocabulary(analysis.Singular(m[2])) {
+	num, unit := analysis.SplitNumberUnit(w)
+	if num == "" || len(unit) < 2 || n.inVocabulary(analysis.Singular(w)) || !n.inVocabulary(analysis.Singular(unit)) {
 		return []string{w}
 	}
-	q.synonyms = append(q.synonyms, Rewrite{From: w, To: m[1] + " " + m[2]})
-	return []string{m[1], m[2]}
+	q.synonyms = append(q.synonyms, Rewrite{From: w, To: num + " " + unit})
+	return []string{num, unit}
 }
 
 // rare reports whether term is a string no common word is (see

@@ -37,11 +37,10 @@ func releaseLog(md string) bool {
 	}
 	var n, dated [7]int // by heading level; [0] counts every level
 	for _, t := range linesOutsideFences(md) {
-		h, ok := headingText(t)
+		h, level, ok := headingText(t)
 		if !ok {
 			continue
 		}
-		level := len(t) - len(strings.TrimLeft(t, "#"))
 		n[0]++
 		n[level]++
 		if versionOrDate.MatchString(h) {

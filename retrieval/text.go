@@ -200,7 +200,7 @@ func innerHeadings(md string) string {
 			out = append(out, h)
 			continue
 		}
-		h, ok := headingText(t)
+		h, _, ok := headingText(t)
 		if !ok {
 			continue // no heading: "#hashtag", "#!" or a bare run of #
 		}
@@ -242,14 +242,14 @@ func definitionTerms(s string) []string {
 }
 
 // headingText returns the text of an ATX heading line (trimmed, closing
-// #s dropped), and whether the line is one: "#hashtag", "#!" and a bare
-// run of # are not.
-func headingText(t string) (string, bool) {
+// #s dropped) and its level, and whether the line is one: "#hashtag",
+// "#!" and a bare run of # are not.
+func headingText(t string) (string, int, bool) {
 	level := len(t) - len(strings.TrimLeft(t, "#"))
 	if level == 0 || level > 6 || level == len(t) || t[level] != ' ' {
-		return "", false
+		return "", 0, false
 	}
-	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t[level:]), "#")), true
+	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t[level:]), "#")), level, true
 }
 
 // htmlTag matches one HTML tag, for the plain text of a summary.

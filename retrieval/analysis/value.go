@@ -74,7 +74,7 @@ const maxCountWord = len("fifteen")
 func AppendValueWords(dst, tokens []string, text string) []string {
 	var found [3]bool // duration, size, price
 	for i, w := range tokens {
-		num, unit := splitNumberUnit(w)
+		num, unit := SplitNumberUnit(w)
 		switch {
 		case unit != "":
 		case i+1 < len(tokens) && (num != "" || len(w) <= maxCountWord && countWords[w]):
@@ -104,11 +104,11 @@ func AppendValueWords(dst, tokens []string, text string) []string {
 	return dst
 }
 
-// splitNumberUnit splits a token into its leading digits and the letters
+// SplitNumberUnit splits a token into its leading digits and the letters
 // after them: "24h" is "24" and "h", "7" is "7" and "", "days" is "" and
 // "". A token of digits alone has no unit; one that does not start with a
 // digit is no number.
-func splitNumberUnit(w string) (num, unit string) {
+func SplitNumberUnit(w string) (num, unit string) {
 	i := 0
 	for i < len(w) && '0' <= w[i] && w[i] <= '9' {
 		i++
